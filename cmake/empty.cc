@@ -1,0 +1,1 @@
+// Intentionally empty: the source of a layer that has no code yet.
