@@ -1,0 +1,223 @@
+// Lance 2.1/2.2 compressive encodings (lance.encodings21.CompressiveEncoding): pure functions
+// from encoded bytes to decoded data blocks and back. Private to the file layer.
+//
+// Three decoding contexts (docs/lance-file-format.md §4.1):
+//  * block      — one whole buffer of N values: mini-block rep/def levels, page dictionaries,
+//                 constant-layout levels.                                   -> DecodeBlock
+//  * mini-block — the value buffers of one mini-block chunk.               -> DecodeMiniBlock
+//  * per-value  — full-zip values (each value on its own).                 -> DecodePerValue*
+// Every decoder treats its input as untrusted: sizes and counts are validated before any read;
+// errors are Corrupt naming the encoding and what was wrong; unknown or unsupported encodings
+// are NotImplemented naming them.
+//
+// Decoded values are returned zero-copy (slices of the input buffers) when possible.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/buffer.h"
+#include "lance_nd/core/result.h"
+
+namespace lance::encodings21 {
+class CompressiveEncoding;
+}  // namespace lance::encodings21
+
+namespace lance_nd::array {
+class Metadata;
+}  // namespace lance_nd::array
+
+namespace lance_nd::file::internal::encoding {
+
+namespace pb = ::lance::encodings21;
+using array::BufferPtr;
+
+// ------------------------------------------------------------------------------------------
+// Decoded data
+// ------------------------------------------------------------------------------------------
+
+/// \brief Validity bitmap of one fixed-size-list layer (item validity, LSB-first): bit j of
+/// value i's items is bit `i * items_per_value + j`.
+struct FslValidity {
+  std::uint64_t items_per_value = 0;  // cumulative items of this layer per top-level value
+  BufferPtr bitmap;                   // at least ceil(num_values * items_per_value / 8) bytes
+};
+
+/// \brief The result of decoding (or the input of encoding) N values.
+struct DataBlock {
+  enum class Kind : std::uint8_t {
+    kFixedWidth,  // `bits_per_value` bits per value; bytes in `data`
+    kVariable,    // value i = data[offsets[i], offsets[i+1])
+    kConstant,    // every value equals the bytes in `data` (a single value)
+    kAllNull,     // every value is null; no buffers
+  };
+
+  Kind kind = Kind::kFixedWidth;
+  std::uint64_t num_values = 0;
+
+  /// kFixedWidth: 1 (LSB-first bitmap, e.g. booleans), 8/16/32/64 (little-endian integers or
+  /// floats), any other multiple of 8 (fixed-size rows: fixed-size lists, packed structs),
+  /// other values (LSB-first bit stream), or 0 (all values are zero; `data` may be empty).
+  std::uint64_t bits_per_value = 0;
+
+  /// kVariable: 32 or 64. `offsets` holds num_values + 1 little-endian offsets into `data`;
+  /// offsets[0] need not be 0 (Arrow allows that), they are non-decreasing and <= data size
+  /// (validated by the decoders).
+  std::uint32_t bits_per_offset = 0;
+
+  /// kFixedWidth: > 1 when each value is a fixed-size-list row of `items_per_value` items of
+  /// bits_per_value / items_per_value bits each (nested lists flattened: the product of the
+  /// dimensions). Set by fixed_size_list decoders; read by the encoders.
+  std::uint64_t items_per_value = 1;
+
+  BufferPtr data;     // values (fixed), value bytes (variable), the constant (constant)
+  BufferPtr offsets;  // kVariable only
+
+  /// Item validity of fixed-size-list layers (outermost first); empty unless the encoding was a
+  /// fixed_size_list with has_validity. A set bit means valid.
+  std::vector<FslValidity> fsl_validity;
+
+  static DataBlock Fixed(std::uint64_t bits_per_value, std::uint64_t num_values, BufferPtr data);
+  static DataBlock Variable(std::uint32_t bits_per_offset, std::uint64_t num_values,
+                            BufferPtr offsets, BufferPtr data);
+  static DataBlock Constant(std::uint64_t num_values, BufferPtr value);
+  static DataBlock AllNull(std::uint64_t num_values);
+
+  /// \brief Byte size of the values (fixed: ceil(bits * n / 8); variable: offsets + data).
+  std::uint64_t DataSize() const;
+};
+
+// ------------------------------------------------------------------------------------------
+// Decoding
+// ------------------------------------------------------------------------------------------
+
+/// \brief Block context: decode `bytes`, which hold exactly `num_values` values encoded with
+/// `encoding` (flat, variable (block form), constant, inline_bitpacking (N <= 1024),
+/// out_of_line_bitpacking, rle (block form), general, fixed_size_list).
+/// Levels come back as kFixedWidth with 16 bits per value.
+Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& encoding, const BufferPtr& bytes,
+                              std::uint64_t num_values);
+
+/// \brief Mini-block context: decode the value buffers of one chunk (in chunk order, without the
+/// 8-byte padding — exactly the sizes the chunk header records) holding `num_values` values.
+/// Supports flat, inline_bitpacking, variable, fsst, rle, byte_stream_split, general,
+/// fixed_size_list, packed_struct (returned as fixed-width rows), constant.
+Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& encoding,
+                                  std::span<const BufferPtr> buffers, std::uint64_t num_values);
+
+/// \brief Number of value buffers per chunk a mini-block encoding produces (the layout's
+/// num_buffers): 1 for most, 2 for rle, 1 + #validity layers for fixed_size_list.
+Result<std::uint64_t> MiniBlockBufferCount(const pb::CompressiveEncoding& encoding);
+
+/// \brief Per-value (full-zip) context, fixed width: `bytes` holds `num_values` zipped values of
+/// `bits_per_value` bits each, already un-zipped (concatenated). Supports flat, fixed_size_list
+/// (with per-row validity bytes), constant.
+Result<DataBlock> DecodePerValueFixed(const pb::CompressiveEncoding& encoding,
+                                      const BufferPtr& bytes, std::uint64_t num_values,
+                                      std::uint64_t bits_per_value);
+
+/// \brief Per-value (full-zip) context, variable width: the i-th value's encoded bytes are
+/// `encoded.data[offsets[i], offsets[i+1])` (encoded must be kVariable). Returns the decoded
+/// values (variable: identity, fsst: each value expanded, general: each value decompressed).
+Result<DataBlock> DecodePerValueVariable(const pb::CompressiveEncoding& encoding,
+                                         const DataBlock& encoded);
+
+/// \brief Map dictionary indices (kFixedWidth 8/16/32/64, unsigned) through `dictionary`
+/// (fixed or variable) into materialised values. Out-of-range indices are Corrupt.
+Result<DataBlock> GatherDictionary(const DataBlock& dictionary, const DataBlock& indices);
+
+/// \brief Human name of the encoding in a CompressiveEncoding ("inline_bitpacking", ...).
+std::string EncodingName(const pb::CompressiveEncoding& encoding);
+
+// ------------------------------------------------------------------------------------------
+// Encoding
+// ------------------------------------------------------------------------------------------
+
+enum class FormatVersion : std::uint8_t { k2_1, k2_2 };
+
+/// \brief The writer's choices for one column: Lance field metadata plus the file version.
+struct EncodingRequest {
+  enum class Compression : std::uint8_t { kDefault, kNone, kLz4, kZstd };
+  enum class Bss : std::uint8_t { kAuto, kOn, kOff };
+
+  FormatVersion version = FormatVersion::k2_2;
+  Compression compression = Compression::kDefault;  // lance-encoding:compression
+  std::optional<std::int32_t> compression_level;    // lance-encoding:compression-level
+  Bss bss = Bss::kAuto;                              // lance-encoding:bss
+  double rle_threshold = 0.5;                        // lance-encoding:rle-threshold
+  double dict_size_ratio = 0.8;                      // lance-encoding:dict-size-ratio
+  std::optional<std::uint64_t> dict_divisor;         // lance-encoding:dict-divisor
+
+  /// \brief Read the lance-encoding:* keys of a field's metadata. Unknown values -> InvalidArgument.
+  static Result<EncodingRequest> FromFieldMetadata(const array::Metadata& metadata,
+                                                   FormatVersion version);
+};
+
+/// \brief One mini-block chunk's value buffers (unpadded) and its value count.
+struct EncodedChunk {
+  std::uint64_t num_values = 0;
+  std::vector<BufferPtr> buffers;
+};
+
+/// \brief A page's values compressed for mini-block: the chosen encoding and the chunks. Every
+/// chunk except the last holds a power of two <= 4096 values.
+struct MiniBlockEncoded {
+  std::shared_ptr<pb::CompressiveEncoding> encoding;
+  std::uint64_t num_buffers = 0;
+  std::vector<EncodedChunk> chunks;
+};
+
+/// \brief Choose a mini-block compression for `values` (a whole page's visible value slots; fixed
+/// or variable) as Lance 12 does (§4.15: flat / bitpacking / RLE / BSS / FSST / variable, optional
+/// general wrapper) and compress it into chunks.
+Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const EncodingRequest& request);
+
+/// \brief Compress `values` with an explicitly given mini-block encoding (no heuristics), cut into
+/// chunks of at most `values_per_chunk` (power of two; 0 = the encoding's default).
+Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& encoding,
+                                             const DataBlock& values,
+                                             std::uint64_t values_per_chunk = 0);
+
+/// \brief Choose the block compression for a page's rep or def levels (all of them) as Lance 12
+/// does (§4.15): 2.2 RLE, inline/out-of-line bitpacking, else flat(16). The writer then encodes
+/// each chunk's slice with EncodeBlock(chosen, slice).
+Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
+    std::span<const std::uint16_t> levels, FormatVersion version);
+
+/// \brief Block context encoder: encode `values` with `encoding` (flat, variable, constant,
+/// inline_bitpacking, out_of_line_bitpacking, rle, general, fixed_size_list).
+Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& encoding, const DataBlock& values);
+
+/// \brief Encode levels (u16) as a block with `encoding` (convenience over EncodeBlock).
+Result<BufferPtr> EncodeLevels(const pb::CompressiveEncoding& encoding,
+                               std::span<const std::uint16_t> levels);
+
+/// \brief A page's dictionary encoding, when the heuristics (§3.6) say it pays.
+struct DictionaryEncoded {
+  DataBlock indices;     // kFixedWidth u32 (or u64 for 64-bit offsets), one per value
+  DataBlock dictionary;  // the distinct values, first-seen order
+  std::shared_ptr<pb::CompressiveEncoding> dictionary_encoding;  // block CE for the items
+  BufferPtr dictionary_bytes;                                     // encoded with it
+};
+
+/// \brief Decide whether to dictionary-encode `values` (>= 100 values, size ratio, cardinality
+/// caps); nullopt when not worth it. Indices are then encoded with EncodeMiniBlock.
+Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& values,
+                                                               const EncodingRequest& request);
+
+/// \brief Full-zip values: the chosen per-value encoding plus the values to zip (fixed: each
+/// value `bits_per_value` bits; variable: value i's encoded bytes, lengths to prefix).
+struct PerValueEncoded {
+  std::shared_ptr<pb::CompressiveEncoding> encoding;
+  DataBlock values;
+};
+
+/// \brief Choose and apply a per-value compression for full-zip (flat / fixed_size_list /
+/// variable / fsst / general for values > 32 KiB).
+Result<PerValueEncoded> EncodePerValue(const DataBlock& values, const EncodingRequest& request);
+
+}  // namespace lance_nd::file::internal::encoding
