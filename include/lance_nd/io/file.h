@@ -1,0 +1,59 @@
+// Byte-level file access: positional reads of immutable files, sequential writes of new files.
+// The io layer depends only on core; bytes are handed out as shared immutable vectors so that
+// upper layers can wrap them zero-copy (the shared_ptr is the owner).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lance_nd/core/result.h"
+
+namespace lance_nd::io {
+
+/// \brief Immutable bytes read from a file. Never null when returned from a successful read.
+using Bytes = std::shared_ptr<const std::vector<std::uint8_t>>;
+
+/// \brief A file opened for positional reads. Implementations are thread-safe: ReadAt may be
+/// called concurrently.
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+
+  /// \brief Size of the file in bytes (fixed at open time).
+  virtual std::uint64_t Size() const = 0;
+
+  /// \brief Read exactly `length` bytes at `offset`. A range beyond the end of the file is
+  /// IOError naming the path, the range and the file size.
+  virtual Result<Bytes> ReadAt(std::uint64_t offset, std::uint64_t length) const = 0;
+
+  /// \brief The path or name the file was opened with (for messages).
+  virtual const std::string& path() const = 0;
+};
+
+/// \brief A file opened for sequential writing. Close() must be called to finish it; a file
+/// destroyed without Close() is closed silently (errors lost).
+class OutputFile {
+ public:
+  virtual ~OutputFile() = default;
+
+  virtual Status Write(std::span<const std::uint8_t> bytes) = 0;
+  /// \brief Bytes written so far.
+  virtual std::uint64_t position() const = 0;
+  /// \brief Push buffered bytes to the operating system.
+  virtual Status Flush() = 0;
+  /// \brief Flush and make the bytes durable (fsync).
+  virtual Status Sync() = 0;
+  /// \brief Flush and close; later calls to Write fail. Closing twice is OK.
+  virtual Status Close() = 0;
+  virtual const std::string& path() const = 0;
+};
+
+/// \brief A random-access file over bytes already in memory (tests, fuzzers, small files).
+std::shared_ptr<RandomAccessFile> MakeBufferFile(Bytes bytes, std::string name = "<memory>");
+std::shared_ptr<RandomAccessFile> MakeBufferFile(std::vector<std::uint8_t> bytes,
+                                                 std::string name = "<memory>");
+
+}  // namespace lance_nd::io

@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lance_nd/io/file_system.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::io {
+namespace {
+
+std::vector<std::uint8_t> Bytes123() { return {1, 2, 3, 4, 5}; }
+
+class FileSystemTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (GetParam()) {
+      fs_ = LocalFileSystem();
+      char tmpl[] = "/tmp/lance_nd_io_test_XXXXXX";
+      ASSERT_NE(::mkdtemp(tmpl), nullptr);
+      root_ = tmpl;
+    } else {
+      fs_ = MakeMemoryFileSystem();
+      root_ = "/mem";
+      LND_ASSERT_OK(fs_->CreateDir(root_));
+    }
+  }
+  void TearDown() override {
+    if (GetParam()) std::filesystem::remove_all(root_);
+  }
+  std::string P(const std::string& name) const { return root_ + "/" + name; }
+
+  std::shared_ptr<FileSystem> fs_;
+  std::string root_;
+};
+
+TEST_P(FileSystemTest, WriteThenReadAt) {
+  LND_ASSERT_OK_AND_ASSIGN(auto out, fs_->Create(P("sub/a.bin")));
+  const auto bytes = Bytes123();
+  LND_ASSERT_OK(out->Write(bytes));
+  LND_ASSERT_OK(out->Write(bytes));
+  EXPECT_EQ(out->position(), 10u);
+  LND_ASSERT_OK(out->Close());
+  LND_EXPECT_ERROR(out->Write(bytes), StatusCode::kIOError, "closed");
+
+  LND_ASSERT_OK_AND_ASSIGN(auto in, fs_->OpenForRead(P("sub/a.bin")));
+  EXPECT_EQ(in->Size(), 10u);
+  LND_ASSERT_OK_AND_ASSIGN(auto part, in->ReadAt(3, 4));
+  EXPECT_EQ(*part, (std::vector<std::uint8_t>{4, 5, 1, 2}));
+  LND_ASSERT_OK_AND_ASSIGN(auto empty, in->ReadAt(10, 0));
+  EXPECT_TRUE(empty->empty());
+  LND_EXPECT_ERROR(in->ReadAt(8, 3), StatusCode::kIOError, "beyond the end");
+  LND_EXPECT_ERROR(in->ReadAt(~0ull, 2), StatusCode::kIOError, "beyond the end");
+}
+
+TEST_P(FileSystemTest, OpenMissingIsNotFound) {
+  LND_EXPECT_ERROR(fs_->OpenForRead(P("nope")), StatusCode::kNotFound, "nope");
+  LND_EXPECT_ERROR(fs_->Delete(P("nope")), StatusCode::kNotFound, "nope");
+}
+
+TEST_P(FileSystemTest, CreateIfAbsentIsExclusive) {
+  const auto bytes = Bytes123();
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("m/1.manifest"), bytes));
+  LND_EXPECT_ERROR(fs_->CreateIfAbsent(P("m/1.manifest"), bytes), StatusCode::kAlreadyExists,
+                   "1.manifest");
+  LND_ASSERT_OK_AND_ASSIGN(auto in, fs_->OpenForRead(P("m/1.manifest")));
+  LND_ASSERT_OK_AND_ASSIGN(auto all, ReadWholeFile(*in));
+  EXPECT_EQ(*all, bytes);
+  // No temporary file is left behind.
+  LND_ASSERT_OK_AND_ASSIGN(auto entries, fs_->List(P("m")));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].name, "1.manifest");
+}
+
+TEST_P(FileSystemTest, CreateIfAbsentRaceHasOneWinner) {
+  std::vector<std::thread> threads;
+  std::atomic<int> wins{0};
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      const std::vector<std::uint8_t> b(16, static_cast<std::uint8_t>(i));
+      if (fs_->CreateIfAbsent(P("race"), b).ok()) ++wins;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wins.load(), 1);
+}
+
+TEST_P(FileSystemTest, ListRenameDelete) {
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("d/b"), Bytes123()));
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("d/a"), Bytes123()));
+  LND_ASSERT_OK(fs_->CreateDir(P("d/sub")));
+  LND_ASSERT_OK_AND_ASSIGN(auto entries, fs_->List(P("d")));
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].name, "a");
+  EXPECT_EQ(entries[0].size, 5u);
+  EXPECT_FALSE(entries[0].is_directory);
+  EXPECT_EQ(entries[2].name, "sub");
+  EXPECT_TRUE(entries[2].is_directory);
+
+  LND_ASSERT_OK(fs_->Rename(P("d/a"), P("d/c")));
+  LND_ASSERT_OK_AND_ASSIGN(bool a_exists, fs_->Exists(P("d/a")));
+  LND_ASSERT_OK_AND_ASSIGN(bool c_exists, fs_->Exists(P("d/c")));
+  EXPECT_FALSE(a_exists);
+  EXPECT_TRUE(c_exists);
+  LND_ASSERT_OK(fs_->Delete(P("d/c")));
+  LND_ASSERT_OK_AND_ASSIGN(c_exists, fs_->Exists(P("d/c")));
+  EXPECT_FALSE(c_exists);
+  LND_EXPECT_ERROR(fs_->List(P("missing")), StatusCode::kNotFound, "missing");
+}
+
+INSTANTIATE_TEST_SUITE_P(LocalAndMemory, FileSystemTest, ::testing::Values(true, false),
+                         [](const auto& p) { return p.param ? "Local" : "Memory"; });
+
+TEST(BufferFileTest, ReadsSlices) {
+  auto f = MakeBufferFile(std::vector<std::uint8_t>{9, 8, 7}, "buf");
+  EXPECT_EQ(f->Size(), 3u);
+  EXPECT_EQ(f->path(), "buf");
+  LND_ASSERT_OK_AND_ASSIGN(auto b, f->ReadAt(1, 2));
+  EXPECT_EQ(*b, (std::vector<std::uint8_t>{8, 7}));
+  LND_EXPECT_ERROR(f->ReadAt(2, 2), StatusCode::kIOError, "'buf' (3 bytes)");
+}
+
+}  // namespace
+}  // namespace lance_nd::io

@@ -1,0 +1,254 @@
+// The local (POSIX) file system.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <system_error>
+
+#include "lance_nd/io/file_system.h"
+
+namespace lance_nd::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ErrnoText(int err) { return std::strerror(err); }
+
+Status PosixError(const std::string& what, const std::string& path, int err) {
+  std::string msg = what + " '" + path + "': " + ErrnoText(err);
+  if (err == ENOENT) return Status::NotFound(msg);
+  if (err == EEXIST) return Status::AlreadyExists(msg);
+  return Status::IOError(msg);
+}
+
+class LocalReadFile final : public RandomAccessFile {
+ public:
+  LocalReadFile(int fd, std::uint64_t size, std::string path)
+      : fd_(fd), size_(size), path_(std::move(path)) {}
+  ~LocalReadFile() override { ::close(fd_); }
+
+  std::uint64_t Size() const override { return size_; }
+
+  Result<Bytes> ReadAt(std::uint64_t offset, std::uint64_t length) const override {
+    if (offset > size_ || length > size_ - offset) {
+      return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
+                             std::to_string(offset) + " is beyond the end of '" + path_ +
+                             "' (" + std::to_string(size_) + " bytes)");
+    }
+    auto out = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(length));
+    std::uint64_t done = 0;
+    while (done < length) {
+      const ssize_t n = ::pread(fd_, out->data() + done, static_cast<std::size_t>(length - done),
+                                static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return PosixError("cannot read", path_, errno);
+      }
+      if (n == 0) {
+        return Status::IOError("unexpected end of file reading '" + path_ + "' at offset " +
+                               std::to_string(offset + done) + "; was it truncated?");
+      }
+      done += static_cast<std::uint64_t>(n);
+    }
+    return Bytes(std::move(out));
+  }
+
+  const std::string& path() const override { return path_; }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  std::string path_;
+};
+
+class LocalOutputFile final : public OutputFile {
+ public:
+  LocalOutputFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ~LocalOutputFile() override {
+    if (fd_ >= 0) (void)Close();
+  }
+
+  Status Write(std::span<const std::uint8_t> bytes) override {
+    if (fd_ < 0) return Status::IOError("write to closed file '" + path_ + "'");
+    buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
+    position_ += bytes.size();
+    if (buffer_.size() >= kBufferLimit) return Flush();
+    return Status::OK();
+  }
+
+  std::uint64_t position() const override { return position_; }
+
+  Status Flush() override {
+    if (fd_ < 0) return Status::OK();
+    std::size_t done = 0;
+    while (done < buffer_.size()) {
+      const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return PosixError("cannot write", path_, errno);
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    buffer_.clear();
+    return Status::OK();
+  }
+
+  Status Sync() override {
+    LND_RETURN_NOT_OK(Flush());
+    if (fd_ >= 0 && ::fsync(fd_) != 0) return PosixError("cannot fsync", path_, errno);
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status st = Flush();
+    if (::close(fd_) != 0 && st.ok()) st = PosixError("cannot close", path_, errno);
+    fd_ = -1;
+    return st;
+  }
+
+  const std::string& path() const override { return path_; }
+
+ private:
+  static constexpr std::size_t kBufferLimit = 1 << 20;
+  int fd_;
+  std::string path_;
+  std::vector<std::uint8_t> buffer_;
+  std::uint64_t position_ = 0;
+};
+
+Status EnsureParent(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) return Status::OK();
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) return Status::IOError("cannot create directory '" + parent.string() + "': " + ec.message());
+  return Status::OK();
+}
+
+Status SyncDir(const std::string& path) {
+  std::string dir = fs::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return PosixError("cannot open directory", dir, errno);
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) return PosixError("cannot fsync directory", dir, err);
+  return Status::OK();
+}
+
+class Local final : public FileSystem {
+ public:
+  Result<std::shared_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return PosixError("cannot open", path, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return PosixError("cannot stat", path, err);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return Status::IOError("'" + path + "' is a directory, expected a file");
+    }
+    return std::shared_ptr<RandomAccessFile>(
+        std::make_shared<LocalReadFile>(fd, static_cast<std::uint64_t>(st.st_size), path));
+  }
+
+  Result<std::unique_ptr<OutputFile>> Create(const std::string& path) override {
+    LND_RETURN_NOT_OK(EnsureParent(path));
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return PosixError("cannot create", path, errno);
+    return std::unique_ptr<OutputFile>(std::make_unique<LocalOutputFile>(fd, path));
+  }
+
+  Status CreateIfAbsent(const std::string& path, std::span<const std::uint8_t> bytes) override {
+    LND_RETURN_NOT_OK(EnsureParent(path));
+    std::random_device rd;
+    const std::string tmp = path + ".tmp-" + std::to_string(rd()) + std::to_string(::getpid());
+    {
+      const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd < 0) return PosixError("cannot create", tmp, errno);
+      LocalOutputFile out(fd, tmp);
+      Status st = out.Write(bytes);
+      if (st.ok()) st = out.Sync();
+      if (st.ok()) st = out.Close();
+      if (!st.ok()) {
+        ::unlink(tmp.c_str());
+        return st;
+      }
+    }
+    const int rc = ::link(tmp.c_str(), path.c_str());
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    if (rc != 0) return PosixError("cannot create", path, err);
+    return SyncDir(path);
+  }
+
+  Result<std::vector<FileInfo>> List(const std::string& dir) override {
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      if (ec == std::errc::no_such_file_or_directory) {
+        return Status::NotFound("cannot list '" + dir + "': " + ec.message());
+      }
+      return Status::IOError("cannot list '" + dir + "': " + ec.message());
+    }
+    std::vector<FileInfo> out;
+    for (const auto& entry : it) {
+      FileInfo info;
+      info.name = entry.path().filename().string();
+      info.is_directory = entry.is_directory(ec);
+      if (!info.is_directory) {
+        const auto size = entry.file_size(ec);
+        info.size = ec ? 0 : static_cast<std::uint64_t>(size);
+      }
+      out.push_back(std::move(info));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const FileInfo& a, const FileInfo& b) { return a.name < b.name; });
+    return out;
+  }
+
+  Result<bool> Exists(const std::string& path) override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) return true;
+    if (errno == ENOENT || errno == ENOTDIR) return false;
+    return PosixError("cannot stat", path, errno);
+  }
+
+  Status Delete(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return PosixError("cannot delete", path, errno);
+    return Status::OK();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    LND_RETURN_NOT_OK(EnsureParent(to));
+    if (::rename(from.c_str(), to.c_str()) != 0) return PosixError("cannot rename", from, errno);
+    return Status::OK();
+  }
+
+  Status CreateDir(const std::string& path) override {
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) return Status::IOError("cannot create directory '" + path + "': " + ec.message());
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<FileSystem> LocalFileSystem() {
+  static const std::shared_ptr<FileSystem> kLocal = std::make_shared<Local>();
+  return kLocal;
+}
+
+}  // namespace lance_nd::io
