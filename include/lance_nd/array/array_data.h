@@ -46,8 +46,10 @@ struct ArrayData {
     return buffers.empty() || !buffers[0] ? nullptr : buffers[0]->data();
   }
   /// \brief Typed pointer to buffer `i`, already advanced by `offset` for fixed-width values.
+  /// Null when the buffer is absent (allowed for empty arrays).
   template <typename T>
   const T* values(std::size_t i = 1) const {
+    if (i >= buffers.size() || !buffers[i]) return nullptr;
     return reinterpret_cast<const T*>(buffers[i]->data()) + offset;
   }
 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,9 @@ class Metadata {
  public:
   Metadata() = default;
   explicit Metadata(std::vector<std::pair<std::string, std::string>> entries);
+  /// \brief `Metadata({{"k", "v"}, ...})` (a later duplicate key replaces an earlier one).
+  Metadata(std::initializer_list<std::pair<std::string, std::string>> entries)
+      : Metadata(std::vector<std::pair<std::string, std::string>>(entries)) {}
 
   const std::vector<std::pair<std::string, std::string>>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }

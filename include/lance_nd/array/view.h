@@ -45,6 +45,7 @@ class BinaryView {
     return {reinterpret_cast<const char*>(data_) + b, static_cast<std::size_t>(e - b)};
   }
   int64_t Offset(int64_t i) const {
+    if (offsets_ == nullptr) return 0;  // absent offsets are allowed for empty arrays
     return large_ ? reinterpret_cast<const int64_t*>(offsets_)[a_->offset + i]
                   : reinterpret_cast<const int32_t*>(offsets_)[a_->offset + i];
   }

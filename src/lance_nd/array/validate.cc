@@ -1,0 +1,244 @@
+// Full validation of (possibly untrusted) ArrayData.
+#include <string>
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/core/checked_math.h"
+
+namespace lance_nd::array {
+namespace {
+
+std::string Str(int64_t v) { return std::to_string(v); }
+
+// Strict UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
+// Returns the byte position of the first invalid sequence, or -1.
+int64_t FirstInvalidUtf8(const std::uint8_t* s, int64_t n) {
+  int64_t i = 0;
+  while (i < n) {
+    const std::uint8_t c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int64_t len = 0;
+    std::uint8_t lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    if (s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (int64_t k = 2; k < len; ++k) {
+      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
+
+int64_t NumBuffers(TypeId id) {
+  switch (id) {
+    case TypeId::kNull: return 0;
+    case TypeId::kUtf8:
+    case TypeId::kLargeUtf8:
+    case TypeId::kBinary:
+    case TypeId::kLargeBinary: return 3;
+    case TypeId::kFixedSizeList:
+    case TypeId::kStruct: return 1;
+    default: return 2;
+  }
+}
+
+int64_t BufSize(const ArrayData& a, std::size_t i) {
+  return a.buffers[i] ? a.buffers[i]->size() : 0;
+}
+
+Status CheckBufferSize(const ArrayData& a, std::size_t i, const char* what, int64_t needed) {
+  const int64_t have = BufSize(a, i);
+  if (have < needed) {
+    return Status::InvalidArgument(std::string(what) + " buffer has " + Str(have) +
+                                   " bytes, expected at least " + Str(needed) + " for offset " +
+                                   Str(a.offset) + " + length " + Str(a.length));
+  }
+  return Status::OK();
+}
+
+template <typename O>
+Status CheckOffsets(const ArrayData& a, int64_t end, int64_t target_size, const char* target) {
+  if (a.length == 0 && BufSize(a, 1) == 0) return Status::OK();  // absent offsets: empty array
+  const auto needed = CheckedMul<int64_t>(end + 1, static_cast<int64_t>(sizeof(O)));
+  if (!needed) return Status::InvalidArgument("offsets buffer size overflows");
+  LND_RETURN_NOT_OK(CheckBufferSize(a, 1, "offsets", *needed));
+  const O* offs = reinterpret_cast<const O*>(a.buffers[1]->data());
+  const O first = offs[a.offset];
+  if (first < 0) {
+    return Status::InvalidArgument("offset " + Str(a.offset) + " (" + Str(first) +
+                                   ") is negative");
+  }
+  for (int64_t i = a.offset; i < end; ++i) {
+    if (offs[i + 1] < offs[i]) {
+      return Status::InvalidArgument("offsets are not monotonic: offset " + Str(i + 1) + " (" +
+                                     Str(offs[i + 1]) + ") is less than offset " + Str(i) + " (" +
+                                     Str(offs[i]) + ")");
+    }
+  }
+  if (offs[end] > target_size) {
+    return Status::InvalidArgument("offset " + Str(end) + " (" + Str(offs[end]) + ") exceeds " +
+                                   target + " " + Str(target_size));
+  }
+  return Status::OK();
+}
+
+template <typename O>
+Status CheckUtf8(const ArrayData& a) {
+  if (a.length == 0 || BufSize(a, 1) == 0) return Status::OK();
+  const O* offs = reinterpret_cast<const O*>(a.buffers[1]->data());
+  const std::uint8_t* data = a.buffers[2] ? a.buffers[2]->data() : nullptr;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (!a.IsValid(i)) continue;
+    const int64_t b = offs[a.offset + i], e = offs[a.offset + i + 1];
+    if (e == b) continue;
+    const int64_t bad = FirstInvalidUtf8(data + b, e - b);
+    if (bad >= 0) {
+      return Status::InvalidArgument("value " + Str(i) + " is not valid UTF-8 (byte " +
+                                     Str(bad) + " of " + Str(e - b) +
+                                     "); use a binary type for arbitrary bytes");
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateImpl(const ArrayData& a);
+
+Status ValidateChild(const ArrayData& parent, std::size_t i, int64_t min_length) {
+  const Field& f = *parent.type->children()[i];
+  const std::string where = "child '" + f.name() + "' (" + f.type()->ToString() + ")";
+  const ArrayPtr& child = parent.children[i];
+  if (!child) return Status::InvalidArgument(where + ": child array is missing");
+  if (!child->type || !child->type->Equals(*f.type(), /*check_metadata=*/false)) {
+    return Status::InvalidArgument(where + ": child array has type " +
+                                   (child->type ? child->type->ToString() : "<none>") +
+                                   ", expected the field's type");
+  }
+  if (child->length < min_length) {
+    return Status::InvalidArgument(where + ": child has " + Str(child->length) +
+                                   " slots, expected at least " + Str(min_length));
+  }
+  return ValidateImpl(*child).WithContext(where);
+}
+
+Status ValidateImpl(const ArrayData& a) {
+  if (!a.type) return Status::InvalidArgument("array has no type");
+  const DataType& t = *a.type;
+  const TypeId id = t.id();
+  if (a.length < 0 || a.offset < 0) {
+    return Status::InvalidArgument("array has negative length " + Str(a.length) + " or offset " +
+                                   Str(a.offset));
+  }
+  const auto end_opt = CheckedAdd(a.offset, a.length);
+  if (!end_opt) return Status::InvalidArgument("offset + length overflows");
+  const int64_t end = *end_opt;
+
+  // Buffers and children counts.
+  const int64_t nbuf = NumBuffers(id);
+  if (static_cast<int64_t>(a.buffers.size()) != nbuf) {
+    return Status::InvalidArgument(t.ToString() + " array has " + Str(static_cast<int64_t>(a.buffers.size())) +
+                                   " buffers, expected " + Str(nbuf));
+  }
+  const std::size_t nchild = t.is_nested() ? t.children().size() : 0;
+  if (t.is_list_like() && t.children().size() != 1) {
+    return Status::InvalidArgument(t.ToString() + " type has " + Str(static_cast<int64_t>(t.children().size())) +
+                                   " child fields, expected 1");
+  }
+  if (a.children.size() != nchild) {
+    return Status::InvalidArgument(t.ToString() + " array has " + Str(static_cast<int64_t>(a.children.size())) +
+                                   " children, expected " + Str(static_cast<int64_t>(nchild)));
+  }
+
+  // Null count and validity.
+  if (a.null_count_hint < ArrayData::kUnknownNullCount || a.null_count_hint > a.length) {
+    return Status::InvalidArgument("null count " + Str(a.null_count_hint) +
+                                   " is outside [0, length " + Str(a.length) + "]");
+  }
+  if (id == TypeId::kNull) {
+    if (a.null_count_hint >= 0 && a.null_count_hint != a.length) {
+      return Status::InvalidArgument("null array has null count " + Str(a.null_count_hint) +
+                                     ", expected its length " + Str(a.length));
+    }
+    return Status::OK();
+  }
+  if (a.buffers[0]) {
+    LND_RETURN_NOT_OK(CheckBufferSize(a, 0, "validity", BytesForBits(end)));
+    if (a.null_count_hint >= 0) {
+      const int64_t counted = a.length - CountSetBits(a.buffers[0]->data(), a.offset, a.length);
+      if (counted != a.null_count_hint) {
+        return Status::InvalidArgument("null count " + Str(a.null_count_hint) +
+                                       " does not match the validity bitmap, which has " +
+                                       Str(counted) + " nulls");
+      }
+    }
+  } else if (a.null_count_hint > 0) {
+    return Status::InvalidArgument("null count " + Str(a.null_count_hint) +
+                                   " but there is no validity bitmap");
+  }
+
+  switch (id) {
+    case TypeId::kBool:
+      return CheckBufferSize(a, 1, "values", BytesForBits(end));
+    case TypeId::kUtf8:
+    case TypeId::kBinary:
+      LND_RETURN_NOT_OK(CheckOffsets<int32_t>(a, end, BufSize(a, 2), "data size"));
+      return id == TypeId::kUtf8 ? CheckUtf8<int32_t>(a) : Status::OK();
+    case TypeId::kLargeUtf8:
+    case TypeId::kLargeBinary:
+      LND_RETURN_NOT_OK(CheckOffsets<int64_t>(a, end, BufSize(a, 2), "data size"));
+      return id == TypeId::kLargeUtf8 ? CheckUtf8<int64_t>(a) : Status::OK();
+    case TypeId::kList:
+    case TypeId::kLargeList: {
+      if (!a.children[0]) return Status::InvalidArgument("list child array is missing");
+      const int64_t child_len = a.children[0]->length;
+      if (id == TypeId::kList) {
+        LND_RETURN_NOT_OK(CheckOffsets<int32_t>(a, end, child_len, "child length"));
+      } else {
+        LND_RETURN_NOT_OK(CheckOffsets<int64_t>(a, end, child_len, "child length"));
+      }
+      return ValidateChild(a, 0, 0);
+    }
+    case TypeId::kFixedSizeList: {
+      if (t.fixed_size() < 0) {
+        return Status::InvalidArgument("fixed_size_list has negative list size " +
+                                       Str(t.fixed_size()));
+      }
+      const auto needed = CheckedMul<int64_t>(end, t.fixed_size());
+      if (!needed) return Status::InvalidArgument("fixed_size_list child length overflows");
+      return ValidateChild(a, 0, *needed);
+    }
+    case TypeId::kStruct:
+      for (std::size_t i = 0; i < nchild; ++i) LND_RETURN_NOT_OK(ValidateChild(a, i, end));
+      return Status::OK();
+    default: {  // fixed-width values
+      const int64_t width = t.byte_width();
+      if (width < 0) {
+        return Status::InvalidArgument(t.ToString() + " has a negative byte width " +
+                                       Str(width));
+      }
+      const auto needed = CheckedMul<int64_t>(end, width);
+      if (!needed) return Status::InvalidArgument("values buffer size overflows");
+      return CheckBufferSize(a, 1, "values", *needed);
+    }
+  }
+}
+
+}  // namespace
+
+Status Validate(const ArrayData& array) { return ValidateImpl(array); }
+
+}  // namespace lance_nd::array
