@@ -1,0 +1,71 @@
+// Row encoding of the lance-nd table format: one Arrow row per nd record batch.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/nd/record_batch.h"
+
+namespace lance_nd::nd {
+
+/// \brief Encode `rows` as one record batch with one row per nd batch (docs/FORMAT.md §3):
+/// one nullable nd_arrow.array column per array name (first appearance order), a null row where
+/// a batch lacks the array (with valid empty lists), `attrs` as the union of each column's keys,
+/// and `__global_attrs__` last when any row has global attributes. The schema metadata is the
+/// union of the rows' schema metadata.
+///
+/// Errors: SchemaMismatch for a reserved array name (`__global_attrs__`, `__stats__*`), an array
+/// name with two value types, an attribute key with two types in one column, or conflicting
+/// schema metadata; InvalidArgument "invalid attribute: ..." for an empty attribute key;
+/// InvalidArgument when a column would hold more than 2^31-1 values or names.
+Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows);
+
+/// \brief Decodes rows of record batches in the encoded schema back into nd record batches.
+class RowDecoder {
+ public:
+  /// \brief Validate `schema`: every column is an nd column (tag, version 1, storage layout),
+  /// the global-attributes column (a Struct; at most one) or a `__stats__*` column (ignored).
+  /// Errors are Corrupt "invalid nd encoding: ...".
+  static Result<RowDecoder> Make(array::SchemaPtr schema);
+
+  const array::SchemaPtr& schema() const { return schema_; }
+  /// \brief The logical fields of the nd columns, in table order, without `lance-encoding:*`
+  /// keys.
+  std::vector<array::FieldPtr> Variables() const;
+  bool has_global_attributes() const { return global_column_ >= 0; }
+
+  /// \brief Decode row `row` of `batch` (which must have this decoder's schema and be valid as
+  /// array::Validate checks; file readers guarantee that). Null array rows are omitted, null
+  /// attribute values are omitted, the target grid is inferred. Errors: InvalidArgument for a
+  /// row out of range, SchemaMismatch for a batch of another schema, Corrupt "invalid nd
+  /// encoding: column 'c' row r: ..." for data that breaks the per-row rules.
+  Result<NdRecordBatch> DecodeRow(const array::RecordBatch& batch, int64_t row) const;
+
+  /// \brief Validate `batch` fully (array::Validate; errors become Corrupt), then decode every
+  /// row in order.
+  Result<std::vector<NdRecordBatch>> DecodeAll(const array::RecordBatch& batch) const;
+
+ private:
+  struct Column {
+    int index = 0;
+    array::FieldPtr logical;                       // stripped of lance-encoding keys
+    std::vector<array::FieldPtr> attribute_fields;  // stripped; empty when none
+    bool has_attrs_child = false;
+  };
+
+  RowDecoder() = default;
+
+  Status CheckBatch(const array::RecordBatch& batch) const;
+
+  array::SchemaPtr schema_;
+  array::Metadata logical_metadata_;
+  std::vector<Column> columns_;
+  int global_column_ = -1;
+  std::vector<array::FieldPtr> global_fields_;
+};
+
+}  // namespace lance_nd::nd

@@ -1,0 +1,275 @@
+// EncodeRows: nd record batches -> one Arrow row each, in the lance-nd table layout.
+#include <limits>
+#include <unordered_map>
+
+#include "lance_nd/array/builder.h"
+#include "lance_nd/nd/encoded_schema.h"
+#include "lance_nd/nd/errors.h"
+#include "lance_nd/nd/format.h"
+#include "lance_nd/nd/row_encoding.h"
+
+namespace lance_nd::nd {
+namespace {
+
+using array::ArrayPtr;
+using array::BufferPtr;
+using array::DataTypePtr;
+using array::FieldPtr;
+
+constexpr int64_t kMaxListLength = std::numeric_limits<int32_t>::max();
+
+/// The union of attribute keys of one column (or of the global attributes).
+class KeyUnion {
+ public:
+  // `owner` names the column in messages ("array 'temp'" or "the global attributes").
+  Status Add(const Attributes& attributes, std::size_t row, const std::string& owner) {
+    for (const auto& [key, value] : attributes.entries()) {
+      if (key.empty()) {
+        return InvalidAttribute("row " + std::to_string(row) + ": " + owner +
+                                " has an attribute with an empty key; name every attribute");
+      }
+      auto it = index_.find(key);
+      if (it == index_.end()) {
+        index_.emplace(key, keys_.size());
+        keys_.push_back({key, value->type, row});
+        continue;
+      }
+      const Key& k = keys_[it->second];
+      if (!k.type->Equals(*value->type)) {
+        return SchemaMismatch("attribute '" + key + "' of " + owner + " has type " +
+                              value->type->ToString() + " in row " + std::to_string(row) +
+                              " but " + k.type->ToString() + " in row " +
+                              std::to_string(k.first_row) +
+                              "; one attribute key has one type within a column (cast it)");
+      }
+    }
+    return Status::OK();
+  }
+
+  bool empty() const { return keys_.empty(); }
+
+  std::vector<FieldPtr> Fields() const {
+    std::vector<FieldPtr> out;
+    out.reserve(keys_.size());
+    for (const Key& k : keys_) out.push_back(array::MakeField(k.name, k.type, true));
+    return out;
+  }
+
+  /// One child per key: the row's value or a null. `present[r]` is null for rows without
+  /// attributes at all.
+  Result<std::vector<ArrayPtr>> Build(const std::vector<const Attributes*>& per_row) const {
+    std::vector<ArrayPtr> children;
+    children.reserve(keys_.size());
+    for (const Key& k : keys_) {
+      auto builder = array::MakeBuilder(k.type);
+      for (const Attributes* attrs : per_row) {
+        const ArrayPtr v = attrs == nullptr ? nullptr : attrs->Get(k.name);
+        if (v) {
+          LND_RETURN_NOT_OK(builder->AppendArraySlice(*v, 0, 1));
+        } else {
+          builder->AppendNull();
+        }
+      }
+      LND_ASSIGN_OR_RETURN(ArrayPtr child, builder->Finish());
+      children.push_back(std::move(child));
+    }
+    return children;
+  }
+
+ private:
+  struct Key {
+    std::string name;
+    DataTypePtr type;
+    std::size_t first_row;
+  };
+  std::vector<Key> keys_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+struct ColumnPlan {
+  FieldPtr logical;
+  std::size_t first_row = 0;
+  KeyUnion attrs;
+  std::vector<const NdArrowArray*> per_row;  // null where the row lacks the array
+};
+
+/// A validity bitmap for `valid`, or null when every row is valid.
+BufferPtr Validity(const std::vector<bool>& valid, int64_t* null_count) {
+  *null_count = 0;
+  for (bool v : valid) *null_count += v ? 0 : 1;
+  if (*null_count == 0) return nullptr;
+  std::uint8_t* bits = nullptr;
+  BufferPtr buffer =
+      array::Buffer::AllocateZeroed(array::BytesForBits(static_cast<int64_t>(valid.size())), &bits);
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    if (valid[i]) array::SetBit(bits, static_cast<int64_t>(i));
+  }
+  return buffer;
+}
+
+Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
+  const auto n = static_cast<int64_t>(plan.per_row.size());
+  const DataTypePtr& storage = encoded->type();
+  const auto& child_fields = storage->children();
+
+  // values: int32 offsets over the concatenated values of the present rows.
+  std::vector<int32_t> offsets;
+  offsets.reserve(plan.per_row.size() + 1);
+  offsets.push_back(0);
+  int64_t total = 0;
+  std::vector<ArrayPtr> pieces;
+  for (const NdArrowArray* nd : plan.per_row) {
+    if (nd != nullptr) {
+      total += nd->values()->length;
+      if (total > kMaxListLength) {
+        return InvalidArgument("array '" + plan.logical->name() + "' holds " +
+                               std::to_string(total) +
+                               "+ values in these rows, more than one list column can hold (" +
+                               std::to_string(kMaxListLength) + "); encode fewer rows at once");
+      }
+      if (nd->values()->length > 0) pieces.push_back(nd->values());
+    }
+    offsets.push_back(static_cast<int32_t>(total));
+  }
+  ArrayPtr flat;
+  if (pieces.empty()) {
+    flat = array::MakeEmptyArray(plan.logical->type());
+  } else if (pieces.size() == 1) {
+    flat = pieces[0];
+  } else {
+    LND_ASSIGN_OR_RETURN(flat, array::Concatenate(pieces));
+  }
+  ArrayPtr values = array::MakeArrayData(
+      child_fields[0]->type(), n,
+      {nullptr, array::Buffer::Copy(offsets.data(),
+                                    static_cast<int64_t>(offsets.size() * sizeof(int32_t)))},
+      {flat}, 0);
+
+  // dim_names and dim_sizes: empty lists for absent rows.
+  array::ListBuilder names_builder(child_fields[1]->type(),
+                                   std::make_unique<array::BinaryBuilder>(array::Utf8()));
+  auto* names = static_cast<array::BinaryBuilder*>(names_builder.value_builder());
+  array::ListBuilder sizes_builder(
+      child_fields[2]->type(), std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
+  auto* sizes = static_cast<array::PrimitiveBuilder<uint32_t>*>(sizes_builder.value_builder());
+  std::vector<bool> valid;
+  valid.reserve(plan.per_row.size());
+  std::vector<const Attributes*> attrs;
+  attrs.reserve(plan.per_row.size());
+  for (const NdArrowArray* nd : plan.per_row) {
+    names_builder.Append(true);
+    sizes_builder.Append(true);
+    valid.push_back(nd != nullptr);
+    attrs.push_back(nd == nullptr ? nullptr : &nd->attributes());
+    if (nd == nullptr) continue;
+    for (const Dimension& d : nd->dimensions().dims()) {
+      names->Append(d.name);
+      sizes->Append(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
+    }
+  }
+  LND_ASSIGN_OR_RETURN(ArrayPtr dim_names, names_builder.Finish());
+  LND_ASSIGN_OR_RETURN(ArrayPtr dim_sizes, sizes_builder.Finish());
+
+  std::vector<ArrayPtr> children = {values, dim_names, dim_sizes};
+  if (!plan.attrs.empty()) {
+    LND_ASSIGN_OR_RETURN(std::vector<ArrayPtr> attr_children, plan.attrs.Build(attrs));
+    children.push_back(array::MakeArrayData(child_fields[3]->type(), n, {nullptr},
+                                            std::move(attr_children), 0));
+  }
+  int64_t null_count = 0;
+  BufferPtr validity = Validity(valid, &null_count);
+  return array::MakeArrayData(storage, n, {validity}, std::move(children), null_count);
+}
+
+}  // namespace
+
+Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
+  const std::size_t n = rows.size();
+  std::vector<ColumnPlan> plans;
+  std::unordered_map<std::string, std::size_t> by_name;
+  KeyUnion globals;
+  bool any_globals = false;
+  array::Metadata metadata;
+  std::unordered_map<std::string, std::size_t> metadata_row;
+
+  for (std::size_t r = 0; r < n; ++r) {
+    const NdRecordBatch& row = rows[r];
+    for (const auto& [key, value] : row.schema()->metadata().entries()) {
+      const auto existing = metadata.Get(key);
+      if (!existing) {
+        metadata.Set(key, value);
+        metadata_row[key] = r;
+      } else if (*existing != value) {
+        return SchemaMismatch("schema metadata '" + key + "' is '" + value + "' in row " +
+                              std::to_string(r) + " but '" + std::string(*existing) +
+                              "' in row " + std::to_string(metadata_row[key]) +
+                              "; rows encoded together must agree on schema metadata");
+      }
+    }
+    for (int c = 0; c < row.num_columns(); ++c) {
+      const FieldPtr& field = row.schema()->field(c);
+      const std::string& name = field->name();
+      if (IsReservedName(name)) {
+        return SchemaMismatch("variable name '" + name + "' in row " + std::to_string(r) +
+                              " is reserved ('" + std::string(kGlobalAttributesField) +
+                              "' and names starting with '" + std::string(kStatsPrefix) +
+                              "' belong to the table format); rename the array");
+      }
+      auto it = by_name.find(name);
+      if (it == by_name.end()) {
+        it = by_name.emplace(name, plans.size()).first;
+        ColumnPlan plan;
+        plan.logical = field;
+        plan.first_row = r;
+        plan.per_row.assign(n, nullptr);
+        plans.push_back(std::move(plan));
+      }
+      ColumnPlan& plan = plans[it->second];
+      const NdArrowArray& nd = row.column(c);
+      if (!plan.logical->type()->Equals(*nd.value_type())) {
+        return SchemaMismatch("array '" + name + "' has value type " +
+                              nd.value_type()->ToString() + " in row " + std::to_string(r) +
+                              " but " + plan.logical->type()->ToString() + " in row " +
+                              std::to_string(plan.first_row) +
+                              "; one array name has one value type (cast the values)");
+      }
+      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, "array '" + name + "'"));
+      plan.per_row[r] = &nd;
+    }
+    if (!row.attributes().empty()) {
+      any_globals = true;
+      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
+    }
+  }
+
+  std::vector<FieldPtr> fields;
+  std::vector<ArrayPtr> columns;
+  fields.reserve(plans.size() + 1);
+  columns.reserve(plans.size() + 1);
+  for (const ColumnPlan& plan : plans) {
+    FieldPtr encoded = EncodedField(*plan.logical, plan.attrs.Fields());
+    LND_ASSIGN_OR_RETURN(ArrayPtr column, EncodeColumn(plan, encoded));
+    fields.push_back(std::move(encoded));
+    columns.push_back(std::move(column));
+  }
+  if (any_globals) {
+    std::vector<const Attributes*> per_row;
+    std::vector<bool> valid;
+    for (const NdRecordBatch& row : rows) {
+      const bool has = !row.attributes().empty();
+      per_row.push_back(has ? &row.attributes() : nullptr);
+      valid.push_back(has);
+    }
+    FieldPtr field = GlobalAttributesField(globals.Fields());
+    LND_ASSIGN_OR_RETURN(std::vector<ArrayPtr> children, globals.Build(per_row));
+    int64_t null_count = 0;
+    BufferPtr validity = Validity(valid, &null_count);
+    columns.push_back(array::MakeArrayData(field->type(), static_cast<int64_t>(n), {validity},
+                                           std::move(children), null_count));
+    fields.push_back(std::move(field));
+  }
+  return array::RecordBatch::Make(array::MakeSchema(std::move(fields), std::move(metadata)),
+                                  static_cast<int64_t>(n), std::move(columns));
+}
+
+}  // namespace lance_nd::nd

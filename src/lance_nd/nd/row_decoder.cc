@@ -1,0 +1,266 @@
+// RowDecoder: rows of the lance-nd table layout -> nd record batches.
+#include <unordered_set>
+
+#include "lance_nd/array/view.h"
+#include "lance_nd/nd/encoded_schema.h"
+#include "lance_nd/nd/errors.h"
+#include "lance_nd/nd/format.h"
+#include "lance_nd/nd/row_encoding.h"
+#include "retype.h"
+
+namespace lance_nd::nd {
+namespace {
+
+using array::ArrayData;
+using array::ArrayPtr;
+using array::FieldPtr;
+using array::TypeId;
+
+std::string Where(const std::string& column, int64_t row) {
+  return "column '" + column + "' row " + std::to_string(row) + ": ";
+}
+
+
+/// The child slot range [begin, end) of list slot `slot`, checked against the child length.
+Result<std::pair<int64_t, int64_t>> ListRange(const ArrayData& list, int64_t slot,
+                                              const std::string& where, std::string_view what) {
+  if (list.IsNull(slot)) {
+    return InvalidEncoding(where + std::string(what) +
+                           " is null in a non-null row; it must be a list");
+  }
+  if (list.children.size() != 1 || !list.children[0]) {
+    return InvalidEncoding(where + std::string(what) + " has no item array");
+  }
+  const array::ListView view(list);
+  const int64_t begin = view.ValueOffset(slot);
+  const int64_t end = view.ValueOffset(slot + 1);
+  if (begin < 0 || end < begin || end > list.children[0]->length) {
+    return InvalidEncoding(where + std::string(what) + " offsets [" + std::to_string(begin) +
+                           ", " + std::to_string(end) + ") are outside its " +
+                           std::to_string(list.children[0]->length) + " items");
+  }
+  return std::make_pair(begin, end);
+}
+
+/// The non-null children of struct slot `slot` as attributes (none when the slot is null).
+Result<Attributes> DecodeAttributes(const ArrayData& attrs,
+                                    const std::vector<FieldPtr>& fields, int64_t slot,
+                                    const std::string& where) {
+  Attributes out;
+  if (attrs.IsNull(slot)) return out;
+  if (attrs.children.size() != fields.size()) {
+    return InvalidEncoding(where + "the attributes struct has " +
+                           std::to_string(attrs.children.size()) + " children but its type has " +
+                           std::to_string(fields.size()));
+  }
+  const int64_t child_slot = attrs.offset + slot;
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const ArrayPtr& child = attrs.children[k];
+    if (!child || child->length <= child_slot) {
+      return InvalidEncoding(where + "attribute '" + fields[k]->name() + "' is shorter than " +
+                             "the column");
+    }
+    if (child->IsNull(child_slot)) continue;
+    LND_ASSIGN_OR_RETURN(ArrayPtr one, array::Slice(child, child_slot, 1));
+    LND_ASSIGN_OR_RETURN(one, internal::Retype(one, fields[k]->type()));
+    const Status st = out.SetValue(fields[k]->name(), std::move(one));
+    if (!st.ok()) return InvalidEncoding(where + std::string(st.message()));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
+  if (!schema) return InvalidArgument("a row decoder needs a schema (got none)");
+  RowDecoder decoder;
+  std::unordered_set<std::string_view> seen;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const FieldPtr& field = schema->field(i);
+    const std::string& name = field->name();
+    if (!seen.insert(name).second) {
+      return InvalidEncoding("column name '" + name + "' appears more than once");
+    }
+    if (name.starts_with(kStatsPrefix)) continue;  // stats columns are not part of the rows
+    if (IsGlobalAttributesField(*field) || name == kGlobalAttributesField) {
+      if (decoder.global_column_ >= 0) {
+        return InvalidEncoding("columns '" + schema->field(decoder.global_column_)->name() +
+                               "' and '" + name + "' are both global-attributes columns");
+      }
+      if (field->type()->id() != TypeId::kStruct) {
+        return InvalidEncoding("the global-attributes column '" + name + "' has type " +
+                               field->type()->ToString() + " but a struct was expected");
+      }
+      for (const FieldPtr& f : field->type()->children()) {
+        if (f->name().empty()) {
+          return InvalidEncoding("the global-attributes struct has a child with an empty name");
+        }
+        decoder.global_fields_.push_back(StripEncodingKeys(f));
+      }
+      decoder.global_column_ = i;
+      continue;
+    }
+    if (!IsNdField(*field)) {
+      return InvalidEncoding("column '" + name + "' is neither an " +
+                             std::string(kNdArrayExtensionName) + " column, the " +
+                             std::string(kGlobalAttributesField) + " column nor a " +
+                             std::string(kStatsPrefix) +
+                             "* column; it is not a lance-nd table column");
+    }
+    LND_ASSIGN_OR_RETURN(NdStorageLayout layout, ParseNdField(*field));
+    LND_ASSIGN_OR_RETURN(FieldPtr logical, LogicalField(*field));
+    Column column;
+    column.index = i;
+    column.logical = StripEncodingKeys(logical);
+    column.has_attrs_child = layout.has_attrs_child;
+    for (const FieldPtr& f : layout.attribute_fields) {
+      column.attribute_fields.push_back(StripEncodingKeys(f));
+    }
+    decoder.columns_.push_back(std::move(column));
+  }
+  for (const auto& [k, v] : schema->metadata().entries()) {
+    if (!IsTableMetadataKey(k)) decoder.logical_metadata_.Set(k, v);
+  }
+  decoder.schema_ = std::move(schema);
+  return decoder;
+}
+
+std::vector<array::FieldPtr> RowDecoder::Variables() const {
+  std::vector<FieldPtr> out;
+  out.reserve(columns_.size());
+  for (const Column& c : columns_) out.push_back(c.logical);
+  return out;
+}
+
+Status RowDecoder::CheckBatch(const array::RecordBatch& batch) const {
+  if (batch.num_columns() != schema_->num_fields()) {
+    return SchemaMismatch("the batch has " + std::to_string(batch.num_columns()) +
+                          " columns but the decoder's schema has " +
+                          std::to_string(schema_->num_fields()));
+  }
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    const ArrayPtr& column = batch.column(i);
+    const array::Field& field = *schema_->field(i);
+    if (!column || !column->type || !column->type->Equals(*field.type(), false)) {
+      return SchemaMismatch("column " + std::to_string(i) + " '" + field.name() + "' has type " +
+                            (column && column->type ? column->type->ToString() : "<none>") +
+                            " but the decoder's schema says " + field.type()->ToString());
+    }
+    if (column->length < batch.num_rows()) {
+      return InvalidEncoding("column '" + field.name() + "' has " +
+                             std::to_string(column->length) + " rows but the batch has " +
+                             std::to_string(batch.num_rows()));
+    }
+  }
+  return Status::OK();
+}
+
+Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int64_t row) const {
+  if (row < 0 || row >= batch.num_rows()) {
+    return InvalidArgument("row " + std::to_string(row) + " is out of range; the batch has " +
+                           std::to_string(batch.num_rows()) + " rows");
+  }
+  LND_RETURN_NOT_OK(CheckBatch(batch));
+  std::vector<FieldPtr> fields;
+  std::vector<NdArrowArray> arrays;
+  std::vector<std::string> names;
+  for (const Column& c : columns_) {
+    const ArrayData& column = *batch.column(c.index);
+    if (column.IsNull(row)) continue;
+    const std::string& name = c.logical->name();
+    const std::string where = Where(name, row);
+    const int64_t slot = column.offset + row;
+    const std::size_t expected_children = c.has_attrs_child ? 4 : 3;
+    if (column.children.size() != expected_children) {
+      return InvalidEncoding(where + "the struct has " + std::to_string(column.children.size()) +
+                             " children but its type has " + std::to_string(expected_children));
+    }
+    for (const ArrayPtr& child : column.children) {
+      if (!child || child->length <= slot) {
+        return InvalidEncoding(where + "a child array is shorter than the column");
+      }
+    }
+    const ArrayData& values_list = *column.children[0];
+    const ArrayData& names_list = *column.children[1];
+    const ArrayData& sizes_list = *column.children[2];
+    LND_ASSIGN_OR_RETURN(auto value_range, ListRange(values_list, slot, where, kValuesField));
+    LND_ASSIGN_OR_RETURN(auto name_range, ListRange(names_list, slot, where, kDimNamesField));
+    LND_ASSIGN_OR_RETURN(auto size_range, ListRange(sizes_list, slot, where, kDimSizesField));
+    const int64_t rank = name_range.second - name_range.first;
+    if (rank != size_range.second - size_range.first) {
+      return InvalidEncoding(where + "dim_names has " + std::to_string(rank) +
+                             " entries but dim_sizes has " +
+                             std::to_string(size_range.second - size_range.first) +
+                             "; they must be equal (the rank)");
+    }
+    const ArrayData& name_items = *names_list.children[0];
+    const ArrayData& size_items = *sizes_list.children[0];
+    const array::BinaryView name_view(name_items);
+    const array::PrimitiveView<uint32_t> size_view(size_items);
+    std::vector<Dimension> dims;
+    dims.reserve(static_cast<std::size_t>(rank));
+    for (int64_t k = 0; k < rank; ++k) {
+      const int64_t ni = name_range.first + k;
+      const int64_t si = size_range.first + k;
+      if (name_items.IsNull(ni) || size_items.IsNull(si)) {
+        return InvalidEncoding(where + "axis " + std::to_string(k) +
+                               " has a null dimension name or size");
+      }
+      dims.push_back(Dimension{std::string(name_view.Value(ni)), size_view.Value(si)});
+    }
+    auto dimensions = Dimensions::Make(std::move(dims));
+    if (!dimensions.ok()) return InvalidEncoding(where + std::string(dimensions.status().message()));
+    const int64_t length = value_range.second - value_range.first;
+    if (length != dimensions->num_elements()) {
+      return InvalidEncoding(where + "values length " + std::to_string(length) +
+                             " does not match dimensions " + dimensions->ToString() + " (" +
+                             std::to_string(dimensions->num_elements()) + " elements)");
+    }
+    LND_ASSIGN_OR_RETURN(ArrayPtr values,
+                         array::Slice(values_list.children[0], value_range.first, length));
+    LND_ASSIGN_OR_RETURN(values, internal::Retype(values, c.logical->type()));
+    Attributes attributes;
+    if (c.has_attrs_child && !c.attribute_fields.empty()) {
+      const ArrayData& attrs = *column.children[3];
+      LND_ASSIGN_OR_RETURN(attributes, DecodeAttributes(attrs, c.attribute_fields, slot, where));
+    }
+    auto nd = NdArrowArray::Make(std::move(values), std::move(*dimensions),
+                                 std::move(attributes));
+    if (!nd.ok()) return InvalidEncoding(where + std::string(nd.status().message()));
+    fields.push_back(c.logical);
+    names.push_back(name);
+    arrays.push_back(std::move(*nd));
+  }
+  Attributes globals;
+  if (global_column_ >= 0) {
+    const ArrayData& column = *batch.column(global_column_);
+    const std::string where = Where(std::string(kGlobalAttributesField), row);
+    if (!column.IsNull(row)) {
+      LND_ASSIGN_OR_RETURN(globals, DecodeAttributes(column, global_fields_, row, where));
+    }
+  }
+  auto out = NdRecordBatch::MakeInferred(array::MakeSchema(std::move(fields), logical_metadata_),
+                                         std::move(arrays), std::move(globals));
+  if (!out.ok()) {
+    return InvalidEncoding("row " + std::to_string(row) + ": " +
+                           std::string(out.status().message()));
+  }
+  return out;
+}
+
+Result<std::vector<NdRecordBatch>> RowDecoder::DecodeAll(const array::RecordBatch& batch) const {
+  LND_RETURN_NOT_OK(CheckBatch(batch));
+  const Status valid = batch.Validate();
+  if (!valid.ok()) {
+    return InvalidEncoding("the batch is not valid Arrow data: " + std::string(valid.message()));
+  }
+  std::vector<NdRecordBatch> out;
+  out.reserve(static_cast<std::size_t>(batch.num_rows()));
+  for (int64_t r = 0; r < batch.num_rows(); ++r) {
+    LND_ASSIGN_OR_RETURN(NdRecordBatch row, DecodeRow(batch, r));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace lance_nd::nd
