@@ -1,0 +1,252 @@
+// FSST: symbol-table (de)serialization, decompression, and a compact trainer/compressor.
+#include "lance_nd/file/encoding/fsst.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lance_nd/core/endian.h"
+#include "lance_nd/file/encoding/variable_util.h"
+
+namespace lance_nd::file::internal::encoding {
+namespace {
+
+using detail::Corrupt;
+
+constexpr std::uint64_t kFsstMagic = 0x46535354ull << 32;
+constexpr std::uint64_t kFsstMinInput = 32 * 1024;  // Lance: below this, strings stay raw
+
+}  // namespace
+
+Result<FsstTable> ParseFsstTable(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() != kFsstTableSize) {
+    return Corrupt("fsst", "symbol table of ", bytes.size(), " bytes (expected ",
+                   kFsstTableSize, ")");
+  }
+  const std::uint64_t info = LoadLE<std::uint64_t>(bytes.data());
+  if ((info & 0xFFFFFFFF00000000ull) != kFsstMagic) {
+    return Corrupt("fsst", "symbol table header 0x", std::hex, info, " lacks the FSST magic");
+  }
+  FsstTable t;
+  t.enabled = (info & (1ull << 24)) != 0;
+  t.num_symbols = static_cast<std::uint32_t>(info & 0xFF);
+  if (t.num_symbols > 255) return Corrupt("fsst", "more than 255 symbols");
+  std::size_t pos = 8;
+  for (std::uint32_t i = 0; i < t.num_symbols; ++i, pos += 8) {
+    t.symbols[i] = LoadLE<std::uint64_t>(bytes.data() + pos);
+  }
+  for (std::uint32_t i = 0; i < t.num_symbols; ++i, ++pos) {
+    t.lengths[i] = bytes[pos];
+    if (t.enabled && (t.lengths[i] == 0 || t.lengths[i] > 8)) {
+      return Corrupt("fsst", "symbol ", i, " has length ", static_cast<int>(t.lengths[i]),
+                     " (expected 1..8)");
+    }
+  }
+  return t;
+}
+
+array::BufferPtr SerializeFsstTable(const FsstTable& table) {
+  std::uint8_t* out = nullptr;
+  auto buffer = detail::Allocate(kFsstTableSize, &out);
+  // Header: magic | switch | suffix limit (unused by decoders) | terminator (0) | n.
+  const std::uint64_t info = kFsstMagic | (table.enabled ? (1ull << 24) : 0) |
+                             ((static_cast<std::uint64_t>(table.num_symbols) & 255) << 16) |
+                             (static_cast<std::uint64_t>(table.num_symbols) & 255);
+  StoreLE(out, info);
+  std::size_t pos = 8;
+  for (std::uint32_t i = 0; i < table.num_symbols; ++i, pos += 8) {
+    StoreLE(out + pos, table.symbols[i]);
+  }
+  for (std::uint32_t i = 0; i < table.num_symbols; ++i) out[pos++] = table.lengths[i];
+  return buffer;
+}
+
+Result<DataBlock> FsstDecompress(const FsstTable& table, const DataBlock& compressed) {
+  LND_RETURN_NOT_OK(detail::ValidateVariable(compressed, "fsst"));
+  if (!table.enabled) return compressed;
+  const std::uint8_t* data = compressed.data->data();
+  detail::VariableBuilder out(compressed.bits_per_offset);
+  const std::uint64_t first = detail::OffsetAt(compressed, 0);
+  const std::uint64_t last = detail::OffsetAt(compressed, compressed.num_values);
+  out.Reserve(compressed.num_values, (last - first) * 3);
+  auto& bytes = out.data();
+  std::uint8_t sym[8];
+  for (std::uint64_t v = 0; v < compressed.num_values; ++v) {
+    const std::uint64_t end = detail::OffsetAt(compressed, v + 1);
+    for (std::uint64_t i = detail::OffsetAt(compressed, v); i < end; ++i) {
+      const std::uint8_t code = data[i];
+      if (code == kFsstEscape) {
+        if (i + 1 >= end) {
+          return Corrupt("fsst", "value ", v, " ends with an escape code and no literal byte");
+        }
+        bytes.push_back(data[++i]);
+      } else {
+        if (code >= table.num_symbols) {
+          return Corrupt("fsst", "value ", v, " uses code ", static_cast<int>(code),
+                         " but the table has ", table.num_symbols, " symbols");
+        }
+        StoreLE(sym, table.symbols[code]);
+        bytes.insert(bytes.end(), sym, sym + table.lengths[code]);
+      }
+    }
+    out.Close();
+  }
+  return out.Finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compression: a compact version of the FSST training loop (several rounds of greedy encoding
+// of a sample, counting symbol and symbol-pair frequencies, keeping the 255 best by gain).
+// Any table is valid for Lance's decoder; the output is not byte-identical to Lance's.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+struct Sym {
+  std::uint64_t val = 0;
+  std::uint8_t len = 0;
+};
+
+class Table {
+ public:
+  explicit Table(std::vector<Sym> syms) : syms_(std::move(syms)) {
+    for (std::size_t i = 0; i < syms_.size(); ++i) {
+      by_first_[syms_[i].val & 0xFF].push_back(static_cast<std::uint16_t>(i));
+    }
+    for (auto& list : by_first_) {
+      std::stable_sort(list.begin(), list.end(),
+                       [&](std::uint16_t a, std::uint16_t b) { return syms_[a].len > syms_[b].len; });
+    }
+  }
+  // Longest symbol matching at p (n bytes left); -1 if none.
+  int Match(const std::uint8_t* p, std::size_t n) const {
+    for (std::uint16_t c : by_first_[p[0]]) {
+      const std::size_t len = syms_[c].len;
+      if (len > n) continue;
+      std::uint8_t s[8];
+      StoreLE(s, syms_[c].val);
+      if (std::memcmp(s, p, len) == 0) return c;
+    }
+    return -1;
+  }
+  const std::vector<Sym>& syms() const { return syms_; }
+
+ private:
+  std::vector<Sym> syms_;
+  std::vector<std::uint16_t> by_first_[256];
+};
+
+std::uint64_t LoadPrefix(const std::uint8_t* p, std::size_t len) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, len);
+  return v;
+}
+
+Table Train(const std::vector<std::pair<const std::uint8_t*, std::size_t>>& sample) {
+  Table table({});
+  for (int round = 0; round < 5; ++round) {
+    // Count symbols (codes 0..254) and pseudo-symbols for literal bytes (256 + byte), and
+    // adjacent pairs, while greedily encoding the sample.
+    std::unordered_map<std::string, std::uint64_t> gain;  // symbol bytes -> gain
+    auto add = [&](const std::uint8_t* p, std::size_t len, std::uint64_t weight) {
+      gain[std::string(reinterpret_cast<const char*>(p), len)] += weight;
+    };
+    for (const auto& [p, n] : sample) {
+      std::size_t i = 0;
+      std::size_t prev_start = 0, prev_len = 0;
+      while (i < n) {
+        const int c = table.Match(p + i, n - i);
+        const std::size_t len = c >= 0 ? table.syms()[static_cast<std::size_t>(c)].len : 1;
+        add(p + i, len, len);  // gain of the symbol itself
+        if (prev_len > 0 && prev_len + len <= 8) {
+          add(p + prev_start, prev_len + len, prev_len + len);
+        }
+        prev_start = i;
+        prev_len = len;
+        i += len;
+      }
+    }
+    std::vector<std::pair<std::uint64_t, const std::string*>> ranked;  // (gain, symbol)
+    ranked.reserve(gain.size());
+    for (const auto& [k, g] : gain) {
+      // a single byte saves only the escape byte; longer symbols save len - 1 bytes per use
+      ranked.emplace_back(k.size() == 1 ? g : g * 2, &k);
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : *a.second < *b.second;
+    });
+    std::vector<Sym> syms;
+    for (const auto& [g, k] : ranked) {
+      if (syms.size() == 255) break;
+      syms.push_back(Sym{LoadPrefix(reinterpret_cast<const std::uint8_t*>(k->data()), k->size()),
+                         static_cast<std::uint8_t>(k->size())});
+    }
+    table = Table(std::move(syms));
+  }
+  return table;
+}
+
+}  // namespace
+
+Result<FsstCompressed> FsstCompress(const DataBlock& values, bool force) {
+  LND_RETURN_NOT_OK(detail::ValidateVariable(values, "fsst"));
+  const std::uint8_t* data = values.data->data();
+  const std::uint64_t first = detail::OffsetAt(values, 0);
+  const std::uint64_t total = detail::OffsetAt(values, values.num_values) - first;
+  FsstCompressed out;
+  if (total < kFsstMinInput && !force) {
+    // Lance's rule: small inputs keep their bytes; the table says "not compressed".
+    detail::VariableBuilder raw(values.bits_per_offset);
+    raw.Reserve(values.num_values, total);
+    for (std::uint64_t v = 0; v < values.num_values; ++v) {
+      const std::uint64_t b = detail::OffsetAt(values, v);
+      raw.Append(data + b, detail::OffsetAt(values, v + 1) - b);
+    }
+    LND_ASSIGN_OR_RETURN(out.values, raw.Finish());
+    return out;
+  }
+  // Sample: whole strings until ~16 KiB, spread over the input.
+  std::vector<std::pair<const std::uint8_t*, std::size_t>> sample;
+  const std::uint64_t stride = std::max<std::uint64_t>(1, total / (16 * 1024));
+  std::uint64_t taken = 0;
+  for (std::uint64_t v = 0; v < values.num_values && taken < 16 * 1024; ++v) {
+    if (stride > 1 && (v % stride) != 0) continue;
+    const std::uint64_t b = detail::OffsetAt(values, v);
+    const std::uint64_t n = detail::OffsetAt(values, v + 1) - b;
+    sample.emplace_back(data + b, static_cast<std::size_t>(n));
+    taken += n;
+  }
+  Table table = Train(sample);
+  out.table.enabled = true;
+  out.table.num_symbols = static_cast<std::uint32_t>(table.syms().size());
+  for (std::size_t i = 0; i < table.syms().size(); ++i) {
+    out.table.symbols[i] = table.syms()[i].val;
+    out.table.lengths[i] = table.syms()[i].len;
+  }
+  detail::VariableBuilder enc(values.bits_per_offset);
+  enc.Reserve(values.num_values, total);
+  auto& bytes = enc.data();
+  for (std::uint64_t v = 0; v < values.num_values; ++v) {
+    const std::uint64_t b = detail::OffsetAt(values, v);
+    const std::size_t n = static_cast<std::size_t>(detail::OffsetAt(values, v + 1) - b);
+    const std::uint8_t* p = data + b;
+    std::size_t i = 0;
+    while (i < n) {
+      const int c = table.Match(p + i, n - i);
+      if (c >= 0) {
+        bytes.push_back(static_cast<std::uint8_t>(c));
+        i += table.syms()[static_cast<std::size_t>(c)].len;
+      } else {
+        bytes.push_back(kFsstEscape);
+        bytes.push_back(p[i]);
+        ++i;
+      }
+    }
+    enc.Close();
+  }
+  LND_ASSIGN_OR_RETURN(out.values, enc.Finish());
+  return out;
+}
+
+}  // namespace lance_nd::file::internal::encoding

@@ -1,0 +1,165 @@
+// LZ4 / zstd framing of Lance's general compression.
+#include "lance_nd/file/encoding/general.h"
+
+#include <lz4.h>
+#include <zstd.h>
+
+#include <limits>
+#include <vector>
+
+#include "lance_nd/core/endian.h"
+#include "lance_nd/file/encoding/util.h"
+
+namespace lance_nd::file::internal::encoding {
+namespace {
+
+using detail::Corrupt;
+
+// Neither LZ4 (max ratio ~255) nor zstd (an RLE block of 128 KiB costs a few bytes) can expand
+// a buffer beyond these ratios; larger declared sizes are forged.
+constexpr std::uint64_t kLz4MaxRatio = 256;
+constexpr std::uint64_t kZstdMaxRatio = 65536;
+
+Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
+  if (input.size() < 4) {
+    return Corrupt("general(lz4)", "buffer of ", input.size(),
+                   " bytes is shorter than its 4-byte size prefix");
+  }
+  const std::uint64_t usize = LoadLE<std::uint32_t>(input.data());
+  const std::uint64_t csize = input.size() - 4;
+  if (usize > csize * kLz4MaxRatio + 16 || usize > std::numeric_limits<int>::max()) {
+    return Corrupt("general(lz4)", "declared uncompressed size ", usize,
+                   " is impossible for ", csize, " compressed bytes");
+  }
+  if (csize > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    return Corrupt("general(lz4)", "compressed block of ", csize, " bytes is too large");
+  }
+  std::uint8_t* out = nullptr;
+  auto buffer = detail::Allocate(usize, &out);
+  if (usize == 0 && csize <= 1) return buffer;  // an empty input compresses to one token byte
+  const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(input.data() + 4),
+                                      reinterpret_cast<char*>(out), static_cast<int>(csize),
+                                      static_cast<int>(usize));
+  if (got < 0 || static_cast<std::uint64_t>(got) != usize) {
+    return Corrupt("general(lz4)", "LZ4 block of ", csize, " bytes did not decompress to the ",
+                   usize, " bytes its prefix declares (",
+                   got < 0 ? std::string("invalid data") : detail::Cat(got, " bytes"), ")");
+  }
+  return buffer;
+}
+
+Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame,
+                                             std::optional<std::uint64_t> declared) {
+  std::uint64_t usize = 0;
+  if (declared) {
+    usize = *declared;
+  } else {
+    const unsigned long long fcs = ZSTD_getFrameContentSize(frame.data(), frame.size());
+    if (fcs == ZSTD_CONTENTSIZE_ERROR) {
+      return Corrupt("general(zstd)", "not a zstd frame (", frame.size(), " bytes)");
+    }
+    if (fcs != ZSTD_CONTENTSIZE_UNKNOWN) usize = fcs;
+  }
+  if (usize > frame.size() * kZstdMaxRatio + 65536) {
+    return Corrupt("general(zstd)", "declared uncompressed size ", usize,
+                   " is impossible for ", frame.size(), " compressed bytes");
+  }
+  if (declared || usize > 0) {
+    std::uint8_t* out = nullptr;
+    auto buffer = detail::Allocate(usize, &out);
+    const std::size_t got = ZSTD_decompress(out, usize, frame.data(), frame.size());
+    if (ZSTD_isError(got) || got != usize) {
+      return Corrupt("general(zstd)", "zstd frame of ", frame.size(),
+                     " bytes did not decompress to the ", usize, " expected bytes (",
+                     ZSTD_isError(got) ? std::string(ZSTD_getErrorName(got))
+                                       : detail::Cat(got, " bytes"),
+                     ")");
+    }
+    return buffer;
+  }
+  // Unknown content size: stream with a growing output, bounded by the ratio cap.
+  ZSTD_DStream* ds = ZSTD_createDStream();
+  if (ds == nullptr) return Status::IOError("general(zstd): cannot create a zstd stream");
+  std::vector<std::uint8_t> out;
+  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+  std::vector<std::uint8_t> chunk(ZSTD_DStreamOutSize());
+  const std::uint64_t cap = frame.size() * kZstdMaxRatio + 65536;
+  std::size_t ret = 1;
+  while (true) {
+    ZSTD_outBuffer ob{chunk.data(), chunk.size(), 0};
+    ret = ZSTD_decompressStream(ds, &ob, &in);
+    if (ZSTD_isError(ret)) break;
+    out.insert(out.end(), chunk.data(), chunk.data() + ob.pos);
+    if (out.size() > cap) break;
+    if (ret == 0) break;
+    if (in.pos == in.size && ob.pos == 0) break;  // truncated frame
+  }
+  ZSTD_freeDStream(ds);
+  if (ZSTD_isError(ret)) {
+    return Corrupt("general(zstd)", "invalid zstd frame: ", ZSTD_getErrorName(ret));
+  }
+  if (ret != 0 || out.size() > cap) {
+    return Corrupt("general(zstd)", "zstd frame of ", frame.size(), " bytes is truncated");
+  }
+  return array::Buffer::Copy(out.data(), static_cast<int64_t>(out.size()));
+}
+
+Result<array::BufferPtr> ZstdDecompress(std::span<const std::uint8_t> input) {
+  if (input.empty()) return array::Buffer::Empty();
+  const bool raw_frame =
+      input.size() < 8 ||
+      (LoadLE<std::uint32_t>(input.data()) == 0xFD2FB528u && (input[4] & 0x10) == 0);
+  if (raw_frame) return ZstdDecompressFrame(input, std::nullopt);
+  const std::uint64_t usize = LoadLE<std::uint64_t>(input.data());
+  return ZstdDecompressFrame(input.subspan(8), usize);
+}
+
+}  // namespace
+
+Result<array::BufferPtr> GeneralDecompress(GeneralScheme scheme,
+                                           std::span<const std::uint8_t> input) {
+  switch (scheme) {
+    case GeneralScheme::kLz4:
+      return Lz4Decompress(input);
+    case GeneralScheme::kZstd:
+      return ZstdDecompress(input);
+  }
+  return Status::NotImplemented(
+      detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+}
+
+Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
+                                         std::optional<std::int32_t> level) {
+  if (scheme == GeneralScheme::kLz4) {
+    if (input.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
+      return Status::InvalidArgument(detail::Cat("general(lz4): a buffer of ", input.size(),
+                                                 " bytes exceeds LZ4's block limit; use zstd"));
+    }
+    const int bound = LZ4_compressBound(static_cast<int>(input.size()));
+    std::vector<std::uint8_t> out(4 + static_cast<std::size_t>(bound));
+    StoreLE<std::uint32_t>(out.data(), static_cast<std::uint32_t>(input.size()));
+    const int n = LZ4_compress_default(reinterpret_cast<const char*>(input.data()),
+                                       reinterpret_cast<char*>(out.data() + 4),
+                                       static_cast<int>(input.size()), bound);
+    if (n <= 0 && !input.empty()) return Status::IOError("general(lz4): compression failed");
+    out.resize(4 + static_cast<std::size_t>(n < 0 ? 0 : n));
+    return array::Buffer::FromVector(std::move(out));
+  }
+  if (scheme == GeneralScheme::kZstd) {
+    const std::size_t bound = ZSTD_compressBound(input.size());
+    std::vector<std::uint8_t> out(8 + bound);
+    StoreLE<std::uint64_t>(out.data(), input.size());
+    const std::size_t n =
+        ZSTD_compress(out.data() + 8, bound, input.data(), input.size(), level.value_or(0));
+    if (ZSTD_isError(n)) {
+      return Status::IOError(
+          detail::Cat("general(zstd): compression failed: ", ZSTD_getErrorName(n)));
+    }
+    out.resize(8 + n);
+    return array::Buffer::FromVector(std::move(out));
+  }
+  return Status::NotImplemented(
+      detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+}
+
+}  // namespace lance_nd::file::internal::encoding

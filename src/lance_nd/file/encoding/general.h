@@ -1,0 +1,26 @@
+// General-purpose buffer compression (LZ4 block / zstd) with Lance's framing (§4.11):
+//   LZ4:  u32 LE uncompressed size + raw LZ4 block
+//   ZSTD: u64 LE uncompressed size + zstd frame (a bare zstd frame is also accepted)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "lance_nd/array/buffer.h"
+#include "lance_nd/core/result.h"
+
+namespace lance_nd::file::internal::encoding {
+
+enum class GeneralScheme : std::uint8_t { kLz4 = 1, kZstd = 2 };
+
+/// \brief Decompress one framed buffer. Sizes are validated; garbage -> Corrupt.
+Result<array::BufferPtr> GeneralDecompress(GeneralScheme scheme,
+                                           std::span<const std::uint8_t> input);
+
+/// \brief Compress one buffer with the framing above. `level` applies to zstd (default 0 =
+/// libzstd's default level, as Lance).
+Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
+                                         std::optional<std::int32_t> level = std::nullopt);
+
+}  // namespace lance_nd::file::internal::encoding

@@ -1,0 +1,49 @@
+// Helpers for kVariable data blocks: validation, offset access, building.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "lance_nd/core/endian.h"
+#include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/util.h"
+
+namespace lance_nd::file::internal::encoding::detail {
+
+inline std::uint64_t OffsetAt(const DataBlock& b, std::uint64_t i) {
+  return b.bits_per_offset == 64 ? LoadLE<std::uint64_t>(b.offsets->data() + i * 8)
+                                 : LoadLE<std::uint32_t>(b.offsets->data() + i * 4);
+}
+
+/// \brief Check a kVariable block: width 32/64, num_values + 1 offsets present, non-decreasing,
+/// last <= data size.
+Status ValidateVariable(const DataBlock& b, std::string_view encoding);
+
+/// \brief Collects values into a kVariable block with offsets starting at 0.
+class VariableBuilder {
+ public:
+  explicit VariableBuilder(std::uint32_t bits_per_offset) : bits_(bits_per_offset) {
+    offsets_.push_back(0);
+  }
+  void Reserve(std::uint64_t values, std::uint64_t bytes) {
+    offsets_.reserve(values + 1);
+    data_.reserve(bytes);
+  }
+  void Append(const std::uint8_t* p, std::uint64_t n) {
+    data_.insert(data_.end(), p, p + n);
+    offsets_.push_back(data_.size());
+  }
+  std::vector<std::uint8_t>& data() { return data_; }
+  void Close() { offsets_.push_back(data_.size()); }  // after writing into data() directly
+  std::uint64_t num_values() const { return offsets_.size() - 1; }
+  /// \brief InvalidArgument when 32-bit offsets overflow.
+  Result<DataBlock> Finish();
+
+ private:
+  std::uint32_t bits_;
+  std::vector<std::uint64_t> offsets_;
+  std::vector<std::uint8_t> data_;
+};
+
+}  // namespace lance_nd::file::internal::encoding::detail
