@@ -31,7 +31,6 @@ class Dimensions {
 
   /// \brief Validates the axes; errors are InvalidArgument "invalid dimensions: ...".
   static Result<Dimensions> Make(std::vector<Dimension> dims);
-  static Result<Dimensions> Make(std::vector<std::pair<std::string, uint64_t>> dims);
   /// \brief From parallel name and size lists (their lengths must match).
   static Result<Dimensions> Make(const std::vector<std::string>& names,
                                  const std::vector<uint64_t>& sizes);

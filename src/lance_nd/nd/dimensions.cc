@@ -56,13 +56,6 @@ Result<Dimensions> Dimensions::Make(std::vector<Dimension> dims) {
   return Dimensions(std::move(dims), count);
 }
 
-Result<Dimensions> Dimensions::Make(std::vector<std::pair<std::string, uint64_t>> dims) {
-  std::vector<Dimension> out;
-  out.reserve(dims.size());
-  for (auto& [name, size] : dims) out.push_back(Dimension{std::move(name), size});
-  return Make(std::move(out));
-}
-
 Result<Dimensions> Dimensions::Make(const std::vector<std::string>& names,
                                     const std::vector<uint64_t>& sizes) {
   if (names.size() != sizes.size()) {

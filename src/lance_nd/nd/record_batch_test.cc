@@ -1,0 +1,219 @@
+// NdRecordBatch, broadcasting by name, target inference.
+#include <gtest/gtest.h>
+
+#include "lance_nd/array/view.h"
+#include "lance_nd/testing/status_matchers.h"
+#include "test_util.h"
+
+namespace lance_nd::nd {
+namespace {
+
+using testing::Batch;
+using testing::Dims;
+using testing::F32;
+using testing::F64;
+using testing::I32;
+using testing::Iota32;
+using testing::Nd;
+using testing::Str;
+
+std::vector<float> Floats(const array::ArrayData& a) {
+  std::vector<float> out;
+  const array::PrimitiveView<float> v(a);
+  for (int64_t i = 0; i < v.length(); ++i) out.push_back(v.Value(i));
+  return out;
+}
+
+TEST(CheckBroadcast, MatchesByName) {
+  const Dimensions target = Dims({{"x", 3}, {"y", 4}});
+  LND_EXPECT_OK(CheckBroadcast(Dims({{"x", 3}, {"y", 4}}), target));
+  LND_EXPECT_OK(CheckBroadcast(Dims({{"y", 4}, {"x", 3}}), target));  // any order
+  LND_EXPECT_OK(CheckBroadcast(Dims({{"y", 4}}), target));
+  LND_EXPECT_OK(CheckBroadcast(Dims({{"x", 1}}), target));  // size 1 broadcasts
+  LND_EXPECT_OK(CheckBroadcast(Dimensions(), target));      // scalar
+  LND_EXPECT_ERROR(CheckBroadcast(Dims({{"z", 3}}), target), StatusCode::kInvalidArgument,
+                   "shape mismatch: dimensions [z=3] do not broadcast onto [x=3, y=4]: the "
+                   "target has no dimension 'z'");
+  LND_EXPECT_ERROR(CheckBroadcast(Dims({{"x", 2}}), target), StatusCode::kInvalidArgument,
+                   "dimension 'x' has size 2 but the target has 3");
+}
+
+TEST(InferTarget, HighestRankSetsOrder) {
+  const std::vector<NdArrowArray> cols = {Nd(Iota32(3), {{"x", 3}}), Nd(Iota32(4), {{"y", 4}}),
+                                          Nd(Iota32(12), {{"y", 4}, {"x", 3}})};
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions t, InferTarget(cols));
+  EXPECT_EQ(t, Dims({{"y", 4}, {"x", 3}}));
+}
+
+TEST(InferTarget, FirstOfEqualRankWins) {
+  const std::vector<NdArrowArray> cols = {Nd(Iota32(3), {{"x", 3}}), Nd(Iota32(4), {{"y", 4}})};
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions t, InferTarget(cols));
+  EXPECT_EQ(t, Dims({{"x", 3}, {"y", 4}}));
+}
+
+TEST(InferTarget, AppendsAxesOfLowerRankColumns) {
+  const std::vector<NdArrowArray> cols = {Nd(Iota32(6), {{"t", 2}, {"lat", 3}}),
+                                          Nd(Iota32(5), {{"station", 5}}),
+                                          Nd(Iota32(2), {{"t", 2}})};
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions t, InferTarget(cols));
+  EXPECT_EQ(t, Dims({{"t", 2}, {"lat", 3}, {"station", 5}}));
+}
+
+TEST(InferTarget, SizeOneTakesOtherSize) {
+  const std::vector<NdArrowArray> cols = {Nd(Iota32(3), {{"x", 1}, {"y", 3}}),
+                                          Nd(Iota32(4), {{"x", 4}}),
+                                          Nd(Iota32(1), {{"y", 1}})};
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions t, InferTarget(cols));
+  EXPECT_EQ(t, Dims({{"x", 4}, {"y", 3}}));
+}
+
+TEST(InferTarget, EmptyAndScalars) {
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions t, InferTarget(std::vector<NdArrowArray>{}));
+  EXPECT_TRUE(t.is_scalar());
+  const std::vector<NdArrowArray> scalars = {Nd(Iota32(1), {}), Nd(I32({1}), {})};
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions s, InferTarget(scalars));
+  EXPECT_TRUE(s.is_scalar());
+}
+
+TEST(InferTarget, ConflictingSizesNameBothColumns) {
+  const std::vector<NdArrowArray> cols = {Nd(Iota32(6), {{"x", 3}, {"y", 2}}),
+                                          Nd(Iota32(4), {{"x", 4}})};
+  const std::vector<std::string> names = {"temp", "lon"};
+  LND_EXPECT_ERROR(InferTarget(cols, names), StatusCode::kInvalidArgument,
+                   "shape mismatch: dimension 'x' has size 4 in column 'lon' but size 3 in "
+                   "column 'temp'");
+  LND_EXPECT_ERROR(InferTarget(cols), StatusCode::kInvalidArgument, "in column 1");
+}
+
+TEST(Broadcast, RepeatsAlongMissingAxes) {
+  const NdArrowArray x = Nd(F32({1, 2, 3}), {{"x", 3}});
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray b, Broadcast(x, Dims({{"x", 3}, {"y", 2}})));
+  EXPECT_EQ(b.dimensions(), Dims({{"x", 3}, {"y", 2}}));
+  EXPECT_EQ(Floats(*b.values()), (std::vector<float>{1, 1, 2, 2, 3, 3}));
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray c, Broadcast(x, Dims({{"y", 2}, {"x", 3}})));
+  EXPECT_EQ(Floats(*c.values()), (std::vector<float>{1, 2, 3, 1, 2, 3}));
+}
+
+TEST(Broadcast, TransposesByName) {
+  // a[x][y] = 10x + y, x=2, y=3; target (y, x).
+  const NdArrowArray a = Nd(F32({0, 1, 2, 10, 11, 12}), {{"x", 2}, {"y", 3}});
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray t, Broadcast(a, Dims({{"y", 3}, {"x", 2}})));
+  EXPECT_EQ(Floats(*t.values()), (std::vector<float>{0, 10, 1, 11, 2, 12}));
+}
+
+TEST(Broadcast, SizeOneAndScalar) {
+  const NdArrowArray a = Nd(F32({5, 6}), {{"x", 1}, {"y", 2}});
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray t, Broadcast(a, Dims({{"x", 2}, {"y", 2}})));
+  EXPECT_EQ(Floats(*t.values()), (std::vector<float>{5, 6, 5, 6}));
+  Attributes units;
+  units.Set("units", "m");
+  const NdArrowArray s = Nd(F32({7}), {}, units);
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray u, Broadcast(s, Dims({{"x", 3}})));
+  EXPECT_EQ(Floats(*u.values()), (std::vector<float>{7, 7, 7}));
+  EXPECT_EQ(u.attributes(), units);
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray z, Broadcast(s, Dims({{"x", 0}})));
+  EXPECT_EQ(z.values()->length, 0);
+}
+
+TEST(Broadcast, KeepsNullsAndStrings) {
+  const NdArrowArray a = Nd(Str({"a", std::nullopt}), {{"x", 2}});
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray t, Broadcast(a, Dims({{"y", 2}, {"x", 2}})));
+  EXPECT_TRUE(array::ArrayEquals(*t.values(), *Str({"a", std::nullopt, "a", std::nullopt})));
+}
+
+TEST(Broadcast, RejectsIncompatibleTarget) {
+  LND_EXPECT_ERROR(Broadcast(Nd(Iota32(3), {{"x", 3}}), Dims({{"x", 4}})),
+                   StatusCode::kInvalidArgument, "shape mismatch:");
+}
+
+TEST(NdRecordBatch, DefaultIsEmpty) {
+  NdRecordBatch b;
+  EXPECT_EQ(b.num_columns(), 0);
+  EXPECT_TRUE(b.target().is_scalar());
+  EXPECT_TRUE(b.attributes().empty());
+}
+
+TEST(NdRecordBatch, MakeInferredFromArrays) {
+  Attributes g;
+  g.Set("id", "a");
+  const NdRecordBatch b = Batch({{"x", Nd(Iota32(3), {{"x", 3}})},
+                                 {"temperature", Nd(Iota32(12), {{"x", 3}, {"y", 4}})}},
+                                g);
+  EXPECT_EQ(b.num_columns(), 2);
+  EXPECT_EQ(b.target(), Dims({{"x", 3}, {"y", 4}}));
+  EXPECT_EQ(b.column_name(1), "temperature");
+  EXPECT_EQ(b.ColumnIndex("x"), 0);
+  EXPECT_EQ(b.ColumnIndex("nope"), -1);
+  ASSERT_NE(b.GetColumn("temperature"), nullptr);
+  EXPECT_EQ(b.GetColumn("nope"), nullptr);
+  EXPECT_EQ(b.attributes().GetString("id"), std::optional<std::string>("a"));
+  EXPECT_TRUE(b.schema()->field(1)->nullable());
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray bx, b.BroadcastColumn(0));
+  EXPECT_EQ(bx.dimensions(), b.target());
+  LND_EXPECT_ERROR(b.BroadcastColumn(2), StatusCode::kInvalidArgument, "out of range");
+}
+
+TEST(NdRecordBatch, MakeWithExplicitTarget) {
+  auto schema = array::MakeSchema({array::MakeField("x", array::Float32())});
+  LND_ASSERT_OK_AND_ASSIGN(
+      NdRecordBatch b,
+      NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"t", 2}, {"x", 3}})));
+  EXPECT_EQ(b.target(), Dims({{"t", 2}, {"x", 3}}));
+  LND_EXPECT_ERROR(
+      NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"x", 2}})),
+      StatusCode::kInvalidArgument, "shape mismatch: array 'x': dimensions [x=3]");
+}
+
+TEST(NdRecordBatch, SchemaMustMatchColumns) {
+  auto schema = array::MakeSchema({array::MakeField("x", array::Float64())});
+  LND_EXPECT_ERROR(NdRecordBatch::MakeInferred(schema, {Nd(Iota32(3), {{"x", 3}})}),
+                   StatusCode::kSchemaMismatch,
+                   "schema mismatch: field 'x' has type double but its array holds float");
+  LND_EXPECT_ERROR(NdRecordBatch::MakeInferred(schema, {}), StatusCode::kSchemaMismatch,
+                   "the schema has 1 fields but 0 arrays");
+  LND_EXPECT_ERROR(NdRecordBatch::MakeInferred(nullptr, {}), StatusCode::kInvalidArgument,
+                   "needs a schema");
+}
+
+TEST(NdRecordBatch, NamesMustBeNonEmptyAndUnique) {
+  LND_EXPECT_ERROR(NdRecordBatch::FromArrays({{"", Nd(Iota32(1), {})}}),
+                   StatusCode::kInvalidArgument, "column 0 has an empty name");
+  LND_EXPECT_ERROR(
+      NdRecordBatch::FromArrays({{"a", Nd(Iota32(1), {})}, {"a", Nd(Iota32(1), {})}}),
+      StatusCode::kInvalidArgument, "column name 'a' appears more than once");
+}
+
+TEST(NdRecordBatch, InferredConflictIsShapeMismatch) {
+  LND_EXPECT_ERROR(NdRecordBatch::FromArrays({{"a", Nd(Iota32(3), {{"x", 3}})},
+                                              {"b", Nd(Iota32(2), {{"x", 2}})}}),
+                   StatusCode::kInvalidArgument,
+                   "shape mismatch: dimension 'x' has size 2 in column 'b'");
+}
+
+TEST(NdRecordBatch, EqualityIsDatasetEquality) {
+  Attributes g;
+  g.Set("id", "a");
+  const NdRecordBatch ab = Batch({{"a", Nd(Iota32(3), {{"x", 3}})},
+                                  {"b", Nd(Iota32(4), {{"y", 4}})}},
+                                 g);
+  const NdRecordBatch ba = Batch({{"b", Nd(Iota32(4), {{"y", 4}})},
+                                  {"a", Nd(Iota32(3), {{"x", 3}})}},
+                                 g);
+  EXPECT_EQ(ab, ba);  // column order and target axis order are not compared
+  EXPECT_FALSE(ab == ba.WithAttributes({}));
+  EXPECT_FALSE(ab == Batch({{"a", Nd(Iota32(3), {{"x", 3}})}}, g));
+  EXPECT_FALSE(ab == Batch({{"a", Nd(Iota32(3), {{"x", 3}})},
+                            {"c", Nd(Iota32(4), {{"y", 4}})}},
+                           g));
+  EXPECT_FALSE(ab == Batch({{"a", Nd(Iota32(3), {{"x", 3}})},
+                            {"b", Nd(Iota32(4), {{"z", 4}})}},
+                           g));
+  auto schema = array::MakeSchema({array::MakeField("a", array::Float32())});
+  const NdRecordBatch wide = testing::Unwrap(
+      NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"x", 3}, {"t", 2}})));
+  EXPECT_FALSE(wide == Batch({{"a", Nd(Iota32(3), {{"x", 3}})}}));
+  EXPECT_NE(ab.ToString().find("b: float[y=4]"), std::string::npos) << ab.ToString();
+}
+
+}  // namespace
+}  // namespace lance_nd::nd
