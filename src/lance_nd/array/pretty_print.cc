@@ -59,12 +59,11 @@ std::string SlotToString(const ArrayData& a, int64_t i, int indent);
 std::string RangeToString(const ArrayData& a, int64_t begin, int64_t n, int indent) {
   std::string out = "[";
   for (int64_t k = 0; k < n; ++k) {
+    if (k > 0) out += ", ";
     if (n > 2 * kWindow && k == kWindow) {
-      out += "...";
-      out += ", ";
+      out += "..., ";
       k = n - kWindow;
     }
-    if (k > 0 && out.back() != ' ') out += ", ";
     out += SlotToString(a, begin + k, indent);
   }
   return out + "]";

@@ -126,7 +126,10 @@ bool DataType::Equals(const DataType& other, bool check_metadata) const {
   if (timezone_ != other.timezone_) return false;
   if (children_.size() != other.children_.size()) return false;
   for (std::size_t i = 0; i < children_.size(); ++i) {
-    if (!children_[i]->Equals(*other.children_[i], check_metadata)) return false;
+    const FieldPtr& a = children_[i];
+    const FieldPtr& b = other.children_[i];
+    if (a == b) continue;
+    if (!a || !b || !a->Equals(*b, check_metadata)) return false;
   }
   return true;
 }
@@ -187,14 +190,15 @@ std::string DataType::ToString() const {
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
-      out += "<" + (children_.empty() ? std::string("?") : children_[0]->ToString()) + ">";
+      out += "<" + (children_.empty() || !children_[0] ? std::string("?") : children_[0]->ToString()) +
+             ">";
       if (id_ == TypeId::kFixedSizeList) out += "[" + std::to_string(fixed_size_) + "]";
       break;
     case TypeId::kStruct: {
       out += "<";
       for (std::size_t i = 0; i < children_.size(); ++i) {
         if (i > 0) out += ", ";
-        out += children_[i]->ToString();
+        out += children_[i] ? children_[i]->ToString() : std::string("?");
       }
       out += ">";
       break;

@@ -74,7 +74,9 @@ Status CheckBufferSize(const ArrayData& a, std::size_t i, const char* what, int6
 template <typename O>
 Status CheckOffsets(const ArrayData& a, int64_t end, int64_t target_size, const char* target) {
   if (a.length == 0 && BufSize(a, 1) == 0) return Status::OK();  // absent offsets: empty array
-  const auto needed = CheckedMul<int64_t>(end + 1, static_cast<int64_t>(sizeof(O)));
+  const auto count = CheckedAdd<int64_t>(end, 1);
+  const auto needed =
+      count ? CheckedMul<int64_t>(*count, static_cast<int64_t>(sizeof(O))) : std::nullopt;
   if (!needed) return Status::InvalidArgument("offsets buffer size overflows");
   LND_RETURN_NOT_OK(CheckBufferSize(a, 1, "offsets", *needed));
   const O* offs = reinterpret_cast<const O*>(a.buffers[1]->data());
@@ -119,7 +121,12 @@ Status CheckUtf8(const ArrayData& a) {
 Status ValidateImpl(const ArrayData& a);
 
 Status ValidateChild(const ArrayData& parent, std::size_t i, int64_t min_length) {
-  const Field& f = *parent.type->children()[i];
+  const FieldPtr& field = parent.type->children()[i];
+  if (!field || !field->type()) {
+    return Status::InvalidArgument(parent.type->ToString() + " type has a missing child field " +
+                                   Str(static_cast<int64_t>(i)));
+  }
+  const Field& f = *field;
   const std::string where = "child '" + f.name() + "' (" + f.type()->ToString() + ")";
   const ArrayPtr& child = parent.children[i];
   if (!child) return Status::InvalidArgument(where + ": child array is missing");
