@@ -1,0 +1,25 @@
+// Options of the Lance file writer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lance_nd::file {
+
+/// \brief Lance file format versions the writer produces.
+enum class FileVersion : std::uint8_t {
+  kV2_1,  // footer (2, 1), 16-bit mini-block chunk grammar
+  kV2_2,  // footer (2, 2), 32-bit chunk grammar; what Lance 12 writes by default
+};
+
+struct WriterOptions {
+  FileVersion version = FileVersion::kV2_2;
+  /// Data buffered per leaf column before a page is written (Lance: 8 MiB). A page holds whole
+  /// top-level rows; one Write() call is never split, so a page can be larger.
+  std::uint64_t page_bytes = std::uint64_t{8} << 20;
+  /// Lance field ids in schema pre-order (fixed-size lists count once, their item has no id),
+  /// e.g. the ids of a table's manifest. Empty: 0, 1, 2, ...
+  std::vector<std::int32_t> field_ids;
+};
+
+}  // namespace lance_nd::file

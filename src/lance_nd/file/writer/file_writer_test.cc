@@ -1,0 +1,164 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/type.h"
+#include "lance_nd/core/endian.h"
+#include "lance_nd/file/writer.h"
+#include "lance_nd/file/writer/test_arrays.h"
+#include "lance_nd/io/file_system.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::file {
+namespace {
+
+namespace a = ::lance_nd::array;
+namespace t = ::lance_nd::file::internal::writer::testing;
+
+std::vector<std::uint8_t> FromHex(const std::string& hex) {
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+// Writes `columns` with `schema` to an in-memory file and returns the bytes.
+Result<std::vector<std::uint8_t>> WriteToMemory(a::SchemaPtr schema,
+                                                std::vector<a::ArrayPtr> columns,
+                                                WriterOptions options = {}) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSIGN_OR_RETURN(auto out, fs->Create("f.lance"));
+  LND_ASSIGN_OR_RETURN(auto writer, FileWriter::Open(std::move(out), schema, options));
+  const int64_t rows = columns.empty() ? 0 : columns[0]->length;
+  LND_ASSIGN_OR_RETURN(auto batch, a::RecordBatch::Make(schema, rows, std::move(columns)));
+  LND_RETURN_NOT_OK(writer->Write(*batch));
+  LND_ASSIGN_OR_RETURN(WrittenFile written, writer->Finish());
+  LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead("f.lance"));
+  if (written.file_size != file->Size()) return Status::Corrupt("size mismatch");
+  LND_ASSIGN_OR_RETURN(auto bytes, io::ReadWholeFile(*file));
+  return *bytes;
+}
+
+// The 469-byte file Lance 12 wrote for t: Struct{values: List<Float32>} (guide §7).
+TEST(FileWriterTest, ReproducesLance12WorkedExampleByteForByte) {
+  const auto expected = FromHex(
+      "7000000048484848484848484848484848484848484848484848484848484848"
+      "4848484848484848484848484848484848484848484848484848484848484848"
+      "05000a000a000c000000fefefefefefe01000000010001000100fefefefefefe"
+      "00000000030002000000fefefefefefe0000c03f0000204000008040fefefefe"
+      "0400000000000000000000000000000048484848484848484848484848484848"
+      "4848484848484848484848484848484848484848484848484848484848484848"
+      "0a470a1812017420ffffffffffffffffff012a0673747275637430010a141206"
+      "76616c75657318012a046c697374300138010a1512046974656d180220012a05"
+      "666c6f61743001380110040a2912270a250a1f2f6c616e63652e656e636f6469"
+      "6e67732e436f6c756d6e456e636f64696e6712020a0012550a04004080011203"
+      "0440101804224612440a420a1d2f6c616e63652e656e636f64696e677332312e"
+      "506167654c61796f757412210a1f0a040a02081012040a0208101a040a020820"
+      "320301060338014001480350010b010000000000008200000000000000c00000"
+      "00000000004b000000000000000b010000000000008d010000000000009d0100"
+      "00000000000100000001000000020002004c414e43");
+  ASSERT_EQ(expected.size(), 469u);
+  auto list_type = a::List(a::Float32());
+  auto struct_type = a::Struct({a::MakeField("values", list_type)});
+  auto schema = a::MakeSchema({a::MakeField("t", struct_type)});
+  auto items = t::Prim<float>(a::Float32(), {1.5f, 2.5f, 4.0f});
+  auto lists = t::List(list_type, {2, 0, 0, 1}, items);
+  auto column = t::Struct(struct_type, {true, false, true, true}, {lists});
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, WriteToMemory(schema, {column}));
+  EXPECT_EQ(bytes, expected);
+}
+
+TEST(FileWriterTest, Int32WithNullDiffersOnlyInChunkGrammarBetweenVersions) {
+  auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
+  auto x = t::Prim<std::int32_t>(a::Int32(), {1, std::nullopt, 3});
+  WriterOptions v21;
+  v21.version = FileVersion::kV2_1;
+  LND_ASSERT_OK_AND_ASSIGN(auto f21, WriteToMemory(schema, {x}, v21));
+  LND_ASSERT_OK_AND_ASSIGN(auto f22, WriteToMemory(schema, {x}));
+  // chunk metadata word: 0x30 = 4 words (32 bytes), last chunk
+  EXPECT_EQ(f21[0], 0x30);
+  EXPECT_EQ(f21[1], 0x00);
+  EXPECT_EQ(f22[0], 0x30);
+  EXPECT_EQ(LoadLE<std::uint32_t>(f22.data()), 0x30u);
+  // chunk header at 64: 3 levels, def 6 bytes, values 12 bytes (u16 vs u32), padding
+  const std::vector<std::uint8_t> h21{3, 0, 6, 0, 12, 0, 0xfe, 0xfe};
+  const std::vector<std::uint8_t> h22{3, 0, 6, 0, 12, 0, 0, 0};
+  EXPECT_EQ(std::vector<std::uint8_t>(f21.begin() + 64, f21.begin() + 72), h21);
+  EXPECT_EQ(std::vector<std::uint8_t>(f22.begin() + 64, f22.begin() + 72), h22);
+  // footer versions
+  EXPECT_EQ(LoadLE<std::uint16_t>(f21.data() + f21.size() - 6), 1);
+  EXPECT_EQ(LoadLE<std::uint16_t>(f22.data() + f22.size() - 6), 2);
+  EXPECT_EQ(f22.size(), f21.size() + 2 + 2 - 2);  // u32 meta word (+2), has_large_chunk (+2), same padding
+}
+
+struct Footer {
+  std::uint64_t column_meta_start, cmo, gbo;
+  std::uint32_t num_global, num_columns;
+  std::uint16_t major, minor;
+};
+
+Footer ReadFooter(const std::vector<std::uint8_t>& f) {
+  const std::uint8_t* p = f.data() + f.size() - 40;
+  return Footer{LoadLE<std::uint64_t>(p), LoadLE<std::uint64_t>(p + 8),
+                LoadLE<std::uint64_t>(p + 16), LoadLE<std::uint32_t>(p + 24),
+                LoadLE<std::uint32_t>(p + 28), LoadLE<std::uint16_t>(p + 32),
+                LoadLE<std::uint16_t>(p + 34)};
+}
+
+TEST(FileWriterTest, ContainerTablesAreContiguousAndAligned) {
+  auto st = a::Struct({a::MakeField("s", a::Utf8()), a::MakeField("l", a::List(a::Int64()))});
+  auto schema = a::MakeSchema({a::MakeField("a", a::Float64()), a::MakeField("b", st)});
+  auto fa = t::Prim<double>(a::Float64(), {1.0, 2.0, std::nullopt});
+  auto s = t::Strings(a::Utf8(), {"x", "yy", std::nullopt});
+  auto items = t::Prim<std::int64_t>(a::Int64(), {1, 2, 3});
+  auto l = t::List(a::List(a::Int64()), {3, 0, std::nullopt}, items);
+  auto b = t::Struct(st, {true, true, false}, {s, l});
+  LND_ASSERT_OK_AND_ASSIGN(auto f, WriteToMemory(schema, {fa, b}));
+  const Footer footer = ReadFooter(f);
+  EXPECT_EQ(std::string(f.end() - 4, f.end()), "LANC");
+  EXPECT_EQ(footer.num_columns, 3u);
+  EXPECT_EQ(footer.num_global, 1u);
+  EXPECT_EQ(footer.major, 2);
+  EXPECT_EQ(footer.minor, 2);
+  EXPECT_EQ(footer.cmo + 16 * 3, footer.gbo);
+  EXPECT_EQ(footer.gbo + 16, f.size() - 40);
+  const std::uint64_t gb0 = LoadLE<std::uint64_t>(f.data() + footer.gbo);
+  const std::uint64_t gb0_size = LoadLE<std::uint64_t>(f.data() + footer.gbo + 8);
+  EXPECT_EQ(gb0 % 64, 0u);
+  EXPECT_EQ(gb0 + gb0_size, footer.column_meta_start);
+  std::uint64_t pos = footer.column_meta_start;
+  for (std::uint32_t c = 0; c < 3; ++c) {
+    EXPECT_EQ(LoadLE<std::uint64_t>(f.data() + footer.cmo + 16 * c), pos);
+    pos += LoadLE<std::uint64_t>(f.data() + footer.cmo + 16 * c + 8);
+  }
+  EXPECT_EQ(pos, footer.cmo);
+}
+
+TEST(FileWriterTest, RejectsBatchOfAnotherSchema) {
+  auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+  LND_ASSERT_OK_AND_ASSIGN(auto writer, FileWriter::Open(std::move(out), schema));
+  auto other = a::MakeSchema({a::MakeField("x", a::Int64())});
+  auto col = t::Prim<std::int64_t>(a::Int64(), {1});
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, a::RecordBatch::Make(other, 1, {col}));
+  LND_EXPECT_ERROR(writer->Write(*batch), StatusCode::kSchemaMismatch, "has type int64");
+  LND_ASSERT_OK_AND_ASSIGN(WrittenFile written, writer->Finish());
+  EXPECT_EQ(written.num_rows, 0u);
+  LND_EXPECT_ERROR(writer->Finish(), StatusCode::kInvalidArgument, "twice");
+}
+
+TEST(FileWriterTest, RejectsBadStructuralEncodingMetadata) {
+  a::Metadata md({{"lance-encoding:structural-encoding", "zigzag"}});
+  auto schema = a::MakeSchema({a::MakeField("x", a::Int32(), true, md)});
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+  LND_EXPECT_ERROR(FileWriter::Open(std::move(out), schema), StatusCode::kInvalidArgument,
+                   "zigzag");
+}
+
+}  // namespace
+}  // namespace lance_nd::file

@@ -1,0 +1,451 @@
+#include "lance_nd/file/writer/shred.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "lance_nd/array/view.h"
+
+namespace lance_nd::file::internal::writer {
+namespace {
+
+using array::ArrayData;
+
+constexpr std::uint16_t kNoLevel = 0xFFFF;
+
+class Shredder {
+ public:
+  explicit Shredder(const LeafColumn& leaf)
+      : leaf_(leaf),
+        n_(static_cast<int>(leaf.path.size())),
+        has_null_(leaf.path.size(), 0),
+        has_empty_(leaf.path.size(), 0),
+        null_level_(leaf.path.size(), kNoLevel),
+        empty_level_(leaf.path.size(), kNoLevel),
+        list_level_(leaf.path.size(), 0) {
+    int lists = 0;
+    for (int j = 0; j < n_; ++j) {
+      if (Kind(j) == PathNode::Kind::kList) {
+        ++lists;
+        innermost_list_ = j;
+      }
+    }
+    max_rep_ = static_cast<std::uint16_t>(lists);
+    int seen = 0;
+    for (int j = 0; j < n_; ++j) {
+      if (Kind(j) == PathNode::Kind::kList) {
+        list_level_[static_cast<std::size_t>(j)] = static_cast<std::uint16_t>(lists - seen);
+        ++seen;
+      }
+    }
+  }
+
+  Result<ShreddedPage> Run(std::span<const array::ArrayPtr> arrays) {
+    for (const auto& a : arrays) {
+      LND_RETURN_NOT_OK(CheckArray(*a, 0));
+      for (int64_t i = 0; i < a->length; ++i) Scan(*a, i, 0);
+      page_.num_rows += static_cast<std::uint64_t>(a->length);
+    }
+    AssignLevels();
+    InitValues();
+    for (const auto& a : arrays) {
+      for (int64_t i = 0; i < a->length; ++i) Emit(*a, i, 0, max_rep_);
+    }
+    FinishValues();
+    return std::move(page_);
+  }
+
+ private:
+  PathNode::Kind Kind(int j) const { return leaf_.path[static_cast<std::size_t>(j)].kind; }
+
+  // Structural sanity of caller-provided arrays (types were checked against the schema).
+  Status CheckArray(const ArrayData& a, int j) const {
+    const PathNode& node = leaf_.path[static_cast<std::size_t>(j)];
+    const std::string where = "column '" + leaf_.path[0].field->name() + "'";
+    switch (node.kind) {
+      case PathNode::Kind::kStruct:
+        if (a.children.size() <= static_cast<std::size_t>(node.child_index) ||
+            !a.children[static_cast<std::size_t>(node.child_index)]) {
+          return Status::InvalidArgument(where + ": struct array '" + node.field->name() +
+                                         "' lacks child " + std::to_string(node.child_index) +
+                                         "; validate the batch before writing it");
+        }
+        return CheckArray(*a.children[static_cast<std::size_t>(node.child_index)], j + 1);
+      case PathNode::Kind::kList:
+        if (a.children.empty() || !a.children[0] ||
+            (a.length > 0 && (a.buffers.size() < 2 || !a.buffers[1]))) {
+          return Status::InvalidArgument(where + ": list array '" + node.field->name() +
+                                         "' lacks offsets or its child; validate the batch");
+        }
+        return CheckArray(*a.children[0], j + 1);
+      case PathNode::Kind::kLeaf:
+        break;
+    }
+    switch (leaf_.kind) {
+      case LeafKind::kFixed:
+      case LeafKind::kBool:
+        if (a.length > 0 && (a.buffers.size() < 2 || !a.buffers[1])) {
+          return Status::InvalidArgument(where + ": leaf '" + node.field->name() +
+                                         "' has no values buffer; validate the batch");
+        }
+        break;
+      case LeafKind::kVariable:
+        if (a.length > 0 && (a.buffers.size() < 3 || !a.buffers[1])) {
+          return Status::InvalidArgument(where + ": leaf '" + node.field->name() +
+                                         "' has no offsets buffer; validate the batch");
+        }
+        break;
+      case LeafKind::kFixedList: {
+        const ArrayData* c = &a;
+        for (std::size_t d = 0; d < leaf_.fsl_dims.size(); ++d) {
+          if (c->children.empty() || !c->children[0]) {
+            return Status::InvalidArgument(where + ": fixed_size_list '" + node.field->name() +
+                                           "' has no child array; validate the batch");
+          }
+          c = c->children[0].get();
+        }
+        if (c->length > 0 && (c->buffers.size() < 2 || !c->buffers[1])) {
+          return Status::InvalidArgument(where + ": fixed_size_list '" + node.field->name() +
+                                         "' items have no values buffer; validate the batch");
+        }
+        break;
+      }
+      case LeafKind::kNull:
+      case LeafKind::kEmptyStruct:
+        break;
+    }
+    return Status::OK();
+  }
+
+  bool IsNull(const ArrayData& a, int64_t i, int j) const {
+    if (j == n_ - 1 && leaf_.kind == LeafKind::kNull) return true;
+    return a.IsNull(i);
+  }
+
+  // A struct null is pushed down through structs and the leaf, and into the first list (as
+  // Lance's pushdown_nulls does); a list null hides its items.
+  void MarkNull(int j) {
+    has_null_[static_cast<std::size_t>(j)] = 1;
+    if (Kind(j) == PathNode::Kind::kList) return;
+    for (int k = j + 1; k < n_; ++k) {
+      has_null_[static_cast<std::size_t>(k)] = 1;
+      if (Kind(k) == PathNode::Kind::kList) break;
+    }
+  }
+
+  void Scan(const ArrayData& a, int64_t i, int j) {
+    if (IsNull(a, i, j)) {
+      MarkNull(j);
+      return;
+    }
+    const PathNode& node = leaf_.path[static_cast<std::size_t>(j)];
+    switch (node.kind) {
+      case PathNode::Kind::kStruct:
+        Scan(*a.children[static_cast<std::size_t>(node.child_index)], a.offset + i, j + 1);
+        return;
+      case PathNode::Kind::kList: {
+        array::ListView lv(a);
+        const int64_t b = lv.ValueOffset(i), e = lv.ValueOffset(i + 1);
+        if (b >= e) {
+          has_empty_[static_cast<std::size_t>(j)] = 1;
+          return;
+        }
+        const ArrayData& child = *a.children[0];
+        for (int64_t k = b; k < e; ++k) Scan(child, k, j + 1);
+        return;
+      }
+      case PathNode::Kind::kLeaf:
+        return;
+    }
+  }
+
+  void AssignLevels() {
+    std::uint16_t next = 1;
+    bool seen_list = false;
+    std::uint16_t visible = 0;
+    for (int j = n_ - 1; j >= 0; --j) {
+      const auto uj = static_cast<std::size_t>(j);
+      const bool list = Kind(j) == PathNode::Kind::kList;
+      Layer layer;
+      if (list) {
+        if (has_null_[uj] && has_empty_[uj]) {
+          layer = Layer::kNullAndEmptyList;
+          null_level_[uj] = next;
+          empty_level_[uj] = static_cast<std::uint16_t>(next + 1);
+          next = static_cast<std::uint16_t>(next + 2);
+        } else if (has_null_[uj]) {
+          layer = Layer::kNullableList;
+          null_level_[uj] = next++;
+        } else if (has_empty_[uj]) {
+          layer = Layer::kEmptyableList;
+          empty_level_[uj] = next++;
+        } else {
+          layer = Layer::kAllValidList;
+        }
+        seen_list = true;
+      } else if (has_null_[uj]) {
+        layer = Layer::kNullableItem;
+        null_level_[uj] = next++;
+        if (!seen_list) ++visible;
+      } else {
+        layer = Layer::kAllValidItem;
+      }
+      page_.layers.push_back(layer);
+    }
+    page_.max_rep = max_rep_;
+    page_.has_rep = max_rep_ > 0;
+    page_.has_def = next > 1;
+    page_.max_visible_def = visible;
+  }
+
+  void InitValues() {
+    SlotValues& v = page_.values;
+    v.kind = leaf_.kind;
+    v.bits_per_offset = leaf_.bits_per_offset;
+    switch (leaf_.kind) {
+      case LeafKind::kFixed:
+        v.slot_bytes = leaf_.byte_width;
+        v.max_value_bytes = static_cast<std::uint64_t>(leaf_.byte_width);
+        break;
+      case LeafKind::kFixedList: {
+        v.fsl_items = leaf_.items_per_value;
+        v.fsl_item_bytes = leaf_.byte_width;
+        v.slot_bytes = leaf_.items_per_value * leaf_.byte_width;
+        v.max_value_bytes = static_cast<std::uint64_t>(v.slot_bytes);
+        std::int64_t cum = 1;
+        for (std::size_t d = 0; d < leaf_.fsl_dims.size(); ++d) {
+          cum *= leaf_.fsl_dims[d];
+          SlotValues::FslLayer layer;
+          layer.items_per_value = cum;
+          v.fsl_layers.push_back(std::move(layer));
+        }
+        break;
+      }
+      case LeafKind::kVariable:
+        v.offsets.push_back(0);
+        break;
+      case LeafKind::kBool:
+      case LeafKind::kNull:
+      case LeafKind::kEmptyStruct:
+        break;
+    }
+  }
+
+  void PushLevel(std::uint16_t r, std::uint16_t d) {
+    if (page_.has_rep) page_.rep.push_back(r);
+    if (page_.has_def) page_.def.push_back(d);
+    if (page_.has_rep || page_.has_def) ++page_.num_levels;
+  }
+
+  void NoteSlot() {
+    if (page_.has_rep || page_.has_def) page_.slot_level.push_back(page_.num_levels - 1);
+  }
+
+  static void AppendBit(std::vector<std::uint8_t>* bits, std::uint64_t index, bool value) {
+    if ((index & 7) == 0) bits->push_back(0);
+    if (value) bits->back() = static_cast<std::uint8_t>(bits->back() | (1u << (index & 7)));
+  }
+
+  void AppendNullSlot() {
+    SlotValues& v = page_.values;
+    switch (leaf_.kind) {
+      case LeafKind::kFixed:
+        v.bytes.resize(v.bytes.size() + static_cast<std::size_t>(v.slot_bytes), 0);
+        break;
+      case LeafKind::kFixedList:
+        v.bytes.resize(v.bytes.size() + static_cast<std::size_t>(v.slot_bytes), 0);
+        for (auto& layer : v.fsl_layers) {
+          for (std::int64_t k = 0; k < layer.items_per_value; ++k) {
+            AppendBit(&layer.bitmap, layer.num_bits++, true);
+          }
+        }
+        break;
+      case LeafKind::kBool:
+        AppendBit(&v.bytes, v.num_slots, false);
+        break;
+      case LeafKind::kVariable:
+        v.offsets.push_back(v.bytes.size());
+        break;
+      case LeafKind::kNull:
+      case LeafKind::kEmptyStruct:
+        break;
+    }
+    v.valid.push_back(0);
+    ++v.num_slots;
+  }
+
+  // Items of fixed-size-list layer `d` (0 = the leaf array itself) for `count` rows starting at
+  // slot `start` of `a` (relative to a's offset).
+  void AppendFslItems(const ArrayData& a, int64_t start, int64_t count, std::size_t d) {
+    SlotValues& v = page_.values;
+    if (d == leaf_.fsl_dims.size()) {
+      // the items themselves
+      const auto w = static_cast<std::size_t>(leaf_.byte_width);
+      const std::uint8_t* src = a.buffers[1]->data() + static_cast<std::size_t>(a.offset + start) * w;
+      v.bytes.insert(v.bytes.end(), src, src + static_cast<std::size_t>(count) * w);
+      return;
+    }
+    const ArrayData& child = *a.children[0];
+    const int64_t dim = leaf_.fsl_dims[d];
+    const int64_t child_start = (a.offset + start) * dim;
+    const int64_t child_count = count * dim;
+    SlotValues::FslLayer& layer = v.fsl_layers[d];
+    // validity of the child items (nested list rows or the leaf items)
+    for (int64_t k = 0; k < child_count; ++k) {
+      const bool valid = child.IsValid(child_start + k);
+      if (!valid) layer.any_null = true;
+      AppendBit(&layer.bitmap, layer.num_bits++, valid);
+    }
+    AppendFslItems(child, child_start, child_count, d + 1);
+  }
+
+  void AppendValue(const ArrayData& a, int64_t i) {
+    SlotValues& v = page_.values;
+    switch (leaf_.kind) {
+      case LeafKind::kFixed: {
+        const auto w = static_cast<std::size_t>(leaf_.byte_width);
+        const std::uint8_t* src = a.buffers[1]->data() + static_cast<std::size_t>(a.offset + i) * w;
+        v.bytes.insert(v.bytes.end(), src, src + w);
+        break;
+      }
+      case LeafKind::kBool:
+        AppendBit(&v.bytes, v.num_slots, array::GetBit(a.buffers[1]->data(), a.offset + i));
+        break;
+      case LeafKind::kVariable: {
+        array::BinaryView view(a);
+        const std::string_view s = view.Value(i);
+        v.bytes.insert(v.bytes.end(), s.begin(), s.end());
+        v.offsets.push_back(v.bytes.size());
+        v.max_value_bytes = std::max<std::uint64_t>(v.max_value_bytes, s.size());
+        break;
+      }
+      case LeafKind::kFixedList:
+        AppendFslItems(a, i, 1, 0);
+        break;
+      case LeafKind::kNull:
+      case LeafKind::kEmptyStruct:
+        break;
+    }
+    v.valid.push_back(1);
+    ++v.num_valid;
+    ++v.num_slots;
+  }
+
+  void Emit(const ArrayData& a, int64_t i, int j, std::uint16_t r) {
+    const auto uj = static_cast<std::size_t>(j);
+    if (IsNull(a, i, j)) {
+      PushLevel(r, null_level_[uj]);
+      // visible only when no list is at or inside this layer
+      if (innermost_list_ < j) {
+        NoteSlot();
+        AppendNullSlot();
+      }
+      return;
+    }
+    const PathNode& node = leaf_.path[uj];
+    switch (node.kind) {
+      case PathNode::Kind::kStruct:
+        Emit(*a.children[static_cast<std::size_t>(node.child_index)], a.offset + i, j + 1, r);
+        return;
+      case PathNode::Kind::kList: {
+        array::ListView lv(a);
+        const int64_t b = lv.ValueOffset(i), e = lv.ValueOffset(i + 1);
+        if (b >= e) {
+          PushLevel(r, empty_level_[uj]);
+          return;
+        }
+        const ArrayData& child = *a.children[0];
+        const auto inner_rep = static_cast<std::uint16_t>(list_level_[uj] - 1);
+        for (int64_t k = b; k < e; ++k) Emit(child, k, j + 1, k == b ? r : inner_rep);
+        return;
+      }
+      case PathNode::Kind::kLeaf:
+        PushLevel(r, 0);
+        NoteSlot();
+        AppendValue(a, i);
+        return;
+    }
+  }
+
+  void FinishValues() {
+    SlotValues& v = page_.values;
+    if (leaf_.kind == LeafKind::kFixedList) {
+      // Only layers with a null item keep their bitmap.
+      std::vector<SlotValues::FslLayer> kept;
+      for (auto& layer : v.fsl_layers) {
+        if (layer.any_null) kept.push_back(std::move(layer));
+      }
+      v.fsl_layers = std::move(kept);
+    }
+  }
+
+  const LeafColumn& leaf_;
+  int n_;
+  std::vector<char> has_null_, has_empty_;
+  std::vector<std::uint16_t> null_level_, empty_level_, list_level_;
+  int innermost_list_ = -1;
+  std::uint16_t max_rep_ = 0;
+  ShreddedPage page_;
+};
+
+}  // namespace
+
+Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays) {
+  if (leaf.path.empty()) return Status::InvalidArgument("internal: empty leaf path");
+  Shredder shredder(leaf);
+  return shredder.Run(arrays);
+}
+
+std::uint64_t EstimateLeafBytes(const LeafColumn& leaf, const array::ArrayData& array) {
+  // Walk down the path following the row ranges; cheap (no per-row work below lists other
+  // than the first/last offsets).
+  const ArrayData* a = &array;
+  int64_t begin = 0, end = array.length;
+  std::uint64_t bytes = 0;
+  for (const PathNode& node : leaf.path) {
+    if (end <= begin) return bytes;
+    bytes += static_cast<std::uint64_t>(end - begin + 7) / 8;  // validity
+    switch (node.kind) {
+      case PathNode::Kind::kStruct: {
+        const int64_t off = a->offset;
+        a = a->children[static_cast<std::size_t>(node.child_index)].get();
+        begin += off;
+        end += off;
+        break;
+      }
+      case PathNode::Kind::kList: {
+        array::ListView lv(*a);
+        const int64_t nb = lv.ValueOffset(begin), ne = lv.ValueOffset(end);
+        bytes += static_cast<std::uint64_t>(end - begin) * 4;
+        a = a->children[0].get();
+        begin = nb;
+        end = ne;
+        break;
+      }
+      case PathNode::Kind::kLeaf:
+        switch (leaf.kind) {
+          case LeafKind::kFixed:
+          case LeafKind::kFixedList:
+            bytes += static_cast<std::uint64_t>(end - begin) *
+                     static_cast<std::uint64_t>(leaf.byte_width * leaf.items_per_value);
+            break;
+          case LeafKind::kBool:
+            bytes += static_cast<std::uint64_t>(end - begin + 7) / 8;
+            break;
+          case LeafKind::kVariable: {
+            array::BinaryView view(*a);
+            bytes += static_cast<std::uint64_t>(view.Offset(end) - view.Offset(begin)) +
+                     static_cast<std::uint64_t>(end - begin) * (leaf.bits_per_offset / 8);
+            break;
+          }
+          case LeafKind::kNull:
+          case LeafKind::kEmptyStruct:
+            break;
+        }
+        break;
+    }
+  }
+  return bytes;
+}
+
+}  // namespace lance_nd::file::internal::writer

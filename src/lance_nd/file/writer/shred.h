@@ -1,0 +1,79 @@
+// Shredding: top-level arrays -> one leaf column's layers, rep/def levels and value slots
+// (docs/lance-file-format.md §2). Struct nulls are pushed down and garbage below null lists is
+// dropped, as Lance does.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/file/writer/leaf_plan.h"
+
+namespace lance_nd::file::internal::writer {
+
+/// \brief lance.encodings21.RepDefLayer values.
+enum class Layer : std::uint8_t {
+  kAllValidItem = 1,
+  kAllValidList = 2,
+  kNullableItem = 3,
+  kNullableList = 4,
+  kEmptyableList = 5,
+  kNullAndEmptyList = 6,
+};
+
+/// \brief The visible value slots of a page (nulls hold zero bytes / empty values).
+struct SlotValues {
+  LeafKind kind = LeafKind::kFixed;
+  std::uint64_t num_slots = 0;
+  std::uint64_t num_valid = 0;       // slots whose leaf value is defined
+  std::vector<std::uint8_t> valid;   // one byte per slot: 1 = defined
+  // kFixed / kFixedList: slot_bytes per slot. kBool: LSB-first bitmap.
+  std::int64_t slot_bytes = 0;
+  std::vector<std::uint8_t> bytes;
+  // kVariable: num_slots + 1 offsets into `bytes`.
+  std::vector<std::uint64_t> offsets;
+  std::uint32_t bits_per_offset = 32;
+  std::uint64_t max_value_bytes = 0;  // largest slot (fixed: slot_bytes)
+  // kFixedList: item validity per nested layer (outermost first), LSB-first; a layer is kept
+  // only if it has a null item.
+  struct FslLayer {
+    std::int64_t items_per_value = 0;
+    std::vector<std::uint8_t> bitmap;
+    std::uint64_t num_bits = 0;
+    bool any_null = false;
+  };
+  std::vector<FslLayer> fsl_layers;
+  std::int64_t fsl_items = 1;
+  std::int64_t fsl_item_bytes = 0;
+};
+
+/// \brief One page of one leaf column, shredded.
+struct ShreddedPage {
+  std::vector<Layer> layers;  // innermost first
+  bool has_rep = false;
+  bool has_def = false;
+  std::vector<std::uint16_t> rep;
+  std::vector<std::uint16_t> def;
+  std::uint64_t num_levels = 0;   // entries when has_rep || has_def, else 0
+  std::uint16_t max_rep = 0;      // number of list layers
+  std::uint16_t max_visible_def = 0;
+  std::uint64_t num_rows = 0;
+  /// For every value slot, the index of its level entry (only when has_rep || has_def).
+  std::vector<std::uint64_t> slot_level;
+  SlotValues values;
+  /// True if every layer is a plain nullable item without lists (one layer only).
+  bool simple_validity() const {
+    return layers.size() == 1 && layers[0] == Layer::kNullableItem;
+  }
+  bool IsVisible(std::uint16_t d) const { return max_rep == 0 || d <= max_visible_def; }
+};
+
+/// \brief Shred rows of `arrays` (top-level arrays of the leaf's field, in order) for `leaf`.
+Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays);
+
+/// \brief An estimate of the bytes the leaf's data occupies in `array` (for page accumulation).
+std::uint64_t EstimateLeafBytes(const LeafColumn& leaf, const array::ArrayData& array);
+
+}  // namespace lance_nd::file::internal::writer
