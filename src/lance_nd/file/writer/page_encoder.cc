@@ -319,6 +319,23 @@ Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions&
   return out;
 }
 
+// Lance 12's full-zip reader treats an entry as visible when def <= (def levels of all non-list
+// layers), while its writer (and the format) use only the layers inside the innermost list. The
+// two differ when a null/empty list sits below a nullable struct: Lance 12 then shifts values
+// (it misreads its own files). Such pages are better written as mini-block.
+bool FullZipMisreadByLance12(const ShreddedPage& page) {
+  if (!page.has_rep || !page.has_def) return false;
+  std::uint16_t reader_max = 0;
+  for (Layer l : page.layers) {
+    if (l == Layer::kNullableItem) ++reader_max;
+  }
+  if (reader_max <= page.max_visible_def) return false;
+  for (std::uint16_t d : page.def) {
+    if (d > page.max_visible_def && d <= reader_max) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<ColumnOptions> ColumnOptions::FromField(const array::Field& field, Version version) {
@@ -380,7 +397,7 @@ Result<EncodedPage> EncodePage(const ShreddedPage& page, const ColumnOptions& op
   }
   if (v.num_slots == 0 || v.num_valid == 0) return EncodeAllNull(page);
 
-  bool full_zip = v.max_value_bytes >= kMiniBlockMaxValueBytes;
+  bool full_zip = v.max_value_bytes >= kMiniBlockMaxValueBytes && !FullZipMisreadByLance12(page);
   if (options.structural == ColumnOptions::Structural::kMiniBlock) full_zip = false;
   if (options.structural == ColumnOptions::Structural::kFullZip) full_zip = true;
   if (v.kind == LeafKind::kBool) full_zip = false;
