@@ -1,0 +1,52 @@
+// Decoding of one page (mini-block, full-zip or constant layout) into its repetition and
+// definition levels (as stored, page numbering) and its visible value slots.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "encodings_v2_1.pb.h"
+#include "lance_nd/array/buffer.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/file/encoding/compressive.h"
+
+namespace lance_nd::file::internal {
+
+using encoding::DataBlock;
+
+struct DecodedPage {
+  std::uint64_t num_rows = 0;
+  std::vector<int> layers;            // RepDefLayer values, innermost first
+  std::vector<std::uint16_t> rep;     // empty when has_rep is false
+  std::vector<std::uint16_t> def;     // empty when has_def is false
+  bool has_rep = false;
+  bool has_def = false;
+  std::uint64_t num_entries = 0;      // level entries (== value slots when no levels)
+  std::vector<DataBlock> values;      // visible value slots, in order
+  std::uint64_t num_values = 0;       // total of values[i].num_values
+};
+
+/// \brief Everything needed to decode one page. `buffers` are the page buffers in order.
+struct PageInput {
+  const lance::encodings21::PageLayout* layout = nullptr;
+  std::uint64_t num_rows = 0;
+  std::vector<array::BufferPtr> buffers;
+  bool is_v2_2 = false;
+  std::string where;  // "column 3 page 1" for messages
+};
+
+Result<DecodedPage> DecodePage(const PageInput& in);
+
+/// \brief The def level limit for visible entries: the number of def levels consumed by layers
+/// inner to the first list layer; UINT16_MAX-like "everything" when there are no lists.
+std::uint32_t MaxVisibleLevel(const std::vector<int>& layers);
+bool HasListLayer(const std::vector<int>& layers);
+bool IsListLayer(int layer);
+
+/// \brief Short human description of a page layout and its encodings (for inspect).
+std::string DescribeLayout(const lance::encodings21::PageLayout& layout);
+std::string DescribeEncoding(const lance::encodings21::CompressiveEncoding& ce);
+std::string LayerName(int layer);
+
+}  // namespace lance_nd::file::internal

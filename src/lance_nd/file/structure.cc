@@ -1,0 +1,310 @@
+#include "lance_nd/file/structure.h"
+
+#include <cstring>
+#include <limits>
+
+#include "encodings_v2_1.pb.h"
+
+namespace lance_nd::file::internal {
+namespace {
+namespace pb = ::lance::encodings21;
+using array::Buffer;
+std::string N(std::uint64_t v) { return std::to_string(v); }
+
+class BitWriter {
+ public:
+  void Push(bool v) {
+    if ((len_ & 7) == 0) bytes_.push_back(0);
+    if (v) {
+      bytes_.back() = static_cast<std::uint8_t>(bytes_.back() | (1u << (len_ & 7)));
+    } else {
+      ++nulls_;
+    }
+    ++len_;
+  }
+  int64_t nulls() const { return nulls_; }
+  int64_t length() const { return len_; }
+  array::BufferPtr Finish() {
+    if (nulls_ == 0) return nullptr;
+    return Buffer::FromVector(std::move(bytes_));
+  }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
+  int64_t len_ = 0;
+  int64_t nulls_ = 0;
+};
+
+}  // namespace
+
+LevelScheme::LevelScheme(std::vector<PathLayer> path) : path_(std::move(path)) {
+  null_.assign(path_.size(), 0);
+  empty_.assign(path_.size(), 0);
+  std::uint16_t next = 1;
+  bool seen_list = false;
+  for (std::size_t i = path_.size(); i-- > 0;) {
+    null_[i] = next++;
+    if (path_[i].is_list()) {
+      empty_[i] = next++;
+      ++num_lists_;
+      seen_list = true;
+    }
+    if (!seen_list) max_visible_ = static_cast<std::uint16_t>(next - 1);
+  }
+  max_level_ = static_cast<std::uint16_t>(next - 1);
+  if (num_lists_ == 0) max_visible_ = std::numeric_limits<std::uint16_t>::max();
+}
+
+Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const {
+  const std::vector<int>& layers = page->layers;  // innermost first
+  if (layers.size() != path_.size()) {
+    return Status::Corrupt(where + " has " + N(layers.size()) + " rep/def layers, but the field "
+                           "path has " + N(path_.size()) + " levels");
+  }
+  // Map page def level -> canonical level.
+  std::vector<std::uint16_t> map{0};
+  for (std::size_t k = 0; k < layers.size(); ++k) {
+    const std::size_t j = path_.size() - 1 - k;  // path index (outermost first)
+    const int l = layers[k];
+    if (IsListLayer(l) != path_[j].is_list()) {
+      return Status::Corrupt(where + ": rep/def layer " + N(k) + " is " + LayerName(l) +
+                             ", but the schema has a " + (path_[j].is_list() ? "list" : "struct/leaf") +
+                             " there");
+    }
+    switch (l) {
+      case pb::REPDEF_NULLABLE_ITEM:
+      case pb::REPDEF_NULLABLE_LIST: map.push_back(null_[j]); break;
+      case pb::REPDEF_EMPTYABLE_LIST: map.push_back(empty_[j]); break;
+      case pb::REPDEF_NULL_AND_EMPTY_LIST:
+        map.push_back(null_[j]);
+        map.push_back(empty_[j]);
+        break;
+      default: break;
+    }
+  }
+  if (page->has_def) {
+    for (std::uint16_t& d : page->def) {
+      if (d >= map.size()) {
+        return Status::Corrupt(where + ": def level " + N(d) + " exceeds the page's maximum " +
+                               N(map.size() - 1));
+      }
+      d = map[d];
+    }
+  } else {
+    page->def.assign(page->num_entries, 0);
+    page->has_def = true;
+  }
+  if (page->def.size() != page->num_entries) {
+    return Status::Corrupt(where + ": " + N(page->def.size()) + " def levels for " +
+                           N(page->num_entries) + " entries");
+  }
+  if (num_lists_ > 0) {
+    if (!page->has_rep) {
+      page->rep.assign(page->num_entries, static_cast<std::uint16_t>(num_lists_));
+      page->has_rep = true;
+    }
+    if (page->rep.size() != page->num_entries) {
+      return Status::Corrupt(where + ": " + N(page->rep.size()) + " rep levels for " +
+                             N(page->num_entries) + " entries");
+    }
+  } else if (page->has_rep) {
+    return Status::Corrupt(where + " has repetition levels but the field has no list");
+  }
+  return Status::OK();
+}
+
+Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& scheme,
+                               const std::string& where) {
+  const std::uint64_t n = page.num_entries;
+  const auto R = static_cast<std::uint16_t>(scheme.num_lists());
+  const bool lists = R > 0;
+  RowIndex idx;
+  idx.entry.reserve(page.num_rows + 1);
+  idx.value.reserve(page.num_rows + 1);
+  if (!lists) {
+    if (n != page.num_rows) {
+      return Status::Corrupt(where + " has " + N(n) + " level entries for " + N(page.num_rows) +
+                             " rows (expected one per row for a field without lists)");
+    }
+    if (page.num_values != n) {
+      return Status::Corrupt(where + " has " + N(page.num_values) + " values for " + N(n) +
+                             " rows (expected one per row for a field without lists)");
+    }
+    for (std::uint64_t r = 0; r <= n; ++r) {
+      idx.entry.push_back(r);
+      idx.value.push_back(r);
+    }
+    return idx;
+  }
+  if (n > 0 && page.rep[0] != R) {
+    return Status::Corrupt(where + ": the first rep level is " + N(page.rep[0]) + ", expected " +
+                           N(R) + " (the start of a row)");
+  }
+  const std::uint16_t maxvis = scheme.max_visible();
+  std::uint64_t v = 0;
+  for (std::uint64_t e = 0; e < n; ++e) {
+    if (page.rep[e] > R) {
+      return Status::Corrupt(where + ": rep level " + N(page.rep[e]) + " exceeds " + N(R));
+    }
+    if (page.rep[e] == R) {
+      idx.entry.push_back(e);
+      idx.value.push_back(v);
+    }
+    if (page.def[e] <= maxvis) ++v;
+  }
+  idx.entry.push_back(n);
+  idx.value.push_back(v);
+  if (idx.entry.size() != page.num_rows + 1) {
+    return Status::Corrupt(where + " holds " + N(idx.entry.size() - 1) + " rows, but the page "
+                           "metadata says " + N(page.num_rows));
+  }
+  if (v != page.num_values) {
+    return Status::Corrupt(where + ": levels use " + N(v) + " value slots, the page decoded " +
+                           N(page.num_values));
+  }
+  return idx;
+}
+
+void AppendRowLevels(const DecodedPage& page, const RowIndex& index, std::uint64_t row_begin,
+                     std::uint64_t row_end, bool has_lists, LeafLevels* levels) {
+  const auto b = static_cast<std::ptrdiff_t>(index.entry[row_begin]);
+  const auto e = static_cast<std::ptrdiff_t>(index.entry[row_end]);
+  if (has_lists) levels->rep.insert(levels->rep.end(), page.rep.begin() + b, page.rep.begin() + e);
+  levels->def.insert(levels->def.end(), page.def.begin() + b, page.def.begin() + e);
+  levels->num_rows += row_end - row_begin;
+}
+
+Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLevels& levels,
+                                         std::uint64_t num_values, const std::string& where) {
+  const auto& path = scheme.path();
+  const std::size_t K = path.size();
+  const int R = scheme.num_lists();
+  const std::uint64_t n = levels.def.size();
+  // Fast path: no lists and no nulls anywhere.
+  std::vector<LayerArrays> out(K);
+  if (R == 0) {
+    bool any = false;
+    for (std::uint16_t d : levels.def) any |= d != 0;
+    if (!any) {
+      if (n != num_values || n != levels.num_rows) {
+        return Status::Corrupt(where + ": " + N(n) + " entries, " + N(num_values) + " values, " +
+                               N(levels.num_rows) + " rows; expected all equal");
+      }
+      for (auto& l : out) l.length = static_cast<int64_t>(n);
+      return out;
+    }
+  }
+  // Owner of each canonical level.
+  std::vector<int> owner(scheme.max_level() + 1u, -1);
+  for (std::size_t j = 0; j < K; ++j) {
+    owner[scheme.null_level(j)] = static_cast<int>(j);
+    if (scheme.empty_level(j) != 0) owner[scheme.empty_level(j)] = static_cast<int>(j);
+  }
+  // cont[r] = path index of the list whose level is r + 1 (list levels: outermost = R).
+  std::vector<std::size_t> list_at_level(static_cast<std::size_t>(R) + 2, 0);
+  {
+    int lvl = R;
+    for (std::size_t j = 0; j < K; ++j) {
+      if (path[j].is_list()) list_at_level[static_cast<std::size_t>(lvl--)] = j;
+    }
+  }
+  std::vector<BitWriter> valid(K);
+  std::vector<std::vector<int64_t>> offsets(K);
+  for (std::size_t j = 0; j < K; ++j) {
+    if (path[j].is_list()) offsets[j].push_back(0);
+  }
+  std::vector<char> open(K, 0);
+  std::uint64_t vi = 0;
+  std::uint64_t rows = 0;
+  for (std::uint64_t e = 0; e < n; ++e) {
+    const std::uint16_t d = levels.def[e];
+    const int r = R > 0 ? levels.rep[e] : 0;
+    if (d > scheme.max_level()) {
+      return Status::Corrupt(where + ": def level " + N(d) + " at entry " + N(e) + " exceeds " +
+                             N(scheme.max_level()));
+    }
+    std::size_t start = 0;
+    if (R == 0 || r == R) {
+      ++rows;
+    } else {
+      if (r > R) return Status::Corrupt(where + ": rep level " + N(static_cast<std::uint64_t>(r)) + " exceeds " + N(static_cast<std::uint64_t>(R)));
+      const std::size_t j = list_at_level[static_cast<std::size_t>(r) + 1];
+      if (!open[j]) {
+        return Status::Corrupt(where + ": entry " + N(e) + " (rep " + N(static_cast<std::uint64_t>(r)) +
+                               ") continues a list that is not open");
+      }
+      offsets[j].back() += 1;
+      start = j + 1;
+    }
+    const int own = d == 0 ? -1 : owner[d];
+    if (d != 0 && own < static_cast<int>(start)) {
+      return Status::Corrupt(where + ": entry " + N(e) + " has def level " + N(d) +
+                             " of a layer it does not start");
+    }
+    bool null_mode = false;
+    std::size_t k = start;
+    for (; k < K; ++k) {
+      const bool mine = own == static_cast<int>(k);
+      const bool is_null = mine && d == scheme.null_level(k);
+      const bool is_empty = mine && !is_null;
+      if (path[k].is_list()) {
+        if (null_mode || is_null || is_empty) {
+          offsets[k].push_back(offsets[k].back());
+          valid[k].Push(!(null_mode || is_null));
+          open[k] = 0;
+          break;
+        }
+        offsets[k].push_back(offsets[k].back() + 1);
+        valid[k].Push(true);
+        open[k] = 1;
+        continue;
+      }
+      const bool ok = !(null_mode || is_null);
+      valid[k].Push(ok);
+      if (!ok) null_mode = true;
+      if (k + 1 == K) {
+        if (vi >= num_values) {
+          return Status::Corrupt(where + ": levels need more than the " + N(num_values) +
+                                 " decoded values");
+        }
+        ++vi;
+      }
+    }
+    for (std::size_t m = k + 1; m < K; ++m) open[m] = 0;
+  }
+  if (vi != num_values) {
+    return Status::Corrupt(where + ": levels use " + N(vi) + " values, but " + N(num_values) +
+                           " were decoded");
+  }
+  if (rows != levels.num_rows) {
+    return Status::Corrupt(where + ": levels hold " + N(rows) + " rows, expected " +
+                           N(levels.num_rows));
+  }
+  for (std::size_t j = 0; j < K; ++j) {
+    LayerArrays& la = out[j];
+    la.length = valid[j].length();
+    la.null_count = valid[j].nulls();
+    la.validity = valid[j].Finish();
+    if (path[j].is_list()) {
+      const auto& o = offsets[j];
+      if (path[j].kind == PathLayer::Kind::kLargeList) {
+        std::vector<std::uint8_t> b(o.size() * 8);
+        std::memcpy(b.data(), o.data(), b.size());
+        la.offsets = Buffer::FromVector(std::move(b));
+      } else {
+        if (o.back() > std::numeric_limits<int32_t>::max()) {
+          return Status::NotImplemented(where + ": list holds more than 2^31 items; read fewer rows");
+        }
+        std::vector<std::uint8_t> b(o.size() * 4);
+        for (std::size_t i = 0; i < o.size(); ++i) {
+          const auto v = static_cast<int32_t>(o[i]);
+          std::memcpy(b.data() + i * 4, &v, 4);
+        }
+        la.offsets = Buffer::FromVector(std::move(b));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace lance_nd::file::internal
