@@ -40,11 +40,13 @@ using array::BufferPtr;
 // Decoded data
 // ------------------------------------------------------------------------------------------
 
-/// \brief Validity bitmap of one fixed-size-list layer (item validity, LSB-first): bit j of
-/// value i's items is bit `i * items_per_value + j`.
-struct FslValidity {
-  std::uint64_t items_per_value = 0;  // cumulative items of this layer per top-level value
-  BufferPtr bitmap;                   // at least ceil(num_values * items_per_value / 8) bytes
+/// \brief One fixed-size-list layer of fixed-width rows (outermost first). `validity`, when set,
+/// is the LSB-first validity bitmap of this layer's items: for top-level value i and item j of
+/// the layer (cum_dim = product of the dimensions down to and including this layer), bit
+/// i * cum_dim + j. A set bit means valid.
+struct FslLayer {
+  std::uint64_t dimension = 0;
+  BufferPtr validity;  // null: the layer's items have no validity
 };
 
 /// \brief The result of decoding (or the input of encoding) N values.
@@ -71,15 +73,15 @@ struct DataBlock {
 
   /// kFixedWidth: > 1 when each value is a fixed-size-list row of `items_per_value` items of
   /// bits_per_value / items_per_value bits each (nested lists flattened: the product of the
-  /// dimensions). Set by fixed_size_list decoders; read by the encoders.
+  /// dimensions in `fsl`). Set by fixed_size_list decoders; read by the encoders.
   std::uint64_t items_per_value = 1;
+
+  /// kFixedWidth fixed-size-list rows: the layers, outermost first (empty for plain values).
+  /// Decoders fill it for fixed_size_list encodings; encoders read it.
+  std::vector<FslLayer> fsl;
 
   BufferPtr data;     // values (fixed), value bytes (variable), the constant (constant)
   BufferPtr offsets;  // kVariable only
-
-  /// Item validity of fixed-size-list layers (outermost first); empty unless the encoding was a
-  /// fixed_size_list with has_validity. A set bit means valid.
-  std::vector<FslValidity> fsl_validity;
 
   static DataBlock Fixed(std::uint64_t bits_per_value, std::uint64_t num_values, BufferPtr data);
   static DataBlock Variable(std::uint32_t bits_per_offset, std::uint64_t num_values,
@@ -141,7 +143,7 @@ enum class FormatVersion : std::uint8_t { k2_1, k2_2 };
 
 /// \brief The writer's choices for one column: Lance field metadata plus the file version.
 struct EncodingRequest {
-  enum class Compression : std::uint8_t { kDefault, kNone, kLz4, kZstd };
+  enum class Compression : std::uint8_t { kDefault, kNone, kFsst, kLz4, kZstd };
   enum class Bss : std::uint8_t { kAuto, kOn, kOff };
 
   FormatVersion version = FormatVersion::k2_2;
@@ -151,6 +153,7 @@ struct EncodingRequest {
   double rle_threshold = 0.5;                        // lance-encoding:rle-threshold
   double dict_size_ratio = 0.8;                      // lance-encoding:dict-size-ratio
   std::optional<std::uint64_t> dict_divisor;         // lance-encoding:dict-divisor
+  std::uint64_t dict_max_cardinality = 100000;       // LANCE_ENCODING_DICT_MAX_CARDINALITY
 
   /// \brief Read the lance-encoding:* keys of a field's metadata. Unknown values -> InvalidArgument.
   static Result<EncodingRequest> FromFieldMetadata(const array::Metadata& metadata,
@@ -219,5 +222,25 @@ struct PerValueEncoded {
 /// \brief Choose and apply a per-value compression for full-zip (flat / fixed_size_list /
 /// variable / fsst / general for values > 32 KiB).
 Result<PerValueEncoded> EncodePerValue(const DataBlock& values, const EncodingRequest& request);
+
+// ------------------------------------------------------------------------------------------
+// Encoding builders (for writers that pick encodings themselves, e.g. flat(16) levels)
+// ------------------------------------------------------------------------------------------
+
+pb::CompressiveEncoding MakeFlat(std::uint64_t bits_per_value);
+pb::CompressiveEncoding MakeVariable(std::uint32_t bits_per_offset);
+pb::CompressiveEncoding MakeInlineBitpacking(std::uint64_t uncompressed_bits);
+pb::CompressiveEncoding MakeOutOfLineBitpacking(std::uint64_t uncompressed_bits,
+                                                std::uint64_t packed_bits);
+pb::CompressiveEncoding MakeRle(std::uint64_t bits_per_value);
+pb::CompressiveEncoding MakeByteStreamSplit(std::uint64_t bits_per_value);
+/// `scheme`: kLz4 or kZstd.
+pb::CompressiveEncoding MakeGeneral(EncodingRequest::Compression scheme,
+                                    std::optional<std::int32_t> level,
+                                    pb::CompressiveEncoding inner);
+pb::CompressiveEncoding MakeConstant(std::optional<std::span<const std::uint8_t>> value);
+/// A fixed_size_list chain for `layers` (outermost first) over flat(item_bits).
+pb::CompressiveEncoding MakeFixedSizeList(std::span<const FslLayer> layers,
+                                          std::uint64_t item_bits);
 
 }  // namespace lance_nd::file::internal::encoding

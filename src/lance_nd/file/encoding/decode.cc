@@ -414,16 +414,17 @@ Result<DataBlock> DecodeFslMiniBlock(const pb::FixedSizeList& fsl,
   if (!items || *items >= detail::kMaxDecodedValues || !data_need) {
     return Corrupt("fixed_size_list", "implausible item count for ", n, " rows");
   }
-  std::vector<FslValidity> validity;
+  std::vector<FslLayer> layers;
   std::size_t bi = 0;
   for (const auto& layer : s.layers) {
+    layers.push_back({layer.dimension, nullptr});
     if (!layer.has_validity) continue;
     const std::uint64_t need = (n * layer.cum_dim + 7) / 8;
     if (Size(buffers[bi]) < need) {
       return Corrupt("fixed_size_list", "validity of ", n * layer.cum_dim, " items needs ", need,
                      " bytes, have ", Size(buffers[bi]));
     }
-    validity.push_back({layer.cum_dim, detail::SliceUnchecked(buffers[bi], 0, need)});
+    layers.back().validity = detail::SliceUnchecked(buffers[bi], 0, need);
     ++bi;
   }
   const BufferPtr& data = buffers.back();
@@ -434,7 +435,7 @@ Result<DataBlock> DecodeFslMiniBlock(const pb::FixedSizeList& fsl,
   DataBlock out = DataBlock::Fixed(s.item_bits * s.cum_dim, n,
                                    detail::SliceUnchecked(data, 0, *data_need));
   out.items_per_value = s.cum_dim;
-  out.fsl_validity = std::move(validity);
+  out.fsl = std::move(layers);
   return out;
 }
 
@@ -459,6 +460,8 @@ Result<DataBlock> DecodeFslPerValue(const pb::FixedSizeList& fsl, const BufferPt
                    Size(bytes));
   }
   DataBlock out;
+  std::vector<FslLayer> layers;
+  for (const auto& layer : s.layers) layers.push_back({layer.dimension, nullptr});
   if (s.validity_layers == 0) {
     out = DataBlock::Fixed(row_bits, n, detail::SliceUnchecked(bytes, 0, *need));
   } else {
@@ -467,11 +470,10 @@ Result<DataBlock> DecodeFslPerValue(const pb::FixedSizeList& fsl, const BufferPt
     std::uint8_t* data = nullptr;
     auto data_buf = detail::Allocate(n * data_row_bytes, &data);
     std::vector<std::uint8_t*> bitmaps;
-    for (const auto& layer : s.layers) {
-      if (!layer.has_validity) continue;
+    for (std::size_t li = 0; li < s.layers.size(); ++li) {
+      if (!s.layers[li].has_validity) continue;
       std::uint8_t* bm = nullptr;
-      out.fsl_validity.push_back(
-          {layer.cum_dim, detail::Allocate((n * layer.cum_dim + 7) / 8, &bm)});
+      layers[li].validity = detail::Allocate((n * s.layers[li].cum_dim + 7) / 8, &bm);
       bitmaps.push_back(bm);
     }
     const std::uint8_t* src = bytes->data();
@@ -490,12 +492,11 @@ Result<DataBlock> DecodeFslPerValue(const pb::FixedSizeList& fsl, const BufferPt
       }
       std::memcpy(data + r * data_row_bytes, row, data_row_bytes);
     }
-    auto validity = std::move(out.fsl_validity);
     out = DataBlock::Fixed(data_bits_per_row, n, std::move(data_buf));
-    out.fsl_validity = std::move(validity);
   }
   out.bits_per_value = data_bits_per_row;
   out.items_per_value = s.cum_dim;
+  out.fsl = std::move(layers);
   return out;
 }
 
@@ -768,6 +769,7 @@ Result<DataBlock> GatherDictionary(const DataBlock& dictionary, const DataBlock&
     }
     DataBlock result = DataBlock::Fixed(dictionary.bits_per_value, n, std::move(buffer));
     result.items_per_value = dictionary.items_per_value;
+    for (const auto& layer : dictionary.fsl) result.fsl.push_back({layer.dimension, nullptr});
     return result;
   }
   if (dictionary.kind == DataBlock::Kind::kVariable) {

@@ -1,0 +1,579 @@
+// Mini-block encoders (value compression into chunks) and Lance 12's choice among them (§4.15).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "encodings_v2_1.pb.h"
+#include "lance_nd/core/endian.h"
+#include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/encode_internal.h"
+#include "lance_nd/file/encoding/fastlanes.h"
+#include "lance_nd/file/encoding/fsst.h"
+#include "lance_nd/file/encoding/general.h"
+#include "lance_nd/file/encoding/util.h"
+#include "lance_nd/file/encoding/variable_util.h"
+
+namespace lance_nd::file::internal::encoding {
+namespace {
+
+using Case = pb::CompressiveEncoding::CompressionCase;
+using detail::Size;
+
+constexpr std::uint64_t kMaxMiniBlockBytes = 8 * 1024 - 6;
+constexpr std::uint64_t kMaxMiniBlockValues = 4096;
+constexpr std::uint64_t kVariableChunkTarget = 4096;
+constexpr std::uint64_t kRleMaxChunkValues = 2048;
+constexpr std::uint64_t kMinGeneralBytes = 4096;
+constexpr std::uint8_t kVariablePad = 0x48;
+
+Status InvalidInput(std::string_view encoding, std::string_view what) {
+  return Status::InvalidArgument(detail::Cat(encoding, ": ", what));
+}
+
+// Values per chunk for flat-like data: the largest power of two whose bytes stay under 4 KiB
+// (Lance's ValueEncoder rule). `bits` = bits per value (row).
+std::uint64_t FlatValuesPerChunk(std::uint64_t bits) {
+  const bool byte_aligned = bits % 8 == 0;
+  const std::uint64_t bytes_per_word = byte_aligned ? bits / 8 : bits;
+  std::uint64_t size = 2 * bytes_per_word;
+  std::uint64_t num = byte_aligned ? 2 : 8;
+  if (size >= kMaxMiniBlockBytes) return byte_aligned ? 1 : 8;
+  while (2 * size < kMaxMiniBlockBytes && 2 * num <= kMaxMiniBlockValues) {
+    size *= 2;
+    num *= 2;
+  }
+  return num;
+}
+
+// Copy bits [start, start + count) of `bits` into a new buffer starting at bit 0.
+BufferPtr BitSlice(const BufferPtr& bits, std::uint64_t start, std::uint64_t count) {
+  std::uint8_t* out = nullptr;
+  auto buffer = detail::Allocate((count + 7) / 8, &out);
+  if (start % 8 == 0) {
+    std::memcpy(out, bits->data() + start / 8, (count + 7) / 8);
+    if (count % 8 != 0) out[count / 8] = static_cast<std::uint8_t>(out[count / 8] & ((1u << (count % 8)) - 1));
+    return buffer;
+  }
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (array::GetBit(bits->data(), static_cast<int64_t>(start + i))) {
+      array::SetBit(out, static_cast<int64_t>(i));
+    }
+  }
+  return buffer;
+}
+
+Status CheckFixed(const DataBlock& v, std::string_view encoding) {
+  if (v.kind != DataBlock::Kind::kFixedWidth) {
+    return InvalidInput(encoding, "expects fixed-width values");
+  }
+  const auto need = detail::BytesForBitsChecked(v.num_values, v.bits_per_value);
+  if (!need || Size(v.data) < *need) {
+    return InvalidInput(encoding, "the data buffer is smaller than num_values * bits_per_value");
+  }
+  return Status::OK();
+}
+
+// ---- flat / fixed-size list --------------------------------------------------------------
+
+Result<MiniBlockEncoded> ChunkFlat(const DataBlock& v, std::uint64_t per_chunk) {
+  MiniBlockEncoded out = detail::NewEncoded();
+  out.num_buffers = 1;
+  const std::uint64_t bits = v.bits_per_value;
+  if (per_chunk == 0) per_chunk = FlatValuesPerChunk(bits);
+  if (bits % 8 != 0 && per_chunk % 8 != 0) {
+    return InvalidInput("flat", "chunks of sub-byte values must hold a multiple of 8 values");
+  }
+  for (std::uint64_t start = 0; start < v.num_values; start += per_chunk) {
+    const std::uint64_t n = std::min(per_chunk, v.num_values - start);
+    const std::uint64_t b0 = start * bits / 8;
+    const std::uint64_t b1 = (start + n) * bits / 8 + ((start + n) * bits % 8 != 0 ? 1 : 0);
+    out.chunks.push_back({n, {detail::SliceUnchecked(v.data, b0, b1 - b0)}});
+  }
+  return out;
+}
+
+Result<MiniBlockEncoded> ChunkFsl(const DataBlock& v, std::uint64_t per_chunk) {
+  if (v.fsl.empty()) {
+    return InvalidInput("fixed_size_list", "the values have no fixed-size-list layers");
+  }
+  std::uint64_t cum = 1;
+  std::uint64_t validity_bytes = 0;
+  std::uint64_t validity_layers = 0;
+  for (const auto& layer : v.fsl) {
+    if (layer.dimension == 0) return InvalidInput("fixed_size_list", "dimension 0");
+    cum *= layer.dimension;
+    if (layer.validity) {
+      validity_bytes += (cum + 7) / 8;
+      ++validity_layers;
+      if (Size(layer.validity) < (v.num_values * cum + 7) / 8) {
+        return InvalidInput("fixed_size_list", "a validity bitmap is too short");
+      }
+    }
+  }
+  if (cum != v.items_per_value || v.bits_per_value % cum != 0) {
+    return InvalidInput("fixed_size_list",
+                        "items_per_value must equal the product of the layer dimensions");
+  }
+  const std::uint64_t item_bits = v.bits_per_value / cum;
+  if (per_chunk == 0) {
+    const bool aligned = v.bits_per_value % 8 == 0;
+    const std::uint64_t vals_per_word = aligned ? 1 : 8;
+    const std::uint64_t est = validity_bytes * vals_per_word +
+                              (aligned ? v.bits_per_value / 8 : v.bits_per_value);
+    per_chunk = FlatValuesPerChunk(aligned ? est * 8 : est);
+  }
+  MiniBlockEncoded out = detail::NewEncoded();
+  *out.encoding = MakeFixedSizeList(v.fsl, item_bits);
+  out.num_buffers = validity_layers + 1;
+  for (std::uint64_t start = 0; start < v.num_values; start += per_chunk) {
+    const std::uint64_t n = std::min(per_chunk, v.num_values - start);
+    EncodedChunk chunk{n, {}};
+    std::uint64_t c = 1;
+    for (const auto& layer : v.fsl) {
+      c *= layer.dimension;
+      if (layer.validity) chunk.buffers.push_back(BitSlice(layer.validity, start * c, n * c));
+    }
+    const std::uint64_t b0 = start * v.bits_per_value / 8;
+    const std::uint64_t bits_end = (start + n) * v.bits_per_value;
+    const std::uint64_t b1 = bits_end / 8 + (bits_end % 8 != 0 ? 1 : 0);
+    chunk.buffers.push_back(detail::SliceUnchecked(v.data, b0, b1 - b0));
+    out.chunks.push_back(std::move(chunk));
+  }
+  return out;
+}
+
+// ---- inline bitpacking -------------------------------------------------------------------
+
+template <typename T>
+MiniBlockEncoded ChunkInlineT(const DataBlock& v) {
+  constexpr std::uint64_t kBits = sizeof(T) * 8;
+  MiniBlockEncoded out = detail::NewEncoded();
+  out.num_buffers = 1;
+  std::array<T, kFastLanesBlock> block{};
+  std::array<T, kFastLanesBlock + 1> packed{};
+  for (std::uint64_t start = 0; start < v.num_values; start += kFastLanesBlock) {
+    const std::uint64_t n = std::min<std::uint64_t>(kFastLanesBlock, v.num_values - start);
+    block.fill(0);
+    std::memcpy(block.data(), v.data->data() + start * sizeof(T), n * sizeof(T));
+    const std::size_t width = BitWidthOfMax(block.data(), kFastLanesBlock);
+    packed[0] = static_cast<T>(width);
+    FastLanesPack<T>(block.data(), width, packed.data() + 1);
+    const std::size_t words = 1 + FastLanesPackedWords<T>(width);
+    out.chunks.push_back(
+        {n, {array::Buffer::Copy(packed.data(), static_cast<int64_t>(words * sizeof(T)))}});
+  }
+  (void)kBits;
+  return out;
+}
+
+Result<MiniBlockEncoded> ChunkInline(const DataBlock& v) {
+  switch (v.bits_per_value) {
+    case 8:
+      return ChunkInlineT<std::uint8_t>(v);
+    case 16:
+      return ChunkInlineT<std::uint16_t>(v);
+    case 32:
+      return ChunkInlineT<std::uint32_t>(v);
+    case 64:
+      return ChunkInlineT<std::uint64_t>(v);
+    default:
+      return InvalidInput("inline bitpacking", "values must be 8, 16, 32 or 64 bits");
+  }
+}
+
+// ---- variable ----------------------------------------------------------------------------
+
+// Lance's chunking of variable data: double the value count while offsets + bytes stay within
+// 4 KiB; the chunk takes the first doubling that exceeds it (or everything that is left).
+std::uint64_t NextVariableChunkEnd(const DataBlock& v, std::uint64_t last) {
+  const std::uint64_t n = v.num_values;
+  const std::uint64_t w = v.bits_per_offset / 8;
+  std::uint64_t num = 1;
+  std::uint64_t next = 2;
+  while (true) {
+    if (last + next >= n + 1) {
+      const std::uint64_t size =
+          detail::OffsetAt(v, n) - detail::OffsetAt(v, last) + (n + 1 - last) * w;
+      return size <= kVariableChunkTarget ? n : last + num;
+    }
+    const std::uint64_t size =
+        detail::OffsetAt(v, last + next) - detail::OffsetAt(v, last) + (next + 1) * w;
+    if (size > kVariableChunkTarget || next > kMaxMiniBlockValues / 2) break;
+    num = next;
+    next *= 2;
+  }
+  return last + next;
+}
+
+Result<MiniBlockEncoded> ChunkVariable(const DataBlock& v, std::uint64_t per_chunk) {
+  LND_RETURN_NOT_OK(detail::ValidateVariable(v, "variable"));
+  MiniBlockEncoded out = detail::NewEncoded();
+  *out.encoding = MakeVariable(v.bits_per_offset);
+  out.num_buffers = 1;
+  const std::uint64_t w = v.bits_per_offset / 8;
+  std::uint64_t start = 0;
+  while (start < v.num_values) {
+    const std::uint64_t end =
+        per_chunk ? std::min(v.num_values, start + per_chunk) : NextVariableChunkEnd(v, start);
+    const std::uint64_t n = end - start;
+    const std::uint64_t base = detail::OffsetAt(v, start);
+    const std::uint64_t bytes = detail::OffsetAt(v, end) - base;
+    const std::uint64_t header = (n + 1) * w;
+    const std::uint64_t size = header + bytes;
+    const std::uint64_t padded = (size + w - 1) / w * w;
+    if (w == 4 && padded > 0xFFFFFFFFull) {
+      return InvalidInput("variable", "a chunk exceeds 32-bit offsets");
+    }
+    std::vector<std::uint8_t> buf(padded, kVariablePad);
+    for (std::uint64_t i = 0; i <= n; ++i) {
+      const std::uint64_t off = detail::OffsetAt(v, start + i) - base + header;
+      if (w == 4) {
+        StoreLE(buf.data() + i * 4, static_cast<std::uint32_t>(off));
+      } else {
+        StoreLE(buf.data() + i * 8, off);
+      }
+    }
+    if (bytes > 0) std::memcpy(buf.data() + header, v.data->data() + base, bytes);
+    out.chunks.push_back({n, {array::Buffer::FromVector(std::move(buf))}});
+    start = end;
+  }
+  return out;
+}
+
+// ---- RLE ---------------------------------------------------------------------------------
+
+Result<MiniBlockEncoded> ChunkRle(const DataBlock& v) {
+  const std::uint64_t w = v.bits_per_value / 8;
+  if (v.bits_per_value % 8 != 0 || (w != 1 && w != 2 && w != 4 && w != 8)) {
+    return InvalidInput("rle", "values must be 8, 16, 32 or 64 bits");
+  }
+  MiniBlockEncoded out = detail::NewEncoded();
+  *out.encoding = MakeRle(v.bits_per_value);
+  out.num_buffers = 2;
+  const std::uint8_t* data = v.data->data();
+  std::vector<std::uint64_t> cost(kRleMaxChunkValues + 1);  // bytes for the first k values
+  std::uint64_t start = 0;
+  while (start < v.num_values) {
+    const std::uint64_t limit = std::min(kRleMaxChunkValues, v.num_values - start);
+    std::uint64_t done = 0;  // cost of completed runs
+    std::uint64_t run = 0;
+    cost[0] = 0;
+    for (std::uint64_t k = 1; k <= limit; ++k) {
+      const std::uint8_t* cur = data + (start + k - 1) * w;
+      if (run > 0 && std::memcmp(cur, cur - w, w) == 0) {
+        ++run;
+      } else {
+        done += (run + 254) / 255 * (w + 1);
+        run = 1;
+      }
+      cost[k] = done + (run + 254) / 255 * (w + 1);
+    }
+    std::uint64_t n = 0;
+    if (start + limit == v.num_values && cost[limit] <= kMaxMiniBlockBytes) {
+      n = limit;  // the last chunk takes what is left
+    } else {
+      n = 1;
+      while (n * 2 <= limit && cost[n * 2] <= kMaxMiniBlockBytes) n *= 2;
+      if (start + n == v.num_values && n != limit) {
+        // keep power-of-two for a non-last chunk; this one is the last anyway
+      }
+    }
+    std::vector<std::uint8_t> values;
+    std::vector<std::uint8_t> lengths;
+    std::uint64_t i = 0;
+    while (i < n) {
+      std::uint64_t j = i + 1;
+      while (j < n && j - i < 255 && std::memcmp(data + (start + j) * w, data + (start + i) * w, w) == 0) ++j;
+      values.insert(values.end(), data + (start + i) * w, data + (start + i + 1) * w);
+      lengths.push_back(static_cast<std::uint8_t>(j - i));
+      i = j;
+    }
+    out.chunks.push_back(
+        {n, {array::Buffer::FromVector(std::move(values)), array::Buffer::FromVector(std::move(lengths))}});
+    start += n;
+  }
+  return out;
+}
+
+// ---- byte stream split -------------------------------------------------------------------
+
+Result<MiniBlockEncoded> ChunkBss(const DataBlock& v, std::uint64_t per_chunk) {
+  const std::uint64_t bits = v.bits_per_value;
+  if (bits != 16 && bits != 32 && bits != 64) {
+    return InvalidInput("byte_stream_split", "values must be 16, 32 or 64 bits");
+  }
+  const std::uint64_t w = bits / 8;
+  if (per_chunk == 0) per_chunk = 4096 / w;
+  MiniBlockEncoded out = detail::NewEncoded();
+  *out.encoding = MakeByteStreamSplit(bits);
+  out.num_buffers = 1;
+  for (std::uint64_t start = 0; start < v.num_values; start += per_chunk) {
+    const std::uint64_t n = std::min(per_chunk, v.num_values - start);
+    std::uint8_t* dst = nullptr;
+    auto buffer = detail::Allocate(n * w, &dst);
+    const std::uint8_t* src = v.data->data() + start * w;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      for (std::uint64_t j = 0; j < w; ++j) dst[j * n + i] = src[i * w + j];
+    }
+    out.chunks.push_back({n, {std::move(buffer)}});
+  }
+  return out;
+}
+
+// ---- general wrapper ---------------------------------------------------------------------
+
+Result<MiniBlockEncoded> WrapGeneral(MiniBlockEncoded inner, EncodingRequest::Compression scheme,
+                                     std::optional<std::int32_t> level) {
+  std::uint64_t total = 0;
+  for (const auto& c : inner.chunks) total += c.buffers.empty() ? 0 : Size(c.buffers[0]);
+  if (inner.chunks.empty() || total < kMinGeneralBytes) return inner;
+  const GeneralScheme s = scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd
+                                                                         : GeneralScheme::kLz4;
+  MiniBlockEncoded out = detail::NewEncoded();
+  out.num_buffers = inner.num_buffers;
+  std::uint64_t compressed = 0;
+  for (const auto& c : inner.chunks) {
+    EncodedChunk chunk = c;
+    LND_ASSIGN_OR_RETURN(chunk.buffers[0], GeneralCompress(s, c.buffers[0]->span(), level));
+    compressed += Size(chunk.buffers[0]);
+    out.chunks.push_back(std::move(chunk));
+  }
+  if (compressed >= total) return inner;
+  *out.encoding = MakeGeneral(scheme, level, *inner.encoding);
+  return out;
+}
+
+std::optional<std::int32_t> LevelOf(const pb::BufferCompression& c) {
+  if (c.has_level()) return c.level();
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---- explicit encoding -------------------------------------------------------------------
+
+Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& ce,
+                                             const DataBlock& values,
+                                             std::uint64_t values_per_chunk) {
+  if (values_per_chunk != 0 && (values_per_chunk & (values_per_chunk - 1)) != 0) {
+    return Status::InvalidArgument("values_per_chunk must be a power of two");
+  }
+  if (values_per_chunk > kMaxMiniBlockValues) {
+    return Status::InvalidArgument("values_per_chunk must be at most 4096");
+  }
+  MiniBlockEncoded out = detail::NewEncoded();
+  switch (ce.compression_case()) {
+    case Case::kFlat: {
+      LND_RETURN_NOT_OK(CheckFixed(values, "flat"));
+      if (ce.flat().bits_per_value() != values.bits_per_value) {
+        return InvalidInput("flat", "encoding width differs from the values' width");
+      }
+      LND_ASSIGN_OR_RETURN(out, ChunkFlat(values, values_per_chunk));
+      break;
+    }
+    case Case::kFixedSizeList: {
+      LND_RETURN_NOT_OK(CheckFixed(values, "fixed_size_list"));
+      LND_ASSIGN_OR_RETURN(out, ChunkFsl(values, values_per_chunk));
+      break;
+    }
+    case Case::kInlineBitpacking: {
+      LND_RETURN_NOT_OK(CheckFixed(values, "inline bitpacking"));
+      if (ce.inline_bitpacking().uncompressed_bits_per_value() != values.bits_per_value) {
+        return InvalidInput("inline bitpacking", "encoding width differs from the values' width");
+      }
+      LND_ASSIGN_OR_RETURN(out, ChunkInline(values));
+      break;
+    }
+    case Case::kVariable: {
+      LND_ASSIGN_OR_RETURN(out, ChunkVariable(values, values_per_chunk));
+      break;
+    }
+    case Case::kFsst: {
+      LND_ASSIGN_OR_RETURN(FsstCompressed fsst, FsstCompress(values, /*force=*/false));
+      LND_ASSIGN_OR_RETURN(out, ChunkVariable(fsst.values, values_per_chunk));
+      pb::CompressiveEncoding inner = *out.encoding;
+      out.encoding->Clear();
+      auto* f = out.encoding->mutable_fsst();
+      auto table = SerializeFsstTable(fsst.table);
+      f->set_symbol_table(std::string(reinterpret_cast<const char*>(table->data()),
+                                      static_cast<std::size_t>(table->size())));
+      *f->mutable_values() = std::move(inner);
+      break;
+    }
+    case Case::kRle: {
+      LND_RETURN_NOT_OK(CheckFixed(values, "rle"));
+      LND_ASSIGN_OR_RETURN(out, ChunkRle(values));
+      break;
+    }
+    case Case::kByteStreamSplit: {
+      LND_RETURN_NOT_OK(CheckFixed(values, "byte_stream_split"));
+      LND_ASSIGN_OR_RETURN(out, ChunkBss(values, values_per_chunk));
+      break;
+    }
+    case Case::kGeneral: {
+      LND_ASSIGN_OR_RETURN(MiniBlockEncoded inner,
+                           EncodeMiniBlockWith(ce.general().values(), values, values_per_chunk));
+      const auto scheme = ce.general().compression().scheme() == pb::COMPRESSION_ALGORITHM_ZSTD
+                              ? EncodingRequest::Compression::kZstd
+                              : EncodingRequest::Compression::kLz4;
+      return WrapGeneral(std::move(inner), scheme, LevelOf(ce.general().compression()));
+    }
+    case Case::kPackedStruct: {
+      LND_RETURN_NOT_OK(CheckFixed(values, "packed_struct"));
+      std::uint64_t total = 0;
+      for (std::uint64_t b : ce.packed_struct().bits_per_value()) total += b;
+      if (total != values.bits_per_value) {
+        return InvalidInput("packed_struct", "children widths do not add up to the row width");
+      }
+      LND_ASSIGN_OR_RETURN(out, ChunkFlat(values, values_per_chunk));
+      pb::CompressiveEncoding packed;
+      *packed.mutable_packed_struct() = ce.packed_struct();
+      *packed.mutable_packed_struct()->mutable_values() = *out.encoding;
+      *out.encoding = std::move(packed);
+      return out;
+    }
+    default:
+      return Status::NotImplemented(
+          detail::Cat("encoding ", EncodingName(ce), " cannot be written in a mini-block"));
+  }
+  if (out.encoding->compression_case() == Case::COMPRESSION_NOT_SET) *out.encoding = ce;
+  return out;
+}
+
+// ---- Lance 12's choice -------------------------------------------------------------------
+
+namespace {
+
+template <typename T>
+std::uint64_t InlineBitpackedBytes(const std::uint8_t* data, std::uint64_t n) {
+  std::uint64_t total = 0;
+  std::array<T, kFastLanesBlock> block{};
+  for (std::uint64_t start = 0; start < n; start += kFastLanesBlock) {
+    const std::uint64_t k = std::min<std::uint64_t>(kFastLanesBlock, n - start);
+    std::memcpy(block.data(), data + start * sizeof(T), k * sizeof(T));
+    const std::size_t width = BitWidthOfMax(block.data(), static_cast<std::size_t>(k));
+    total += (1 + FastLanesPackedWords<T>(width)) * sizeof(T);
+  }
+  return total;
+}
+
+std::uint64_t InlineBytes(const DataBlock& v) {
+  switch (v.bits_per_value) {
+    case 8:
+      return InlineBitpackedBytes<std::uint8_t>(v.data->data(), v.num_values);
+    case 16:
+      return InlineBitpackedBytes<std::uint16_t>(v.data->data(), v.num_values);
+    case 32:
+      return InlineBitpackedBytes<std::uint32_t>(v.data->data(), v.num_values);
+    default:
+      return InlineBitpackedBytes<std::uint64_t>(v.data->data(), v.num_values);
+  }
+}
+
+// (runs, bytes of the RLE encoding)
+std::pair<std::uint64_t, std::uint64_t> RleStats(const DataBlock& v) {
+  const std::uint64_t w = v.bits_per_value / 8;
+  const std::uint8_t* d = v.data->data();
+  std::uint64_t runs = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t i = 0;
+  while (i < v.num_values) {
+    std::uint64_t j = i + 1;
+    while (j < v.num_values && std::memcmp(d + j * w, d + i * w, w) == 0) ++j;
+    ++runs;
+    bytes += (j - i + 254) / 255 * (w + 1);
+    i = j;
+  }
+  return {runs, bytes};
+}
+
+bool ShouldUseBss(const DataBlock& v, EncodingRequest::Bss mode) {
+  if (v.bits_per_value != 32 && v.bits_per_value != 64) return false;
+  if (mode == EncodingRequest::Bss::kOff) return false;
+  if (mode == EncodingRequest::Bss::kOn) return true;
+  // Auto: average Shannon entropy of each byte position over the first 64 values < 4 bits.
+  const std::uint64_t sample = std::min<std::uint64_t>(v.num_values, 64);
+  if (sample == 0) return false;
+  const std::uint64_t w = v.bits_per_value / 8;
+  double sum = 0;
+  for (std::uint64_t pos = 0; pos < w; ++pos) {
+    std::array<std::uint32_t, 256> counts{};
+    for (std::uint64_t i = 0; i < sample; ++i) ++counts[v.data->data()[i * w + pos]];
+    double e = 0;
+    for (std::uint32_t c : counts) {
+      if (c == 0) continue;
+      const double p = static_cast<double>(c) / static_cast<double>(sample);
+      e -= p * std::log2(p);
+    }
+    sum += std::floor(e * 1000.0) / 1000.0;
+  }
+  return sum / static_cast<double>(w) < 0.5 * 8.0;
+}
+
+bool WantsGeneral(const EncodingRequest& r) {
+  return r.compression == EncodingRequest::Compression::kLz4 ||
+         r.compression == EncodingRequest::Compression::kZstd;
+}
+
+}  // namespace
+
+Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const EncodingRequest& request) {
+  using C = EncodingRequest::Compression;
+  MiniBlockEncoded base = detail::NewEncoded();
+  if (values.kind == DataBlock::Kind::kVariable) {
+    LND_RETURN_NOT_OK(detail::ValidateVariable(values, "variable"));
+    std::uint64_t max_len = 0;
+    for (std::uint64_t i = 0; i < values.num_values; ++i) {
+      max_len = std::max(max_len, detail::OffsetAt(values, i + 1) - detail::OffsetAt(values, i));
+    }
+    const std::uint64_t data_size =
+        detail::OffsetAt(values, values.num_values) - detail::OffsetAt(values, 0);
+    pb::CompressiveEncoding ce;
+    if (request.compression == C::kNone) {
+      ce = MakeVariable(values.bits_per_offset);
+    } else if (request.compression == C::kFsst || (max_len >= 5 && data_size >= 32 * 1024)) {
+      ce.mutable_fsst();  // table filled by the encoder
+    } else {
+      ce = MakeVariable(values.bits_per_offset);
+    }
+    LND_ASSIGN_OR_RETURN(base, EncodeMiniBlockWith(ce, values));
+  } else if (values.kind == DataBlock::Kind::kFixedWidth) {
+    LND_RETURN_NOT_OK(CheckFixed(values, "mini-block"));
+    const std::uint64_t bits = values.bits_per_value;
+    const bool word = bits == 8 || bits == 16 || bits == 32 || bits == 64;
+    pb::CompressiveEncoding ce;
+    if (!values.fsl.empty()) {
+      ce.mutable_fixed_size_list();
+    } else if (request.compression == C::kNone || !word || values.num_values == 0) {
+      ce = MakeFlat(bits);
+    } else if (WantsGeneral(request) && ShouldUseBss(values, request.bss)) {
+      ce = MakeByteStreamSplit(bits);
+    } else {
+      const std::uint64_t raw = values.num_values * bits / 8;
+      const std::uint64_t packed = InlineBytes(values);
+      const auto [runs, rle_bytes] = RleStats(values);
+      if (static_cast<double>(runs) <
+              static_cast<double>(values.num_values) * request.rle_threshold &&
+          rle_bytes < raw && rle_bytes < packed) {
+        ce = MakeRle(bits);
+      } else if (packed < raw) {
+        ce = MakeInlineBitpacking(bits);
+      } else {
+        ce = MakeFlat(bits);
+      }
+    }
+    LND_ASSIGN_OR_RETURN(base, EncodeMiniBlockWith(ce, values));
+  } else {
+    return Status::InvalidArgument(
+        "mini-block: constant and all-null values use the constant page layout, not a "
+        "compressive encoding");
+  }
+  if (WantsGeneral(request)) {
+    return WrapGeneral(std::move(base), request.compression, request.compression_level);
+  }
+  return base;
+}
+
+}  // namespace lance_nd::file::internal::encoding
