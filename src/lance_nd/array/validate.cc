@@ -2,47 +2,13 @@
 #include <string>
 
 #include "lance_nd/array/array_data.h"
+#include "lance_nd/array/utf8.h"
 #include "lance_nd/core/checked_math.h"
 
 namespace lance_nd::array {
 namespace {
 
 std::string Str(int64_t v) { return std::to_string(v); }
-
-// Strict UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
-// Returns the byte position of the first invalid sequence, or -1.
-int64_t FirstInvalidUtf8(const std::uint8_t* s, int64_t n) {
-  int64_t i = 0;
-  while (i < n) {
-    const std::uint8_t c = s[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    int64_t len = 0;
-    std::uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return i;
-    }
-    if (i + len > n) return i;
-    if (s[i + 1] < lo || s[i + 1] > hi) return i;
-    for (int64_t k = 2; k < len; ++k) {
-      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
-    }
-    i += len;
-  }
-  return -1;
-}
 
 int64_t NumBuffers(TypeId id) {
   switch (id) {
@@ -108,7 +74,7 @@ Status CheckUtf8(const ArrayData& a) {
     if (!a.IsValid(i)) continue;
     const int64_t b = offs[a.offset + i], e = offs[a.offset + i + 1];
     if (e == b) continue;
-    const int64_t bad = FirstInvalidUtf8(data + b, e - b);
+    const int64_t bad = internal::FirstInvalidUtf8(data + b, e - b);
     if (bad >= 0) {
       return Status::InvalidArgument("value " + Str(i) + " is not valid UTF-8 (byte " +
                                      Str(bad) + " of " + Str(e - b) +
@@ -245,6 +211,42 @@ Status ValidateImpl(const ArrayData& a) {
 }
 
 }  // namespace
+
+namespace internal {
+int64_t FirstInvalidUtf8(const std::uint8_t* s, int64_t n) {
+  int64_t i = 0;
+  while (i < n) {
+    const std::uint8_t c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int64_t len = 0;
+    std::uint8_t lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    if (s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (int64_t k = 2; k < len; ++k) {
+      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
+
+}  // namespace internal
 
 Status Validate(const ArrayData& array) { return ValidateImpl(array); }
 
