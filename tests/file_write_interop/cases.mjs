@@ -198,5 +198,48 @@ export function makeCases(arrow) {
     return table(fields, cols);
   };
 
+  // Edge cases: booleans, all-null / all-empty columns, long runs of empty lists (more levels
+  // than a mini-block chunk can hold), a row spanning many chunks.
+  cases.edge = () => {
+    const n = 40000;
+    const fields = [
+      field("b", new Bool()),
+      field("all_null_struct", new Struct([new Field("x", new Int32(), true)])),
+      field("all_empty", list(new Int32())),
+      field("sparse", list(new Float32())),
+      field("big_row", list(new Uint16())),
+      field("i64_const", new Int64()),
+    ];
+    const cols = [
+      Array.from({ length: n }, (_, i) => (i % 17 === 0 ? null : i % 3 === 0)),
+      Array(n).fill(null),
+      Array(n).fill([]),
+      Array.from({ length: n }, (_, i) => (i === 39000 ? [1.5, 2.5] : i === 5 ? [0.25] : [])),
+      Array.from({ length: n }, (_, i) => (i === 7 ? Array.from({ length: 100000 }, (_, k) => k & 0xffff) : i % 2 ? null : [i & 0xffff])),
+      Array(n).fill(42n),
+    ];
+    return table(fields, cols);
+  };
+
+  // Many pages: small page size, many small Write calls.
+  cases.pages = () => {
+    const n = 30000;
+    const fields = [
+      field("i", new Int32()),
+      field("s", new Utf8()),
+      field("l", list(new Float64())),
+      field("st", new Struct([new Field("a", new Int16(), true), new Field("t", list(new Utf8()), true)])),
+    ];
+    const cols = [
+      Array.from({ length: n }, (_, i) => (i % 13 === 0 ? null : i)),
+      Array.from({ length: n }, (_, i) => (i % 11 === 0 ? null : "row" + i)),
+      Array.from({ length: n }, (_, i) => (i % 9 === 0 ? null : Array.from({ length: i % 5 }, (_, k) => i + k / 4))),
+      Array.from({ length: n }, (_, i) => (i % 7 === 0 ? null : { a: i % 3 ? i & 0x7fff : null, t: i % 4 ? ["x" + i] : [] })),
+    ];
+    const t = table(fields, cols);
+    t.writerOptions = { pageBytes: 16384, batchRows: 1000 };
+    return t;
+  };
+
   return cases;
 }

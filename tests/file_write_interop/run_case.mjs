@@ -94,7 +94,9 @@ await db.createTable(opt.case, input, {
 });
 
 const ours = path.join(work, "ours.lance");
-execFileSync(opt.tool, [ipcPath, ours, opt.version], { stdio: "inherit" });
+const toolArgs = [ipcPath, ours, opt.version];
+if (input.writerOptions) toolArgs.push(String(input.writerOptions.pageBytes), String(input.writerOptions.batchRows));
+execFileSync(opt.tool, toolArgs, { stdio: "inherit" });
 
 const tableDir = path.join(dbDir, `${opt.case}.lance`);
 const dataFiles = fs.readdirSync(path.join(tableDir, "data")).filter((f) => f.endsWith(".lance"));
