@@ -430,7 +430,7 @@ Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& ce,
       LND_ASSIGN_OR_RETURN(out, ChunkFlat(values, values_per_chunk));
       pb::CompressiveEncoding packed;
       *packed.mutable_packed_struct() = ce.packed_struct();
-      *packed.mutable_packed_struct()->mutable_values() = *out.encoding;
+      *packed.mutable_packed_struct()->mutable_values() = MakeFlat(values.bits_per_value);
       *out.encoding = std::move(packed);
       return out;
     }

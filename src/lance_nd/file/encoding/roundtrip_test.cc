@@ -1,0 +1,402 @@
+// Encode-then-decode round trips of random data for every encoding and width, plus the
+// heuristics' choices on data whose Lance 12 encoding is documented.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "lance_nd/array/type.h"
+#include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/fsst.h"
+#include "lance_nd/file/encoding/general.h"
+#include "lance_nd/file/encoding/test_util.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::file::internal::encoding {
+namespace {
+
+using testing::DecodeAllFixed;
+using testing::DecodeAllStrings;
+using testing::FixedOf;
+using testing::StringsOf;
+using testing::ToStrings;
+using testing::ToVector;
+using Case = pb::CompressiveEncoding::CompressionCase;
+
+template <typename T>
+std::vector<T> RandomValues(std::size_t n, std::uint64_t max, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(max == ~0ull ? rng() : rng() % (max + 1));
+  return v;
+}
+
+template <typename T>
+std::vector<std::uint8_t> AsBytes(const std::vector<T>& v) {
+  std::vector<std::uint8_t> b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+void CheckChunkShape(const MiniBlockEncoded& enc, std::uint64_t total) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < enc.chunks.size(); ++i) {
+    const auto n = enc.chunks[i].num_values;
+    if (i + 1 < enc.chunks.size()) {
+      EXPECT_TRUE(n > 0 && (n & (n - 1)) == 0 && n <= 4096) << "chunk " << i << " holds " << n;
+    }
+    EXPECT_EQ(enc.chunks[i].buffers.size(), enc.num_buffers);
+    sum += n;
+  }
+  EXPECT_EQ(sum, total);
+}
+
+template <typename T>
+void RoundTripWith(const pb::CompressiveEncoding& ce, const std::vector<T>& v) {
+  auto values = FixedOf(v);
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlockWith(ce, values));
+  CheckChunkShape(enc, v.size());
+  EXPECT_EQ(DecodeAllFixed(enc), AsBytes(v)) << EncodingName(ce);
+}
+
+template <typename T>
+void AllWidthsAllEncodings() {
+  constexpr std::uint64_t kBits = sizeof(T) * 8;
+  for (std::uint64_t w : std::vector<std::uint64_t>{0, 1, 3, kBits / 2, kBits - 1, kBits}) {
+    const std::uint64_t max = w == 64 ? ~0ull : (1ull << w) - 1;
+    for (std::size_t n : std::vector<std::size_t>{1, 7, 1024, 1500, 5000}) {
+      auto v = RandomValues<T>(n, max, n * 31 + w);
+      RoundTripWith(MakeFlat(kBits), v);
+      RoundTripWith(MakeInlineBitpacking(kBits), v);
+      RoundTripWith(MakeRle(kBits), v);
+      if (kBits >= 16) RoundTripWith(MakeByteStreamSplit(kBits), v);
+      RoundTripWith(MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, MakeFlat(kBits)), v);
+      RoundTripWith(MakeGeneral(EncodingRequest::Compression::kZstd, 3, MakeRle(kBits)), v);
+      // block context: inline (n <= 1024 per Lance; we accept more), out-of-line, rle, flat
+      auto values = FixedOf(v);
+      for (const auto& ce : {MakeOutOfLineBitpacking(kBits, w), MakeRle(kBits), MakeFlat(kBits),
+                             MakeInlineBitpacking(kBits),
+                             MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt,
+                                         MakeFlat(kBits))}) {
+        LND_ASSERT_OK_AND_ASSIGN(auto bytes, EncodeBlock(ce, values));
+        LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodeBlock(ce, bytes, n));
+        EXPECT_EQ(ToVector<T>(dec), v) << EncodingName(ce) << " n=" << n << " w=" << w;
+      }
+    }
+  }
+}
+
+TEST(RoundTrip, U8AllEncodings) { AllWidthsAllEncodings<std::uint8_t>(); }
+TEST(RoundTrip, U16AllEncodings) { AllWidthsAllEncodings<std::uint16_t>(); }
+TEST(RoundTrip, U32AllEncodings) { AllWidthsAllEncodings<std::uint32_t>(); }
+TEST(RoundTrip, U64AllEncodings) { AllWidthsAllEncodings<std::uint64_t>(); }
+
+TEST(RoundTrip, RunsLongerThan255AndRleChunks) {
+  std::vector<std::uint32_t> v;
+  for (int r = 0; r < 40; ++r) v.insert(v.end(), static_cast<std::size_t>(37 + r * 97), static_cast<std::uint32_t>(r));
+  RoundTripWith(MakeRle(32), v);
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), EncodingRequest{}));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kRle);
+}
+
+TEST(RoundTrip, FlatBooleansAndOddWidths) {
+  std::vector<std::uint8_t> bits(1250);
+  std::mt19937 rng(5);
+  for (auto& b : bits) b = static_cast<std::uint8_t>(rng());
+  auto values = DataBlock::Fixed(1, 10000, testing::Bytes(bits));
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(values, EncodingRequest{}));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kFlat);
+  EXPECT_EQ(enc.chunks.size(), 3u);  // 4096 booleans per chunk
+  EXPECT_EQ(enc.chunks[0].num_values, 4096u);
+  EXPECT_EQ(DecodeAllFixed(enc), bits);
+}
+
+TEST(RoundTrip, VariableStringsChunked) {
+  std::vector<std::string> s;
+  std::mt19937 rng(9);
+  for (int i = 0; i < 3000; ++i) s.push_back(std::string(rng() % 40, static_cast<char>('a' + rng() % 26)));
+  for (std::uint32_t width : {32u, 64u}) {
+    LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlockWith(MakeVariable(width), StringsOf(s, width)));
+    CheckChunkShape(enc, s.size());
+    for (const auto& c : enc.chunks) EXPECT_EQ(c.buffers[0]->size() % (width / 8), 0);
+    EXPECT_EQ(DecodeAllStrings(enc), s);
+  }
+}
+
+TEST(RoundTrip, VariableChunkSizesFollowLance) {
+  // 4-byte strings: Lance's doubling overshoots 4 KiB once, giving 512 values per chunk.
+  std::vector<std::string> s(2000, "abcd");
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(StringsOf(s), EncodingRequest{}));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kVariable);
+  ASSERT_GE(enc.chunks.size(), 2u);
+  EXPECT_EQ(enc.chunks[0].num_values, 512u);
+}
+
+TEST(RoundTrip, FsstMiniBlockAndPerValue) {
+  std::vector<std::string> s;
+  std::mt19937 rng(3);
+  const char* words[] = {"temperature", "salinity", "pressure", "longitude", "latitude"};
+  std::uint64_t total = 0;
+  while (total < 60000) {
+    std::string x = std::string(words[rng() % 5]) + "_" + std::to_string(rng() % 1000);
+    total += x.size();
+    s.push_back(x);
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(StringsOf(s), EncodingRequest{}));
+  ASSERT_EQ(enc.encoding->compression_case(), Case::kFsst);
+  std::uint64_t encoded = 0;
+  for (const auto& c : enc.chunks) encoded += static_cast<std::uint64_t>(c.buffers[0]->size());
+  EXPECT_LT(encoded, total) << "FSST should compress repetitive strings";
+  EXPECT_EQ(DecodeAllStrings(enc), s);
+
+  LND_ASSERT_OK_AND_ASSIGN(auto pv, EncodePerValue(StringsOf(s), EncodingRequest{}));
+  ASSERT_EQ(pv.encoding->compression_case(), Case::kFsst);
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodePerValueVariable(*pv.encoding, pv.values));
+  EXPECT_EQ(ToStrings(dec), s);
+}
+
+TEST(RoundTrip, FsstSmallInputStaysRaw) {
+  auto values = StringsOf({"hello", "world"});
+  LND_ASSERT_OK_AND_ASSIGN(auto f, FsstCompress(values));
+  EXPECT_FALSE(f.table.enabled);
+  auto table = SerializeFsstTable(f.table);
+  EXPECT_EQ(table->size(), 2312);
+  LND_ASSERT_OK_AND_ASSIGN(auto parsed, ParseFsstTable(table->span()));
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, FsstDecompress(parsed, f.values));
+  EXPECT_EQ(ToStrings(dec), (std::vector<std::string>{"hello", "world"}));
+}
+
+TEST(Fsst, DecodesHandmadeTable) {
+  FsstTable t;
+  t.enabled = true;
+  t.num_symbols = 2;
+  t.symbols[0] = 0x6c6c6568;  // "hell" (first byte in the low byte)
+  t.lengths[0] = 4;
+  t.symbols[1] = 0x6f;  // "o"
+  t.lengths[1] = 1;
+  auto bytes = SerializeFsstTable(t);
+  LND_ASSERT_OK_AND_ASSIGN(auto parsed, ParseFsstTable(bytes->span()));
+  auto compressed = StringsOf({std::string("\x00\x01", 2), std::string("\xff!\x01", 3)});
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, FsstDecompress(parsed, compressed));
+  EXPECT_EQ(ToStrings(dec), (std::vector<std::string>{"hello", "!o"}));
+  LND_EXPECT_ERROR(FsstDecompress(parsed, StringsOf({std::string("\x05", 1)})),
+                   StatusCode::kCorrupt, "fsst: value 0 uses code 5 but the table has 2 symbols");
+  LND_EXPECT_ERROR(FsstDecompress(parsed, StringsOf({std::string("\xff", 1)})),
+                   StatusCode::kCorrupt, "ends with an escape code");
+}
+
+TEST(RoundTrip, FixedSizeListWithValidity) {
+  // FSL<u16, 3> over 700 rows with an item bitmap
+  const std::size_t rows = 700;
+  auto data = RandomValues<std::uint16_t>(rows * 3, 60000, 1);
+  std::vector<std::uint8_t> bits((rows * 3 + 7) / 8);
+  std::mt19937 rng(2);
+  for (auto& b : bits) b = static_cast<std::uint8_t>(rng());
+  DataBlock values = DataBlock::Fixed(48, rows, testing::Values(data));
+  values.items_per_value = 3;
+  values.fsl.push_back({3, testing::Bytes(bits)});
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(values, EncodingRequest{}));
+  ASSERT_EQ(enc.encoding->compression_case(), Case::kFixedSizeList);
+  EXPECT_EQ(enc.num_buffers, 2u);
+  CheckChunkShape(enc, rows);
+  std::vector<std::uint16_t> got;
+  std::vector<bool> valid;
+  for (const auto& c : enc.chunks) {
+    LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodeMiniBlock(*enc.encoding, c.buffers, c.num_values));
+    ASSERT_EQ(dec.fsl.size(), 1u);
+    auto part = ToVector<std::uint16_t>(DataBlock::Fixed(16, c.num_values * 3, dec.data));
+    got.insert(got.end(), part.begin(), part.end());
+    for (std::uint64_t i = 0; i < c.num_values * 3; ++i) {
+      valid.push_back(array::GetBit(dec.fsl[0].validity->data(), static_cast<int64_t>(i)));
+    }
+  }
+  EXPECT_EQ(got, data);
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    ASSERT_EQ(valid[i], array::GetBit(bits.data(), static_cast<int64_t>(i))) << i;
+  }
+  // per-value (full-zip) form
+  LND_ASSERT_OK_AND_ASSIGN(auto pv, EncodePerValue(values, EncodingRequest{}));
+  EXPECT_EQ(pv.values.bits_per_value, 8u * (1 + 6));
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodePerValueFixed(*pv.encoding, pv.values.data, rows,
+                                                         pv.values.bits_per_value));
+  EXPECT_EQ(ToVector<std::uint16_t>(DataBlock::Fixed(16, rows * 3, dec.data)), data);
+  EXPECT_EQ(std::memcmp(dec.fsl[0].validity->data(), bits.data(), rows * 3 / 8), 0);
+}
+
+TEST(RoundTrip, GeneralPerValueStrings) {
+  std::vector<std::string> s;
+  for (int i = 0; i < 3; ++i) s.push_back(std::string(40000, static_cast<char>('x' + i)));
+  s.push_back("");
+  LND_ASSERT_OK_AND_ASSIGN(auto pv, EncodePerValue(StringsOf(s), EncodingRequest{}));
+  ASSERT_EQ(pv.encoding->compression_case(), Case::kGeneral);
+  EXPECT_LT(pv.values.data->size(), 3000);
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodePerValueVariable(*pv.encoding, pv.values));
+  EXPECT_EQ(ToStrings(dec), s);
+}
+
+TEST(RoundTrip, PackedStruct) {
+  pb::CompressiveEncoding ce;
+  ce.mutable_packed_struct()->add_bits_per_value(32);
+  ce.mutable_packed_struct()->add_bits_per_value(16);
+  *ce.mutable_packed_struct()->mutable_values() = MakeFlat(48);
+  auto rows = RandomValues<std::uint8_t>(6 * 300, 255, 8);
+  auto values = DataBlock::Fixed(48, 300, testing::Values(rows));
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlockWith(ce, values));
+  EXPECT_EQ(DecodeAllFixed(enc), rows);
+}
+
+// ---- heuristics ----------------------------------------------------------------------------
+
+TEST(Heuristics, FloatsStayFlatWhenBitpackingDoesNotPay) {
+  // §4.15: random f32 around 273..313 on 1243 values -> flat(32) (two blocks of 993 words > raw).
+  std::mt19937 rng(1);
+  std::vector<float> v(1243);
+  for (auto& x : v) x = 273.0f + static_cast<float>(rng() % 4000) / 100.0f;
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), EncodingRequest{}));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kFlat);
+  EXPECT_EQ(enc.chunks[0].num_values, 1024u);
+}
+
+TEST(Heuristics, SmallIntegersAreBitpacked) {
+  auto v = RandomValues<std::uint32_t>(5000, 1000, 4);
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), EncodingRequest{}));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kInlineBitpacking);
+  EXPECT_EQ(enc.chunks[0].num_values, 1024u);
+  EXPECT_EQ(enc.chunks[0].buffers[0]->size(), 4 * (1 + 320));  // W=10: 1 + 1024*10/32 words
+  EXPECT_EQ(DecodeAllFixed(enc), AsBytes(v));
+}
+
+TEST(Heuristics, NegativeIntegersStayFlat) {
+  std::vector<std::int32_t> v(3000);
+  std::mt19937 rng(7);
+  for (auto& x : v) x = static_cast<std::int32_t>(rng() % 10001) - 5000;
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), EncodingRequest{}));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kFlat);
+}
+
+TEST(Heuristics, CompressionNoneForcesFlat) {
+  EncodingRequest r;
+  r.compression = EncodingRequest::Compression::kNone;
+  auto v = RandomValues<std::uint32_t>(5000, 3, 4);
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), r));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kFlat);
+}
+
+TEST(Heuristics, ZstdRequestWrapsAndBssOn) {
+  EncodingRequest r;
+  r.compression = EncodingRequest::Compression::kZstd;
+  r.bss = EncodingRequest::Bss::kOn;
+  std::vector<double> v(4000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1000.0 + static_cast<double>(i % 17) * 0.25;
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), r));
+  ASSERT_EQ(enc.encoding->compression_case(), Case::kGeneral);
+  EXPECT_EQ(enc.encoding->general().compression().scheme(), pb::COMPRESSION_ALGORITHM_ZSTD);
+  EXPECT_EQ(enc.encoding->general().values().compression_case(), Case::kByteStreamSplit);
+  EXPECT_EQ(enc.chunks[0].num_values, 512u);
+  EXPECT_EQ(DecodeAllFixed(enc), AsBytes(v));
+}
+
+TEST(Heuristics, LevelEncodings) {
+  std::vector<std::uint16_t> few(10, 1);
+  LND_ASSERT_OK_AND_ASSIGN(auto a, ChooseLevelEncoding(few, FormatVersion::k2_1));
+  EXPECT_EQ(a->compression_case(), Case::kFlat);  // bitpacking a 10-level page does not pay
+  LND_ASSERT_OK_AND_ASSIGN(auto b, ChooseLevelEncoding(few, FormatVersion::k2_2));
+  EXPECT_EQ(b->compression_case(), Case::kRle);
+  std::vector<std::uint16_t> alt(459);
+  for (std::size_t i = 0; i < alt.size(); ++i) alt[i] = static_cast<std::uint16_t>(i % 2);
+  LND_ASSERT_OK_AND_ASSIGN(auto c, ChooseLevelEncoding(alt, FormatVersion::k2_2));
+  EXPECT_EQ(c->compression_case(), Case::kInlineBitpacking);
+  std::vector<std::uint16_t> many(5000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<std::uint16_t>(i % 3);
+  LND_ASSERT_OK_AND_ASSIGN(auto d, ChooseLevelEncoding(many, FormatVersion::k2_1));
+  ASSERT_EQ(d->compression_case(), Case::kOutOfLineBitpacking);
+  EXPECT_EQ(d->out_of_line_bitpacking().values().flat().bits_per_value(), 2u);
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, EncodeLevels(*d, many));
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodeBlock(*d, bytes, many.size()));
+  EXPECT_EQ(ToVector<std::uint16_t>(dec), many);
+}
+
+TEST(Heuristics, DictionaryForRepeatedStrings) {
+  std::vector<std::string> s;
+  for (int i = 0; i < 1000; ++i) s.push_back(i % 2 ? "longitude" : "latitude");
+  for (auto version : {FormatVersion::k2_1, FormatVersion::k2_2}) {
+    EncodingRequest r;
+    r.version = version;
+    LND_ASSERT_OK_AND_ASSIGN(auto d, MaybeDictionaryEncode(StringsOf(s), r));
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->dictionary.num_values, 2u);
+    EXPECT_EQ(d->indices.bits_per_value, 32u);
+    EXPECT_EQ(d->dictionary_encoding->compression_case(),
+              version == FormatVersion::k2_2 ? Case::kGeneral : Case::kVariable);
+    LND_ASSERT_OK_AND_ASSIGN(auto dict, DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 2));
+    LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
+    EXPECT_EQ(ToStrings(back), s);
+  }
+  // too few values, or all distinct: no dictionary
+  std::vector<std::string> distinct;
+  for (int i = 0; i < 300; ++i) distinct.push_back("value-" + std::to_string(i));
+  LND_ASSERT_OK_AND_ASSIGN(auto none, MaybeDictionaryEncode(StringsOf(distinct), EncodingRequest{}));
+  EXPECT_FALSE(none.has_value());
+  std::vector<std::string> eight(8, "same");
+  LND_ASSERT_OK_AND_ASSIGN(auto none2, MaybeDictionaryEncode(StringsOf(eight), EncodingRequest{}));
+  EXPECT_FALSE(none2.has_value());
+}
+
+TEST(Heuristics, Dictionary64BitOnlyIn22) {
+  std::vector<std::uint64_t> v(1000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 7919) % 100 + 1000000000000ull;
+  EncodingRequest r21;
+  r21.version = FormatVersion::k2_1;
+  LND_ASSERT_OK_AND_ASSIGN(auto a, MaybeDictionaryEncode(FixedOf(v), r21));
+  EXPECT_FALSE(a.has_value());
+  LND_ASSERT_OK_AND_ASSIGN(auto b, MaybeDictionaryEncode(FixedOf(v), EncodingRequest{}));
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->dictionary.num_values, 100u);
+  LND_ASSERT_OK_AND_ASSIGN(auto dict, DecodeBlock(*b->dictionary_encoding, b->dictionary_bytes, 100));
+  LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, b->indices));
+  EXPECT_EQ(ToVector<std::uint64_t>(back), v);
+}
+
+TEST(Request, FromFieldMetadata) {
+  array::Metadata m;
+  m.Set("lance-encoding:compression", "zstd");
+  m.Set("lance-encoding:compression-level", "9");
+  m.Set("lance-encoding:bss", "off");
+  m.Set("lance-encoding:rle-threshold", "0.25");
+  LND_ASSERT_OK_AND_ASSIGN(auto r, EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_1));
+  EXPECT_EQ(r.compression, EncodingRequest::Compression::kZstd);
+  EXPECT_EQ(r.compression_level, 9);
+  EXPECT_EQ(r.bss, EncodingRequest::Bss::kOff);
+  EXPECT_DOUBLE_EQ(r.rle_threshold, 0.25);
+  EXPECT_EQ(r.version, FormatVersion::k2_1);
+  m.Set("lance-encoding:compression", "brotli");
+  LND_EXPECT_ERROR(EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2),
+                   StatusCode::kInvalidArgument,
+                   "lance-encoding:compression = 'brotli' is invalid; expected none, lz4, zstd or fsst");
+  m.Set("lance-encoding:compression", "lz4");
+  m.Set("lance-encoding:rle-threshold", "2");
+  LND_EXPECT_ERROR(EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2),
+                   StatusCode::kInvalidArgument, "lance-encoding:rle-threshold = '2' is invalid");
+}
+
+TEST(General, RoundTripAndBareZstdFrame) {
+  std::vector<std::uint8_t> data(10000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i % 13);
+  for (auto s : {GeneralScheme::kLz4, GeneralScheme::kZstd}) {
+    LND_ASSERT_OK_AND_ASSIGN(auto c, GeneralCompress(s, data));
+    EXPECT_LT(c->size(), 2000);
+    LND_ASSERT_OK_AND_ASSIGN(auto d, GeneralDecompress(s, c->span()));
+    EXPECT_TRUE(d->Equals(*testing::Bytes(data)));
+  }
+  // Lance also accepts a bare zstd frame (no u64 size prefix).
+  LND_ASSERT_OK_AND_ASSIGN(auto c, GeneralCompress(GeneralScheme::kZstd, data));
+  LND_ASSERT_OK_AND_ASSIGN(auto d, GeneralDecompress(GeneralScheme::kZstd, c->span().subspan(8)));
+  EXPECT_TRUE(d->Equals(*testing::Bytes(data)));
+  // empty input
+  LND_ASSERT_OK_AND_ASSIGN(auto e, GeneralCompress(GeneralScheme::kLz4, {}));
+  LND_ASSERT_OK_AND_ASSIGN(auto f, GeneralDecompress(GeneralScheme::kLz4, e->span()));
+  EXPECT_EQ(f->size(), 0);
+}
+
+}  // namespace
+}  // namespace lance_nd::file::internal::encoding
