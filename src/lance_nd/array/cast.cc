@@ -369,8 +369,8 @@ Result<ArrayPtr> CastImpl(const ArrayPtr& array, const DataTypePtr& to, CastMode
 Result<ArrayPtr> CastList(const ArrayPtr& array, const DataTypePtr& to, CastMode mode) {
   const ArrayData& a = *array;
   ListView view(a);
-  const int64_t begin = a.length == 0 ? 0 : view.ValueOffset(0);
-  const int64_t end = a.length == 0 ? 0 : view.ValueOffset(a.length);
+  const int64_t begin = view.ValueOffset(0);
+  const int64_t end = view.ValueOffset(a.length);
   LND_ASSIGN_OR_RETURN(ArrayPtr child, Slice(a.children[0], begin, end - begin));
   LND_ASSIGN_OR_RETURN_CTX(ArrayPtr cast_child, CastImpl(child, to->value_type(), mode),
                            "list values");

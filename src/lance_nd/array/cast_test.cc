@@ -216,6 +216,11 @@ TEST(CastTest, ListsCastTheirValues) {
   EXPECT_EQ(PrettyPrint(*narrow), "[[1, null], null, []]");
   LND_EXPECT_ERROR(Cast(large, List(Int32()), CastMode::kSameKind), StatusCode::kInvalidArgument,
                    "different kinds");
+  // An empty slice whose offsets do not start at 0.
+  LND_ASSERT_OK_AND_ASSIGN(auto empty, Slice(a, 2, 0));
+  LND_ASSERT_OK_AND_ASSIGN(auto empty_cast, Cast(empty, LargeList(Int64())));
+  LND_ASSERT_OK(Validate(*empty_cast));
+  EXPECT_EQ(empty_cast->length, 0);
   LND_ASSERT_OK_AND_ASSIGN(auto wide, Cast(a, LargeList(Int64())));
   LND_ASSERT_OK_AND_ASSIGN(auto back, Cast(wide, List(Int32()), CastMode::kSameKind));
   EXPECT_TRUE(ArrayEquals(*back, *a));
