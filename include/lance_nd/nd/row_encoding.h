@@ -24,6 +24,16 @@ namespace lance_nd::nd {
 /// InvalidArgument when a column would hold more than 2^31-1 values or names.
 Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows);
 
+/// \brief Encode `rows` in exactly the `target` encoded schema (a table's schema, usually after
+/// MergeEncodedSchema): the target's columns in its order, its attrs and global keys in its
+/// order (keys a row lacks are null), its field metadata and its schema metadata. Stats columns
+/// (`__stats__*`) of the target are left out of the result: computing them is the caller's
+/// job. Errors: SchemaMismatch when a row has an array, attribute key or global key that the
+/// target lacks, or a type other than the target's (metadata aside); Corrupt when `target` is
+/// not an encoded schema; otherwise as EncodeRows.
+Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
+                                           const array::Schema& target);
+
 /// \brief Decodes rows of record batches in the encoded schema back into nd record batches.
 class RowDecoder {
  public:

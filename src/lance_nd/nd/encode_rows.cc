@@ -7,6 +7,8 @@
 #include "lance_nd/nd/errors.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
+#include "lance_nd/nd/schema_merge.h"
+#include "retype.h"
 
 namespace lance_nd::nd {
 namespace {
@@ -21,6 +23,15 @@ constexpr int64_t kMaxListLength = std::numeric_limits<int32_t>::max();
 /// The union of attribute keys of one column (or of the global attributes).
 class KeyUnion {
  public:
+  KeyUnion() = default;
+  /// A closed union: exactly `fields` (a target schema); unknown keys are errors.
+  explicit KeyUnion(const std::vector<FieldPtr>& fields) : closed_(true) {
+    for (const FieldPtr& f : fields) {
+      index_.emplace(f->name(), keys_.size());
+      keys_.push_back({f->name(), f->type(), kTargetRow});
+    }
+  }
+
   // `owner` names the column in messages ("array 'temp'" or "the global attributes").
   Status Add(const Attributes& attributes, std::size_t row, const std::string& owner) {
     for (const auto& [key, value] : attributes.entries()) {
@@ -29,17 +40,24 @@ class KeyUnion {
                                 " has an attribute with an empty key; name every attribute");
       }
       auto it = index_.find(key);
+      if (it == index_.end() && closed_) {
+        return SchemaMismatch("attribute '" + key + "' of " + owner + " in row " +
+                              std::to_string(row) +
+                              " is not in the target schema; extend the schema first");
+      }
       if (it == index_.end()) {
         index_.emplace(key, keys_.size());
         keys_.push_back({key, value->type, row});
         continue;
       }
       const Key& k = keys_[it->second];
-      if (!k.type->Equals(*value->type)) {
+      if (!k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
         return SchemaMismatch("attribute '" + key + "' of " + owner + " has type " +
                               value->type->ToString() + " in row " + std::to_string(row) +
-                              " but " + k.type->ToString() + " in row " +
-                              std::to_string(k.first_row) +
+                              " but " + k.type->ToString() +
+                              (k.first_row == kTargetRow ? std::string(" in the target schema")
+                                                         : " in row " +
+                                                               std::to_string(k.first_row)) +
                               "; one attribute key has one type within a column (cast it)");
       }
     }
@@ -82,6 +100,8 @@ class KeyUnion {
     DataTypePtr type;
     std::size_t first_row;
   };
+  static constexpr std::size_t kTargetRow = static_cast<std::size_t>(-1);
+  bool closed_ = false;
   std::vector<Key> keys_;
   std::unordered_map<std::string, std::size_t> index_;
 };
@@ -137,8 +157,15 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
   } else if (pieces.size() == 1) {
     flat = pieces[0];
   } else {
-    LND_ASSIGN_OR_RETURN(flat, array::Concatenate(pieces));
+    std::vector<ArrayPtr> retyped;
+    retyped.reserve(pieces.size());
+    for (const ArrayPtr& piece : pieces) {
+      LND_ASSIGN_OR_RETURN(ArrayPtr t, internal::Retype(piece, pieces[0]->type));
+      retyped.push_back(std::move(t));
+    }
+    LND_ASSIGN_OR_RETURN(flat, array::Concatenate(retyped));
   }
+  LND_ASSIGN_OR_RETURN(flat, internal::Retype(flat, child_fields[0]->type()->value_type()));
   ArrayPtr values = array::MakeArrayData(
       child_fields[0]->type(), n,
       {nullptr, array::Buffer::Copy(offsets.data(),
@@ -171,7 +198,7 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
   LND_ASSIGN_OR_RETURN(ArrayPtr dim_sizes, sizes_builder.Finish());
 
   std::vector<ArrayPtr> children = {values, dim_names, dim_sizes};
-  if (!plan.attrs.empty()) {
+  if (child_fields.size() == 4) {
     LND_ASSIGN_OR_RETURN(std::vector<ArrayPtr> attr_children, plan.attrs.Build(attrs));
     children.push_back(array::MakeArrayData(child_fields[3]->type(), n, {nullptr},
                                             std::move(attr_children), 0));
@@ -179,6 +206,30 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
   int64_t null_count = 0;
   BufferPtr validity = Validity(valid, &null_count);
   return array::MakeArrayData(storage, n, {validity}, std::move(children), null_count);
+}
+
+Status CheckReserved(const std::string& name, std::size_t row) {
+  if (!IsReservedName(name)) return Status::OK();
+  return SchemaMismatch("variable name '" + name + "' in row " + std::to_string(row) +
+                        " is reserved ('" + std::string(kGlobalAttributesField) +
+                        "' and names starting with '" + std::string(kStatsPrefix) +
+                        "' belong to the table format); rename the array");
+}
+
+Result<ArrayPtr> EncodeGlobals(std::span<const NdRecordBatch> rows, const KeyUnion& globals,
+                               const DataTypePtr& type) {
+  std::vector<const Attributes*> per_row;
+  std::vector<bool> valid;
+  for (const NdRecordBatch& row : rows) {
+    const bool has = !row.attributes().empty();
+    per_row.push_back(has ? &row.attributes() : nullptr);
+    valid.push_back(has);
+  }
+  LND_ASSIGN_OR_RETURN(std::vector<ArrayPtr> children, globals.Build(per_row));
+  int64_t null_count = 0;
+  BufferPtr validity = Validity(valid, &null_count);
+  return array::MakeArrayData(type, static_cast<int64_t>(rows.size()), {validity},
+                              std::move(children), null_count);
 }
 
 }  // namespace
@@ -209,12 +260,7 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
     for (int c = 0; c < row.num_columns(); ++c) {
       const FieldPtr& field = row.schema()->field(c);
       const std::string& name = field->name();
-      if (IsReservedName(name)) {
-        return SchemaMismatch("variable name '" + name + "' in row " + std::to_string(r) +
-                              " is reserved ('" + std::string(kGlobalAttributesField) +
-                              "' and names starting with '" + std::string(kStatsPrefix) +
-                              "' belong to the table format); rename the array");
-      }
+      LND_RETURN_NOT_OK(CheckReserved(name, r));
       auto it = by_name.find(name);
       if (it == by_name.end()) {
         it = by_name.emplace(name, plans.size()).first;
@@ -253,22 +299,90 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
     columns.push_back(std::move(column));
   }
   if (any_globals) {
-    std::vector<const Attributes*> per_row;
-    std::vector<bool> valid;
-    for (const NdRecordBatch& row : rows) {
-      const bool has = !row.attributes().empty();
-      per_row.push_back(has ? &row.attributes() : nullptr);
-      valid.push_back(has);
-    }
     FieldPtr field = GlobalAttributesField(globals.Fields());
-    LND_ASSIGN_OR_RETURN(std::vector<ArrayPtr> children, globals.Build(per_row));
-    int64_t null_count = 0;
-    BufferPtr validity = Validity(valid, &null_count);
-    columns.push_back(array::MakeArrayData(field->type(), static_cast<int64_t>(n), {validity},
-                                           std::move(children), null_count));
+    LND_ASSIGN_OR_RETURN(ArrayPtr column, EncodeGlobals(rows, globals, field->type()));
+    columns.push_back(std::move(column));
     fields.push_back(std::move(field));
   }
   return array::RecordBatch::Make(array::MakeSchema(std::move(fields), std::move(metadata)),
+                                  static_cast<int64_t>(n), std::move(columns));
+}
+
+Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
+                                           const array::Schema& target) {
+  LND_RETURN_NOT_OK(ValidateEncodedSchema(target));
+  const std::size_t n = rows.size();
+  // One plan per nd column of the target, in target order; stats columns are skipped.
+  std::vector<ColumnPlan> plans;
+  std::unordered_map<std::string, std::size_t> by_name;
+  int global_index = -1;
+  for (int i = 0; i < target.num_fields(); ++i) {
+    const FieldPtr& field = target.field(i);
+    if (field->name().starts_with(kStatsPrefix)) continue;
+    if (IsGlobalAttributesField(*field) || field->name() == kGlobalAttributesField) {
+      global_index = i;
+      continue;
+    }
+    LND_ASSIGN_OR_RETURN(NdStorageLayout layout, ParseNdField(*field));
+    LND_ASSIGN_OR_RETURN(FieldPtr logical, LogicalField(*field));
+    ColumnPlan plan;
+    plan.logical = std::move(logical);
+    plan.attrs = KeyUnion(layout.attribute_fields);
+    plan.per_row.assign(n, nullptr);
+    by_name.emplace(field->name(), plans.size());
+    plans.push_back(std::move(plan));
+  }
+  KeyUnion globals(global_index >= 0 ? target.field(global_index)->type()->children()
+                                     : std::vector<FieldPtr>{});
+  for (std::size_t r = 0; r < n; ++r) {
+    const NdRecordBatch& row = rows[r];
+    for (int c = 0; c < row.num_columns(); ++c) {
+      const std::string& name = row.column_name(c);
+      LND_RETURN_NOT_OK(CheckReserved(name, r));
+      auto it = by_name.find(name);
+      if (it == by_name.end()) {
+        return SchemaMismatch("array '" + name + "' in row " + std::to_string(r) +
+                              " is not in the target schema; extend the schema first");
+      }
+      ColumnPlan& plan = plans[it->second];
+      const NdArrowArray& nd = row.column(c);
+      if (!plan.logical->type()->Equals(*nd.value_type(), /*check_metadata=*/false)) {
+        return SchemaMismatch("array '" + name + "' has value type " +
+                              nd.value_type()->ToString() + " in row " + std::to_string(r) +
+                              " but " + plan.logical->type()->ToString() +
+                              " in the target schema; one array name has one value type "
+                              "(cast the values)");
+      }
+      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, "array '" + name + "'"));
+      plan.per_row[r] = &nd;
+    }
+    if (!row.attributes().empty()) {
+      if (global_index < 0) {
+        return SchemaMismatch("row " + std::to_string(r) +
+                              " has global attributes but the target schema has no " +
+                              std::string(kGlobalAttributesField) +
+                              " column; extend the schema first");
+      }
+      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
+    }
+  }
+  std::vector<FieldPtr> fields;
+  std::vector<ArrayPtr> columns;
+  std::size_t next_plan = 0;
+  for (int i = 0; i < target.num_fields(); ++i) {
+    const FieldPtr& field = target.field(i);
+    if (field->name().starts_with(kStatsPrefix)) continue;
+    if (i == global_index) {
+      LND_ASSIGN_OR_RETURN(ArrayPtr column, EncodeGlobals(rows, globals, field->type()));
+      columns.push_back(std::move(column));
+    } else {
+      LND_ASSIGN_OR_RETURN(ArrayPtr column, EncodeColumn(plans[next_plan], field));
+      ++next_plan;
+      columns.push_back(std::move(column));
+    }
+    fields.push_back(field);
+  }
+  return array::RecordBatch::Make(array::MakeSchema(std::move(fields), target.metadata()),
                                   static_cast<int64_t>(n), std::move(columns));
 }
 
