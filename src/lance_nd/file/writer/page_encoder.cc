@@ -75,10 +75,10 @@ struct LevelRange {
 // Returns an empty result (nullopt-like: ok with no buffers) when the chunk limits cannot be met
 // with the given cap; `retry_cap` then holds the next cap to try (0 = impossible).
 Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options,
-                          std::uint64_t cap, std::uint64_t* retry_cap, EncodedPage* out) {
+                          MiniBlockValueEncoder* encoder, std::uint64_t cap,
+                          std::uint64_t* retry_cap, EncodedPage* out) {
   const bool large = options.version == Version::k2_2;
-  LND_ASSIGN_OR_RETURN(MiniBlockValues values,
-                       EncodeMiniBlockValues(page.values, options, cap));
+  LND_ASSIGN_OR_RETURN(MiniBlockValues values, encoder->Encode(cap));
   const bool levels = page.has_rep || page.has_def;
   std::uint64_t max_chunk_values = 0;
   for (const auto& c : values.chunks) max_chunk_values = std::max(max_chunk_values, c.num_values);
@@ -101,10 +101,10 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
 
   pb21::CompressiveEncoding rep_enc, def_enc;
   if (page.has_rep) {
-    LND_ASSIGN_OR_RETURN(rep_enc, ChooseLevelEncoding(page.rep, options.version));
+    LND_ASSIGN_OR_RETURN(rep_enc, ChooseLevelEncoding(page.rep, options));
   }
   if (page.has_def) {
-    LND_ASSIGN_OR_RETURN(def_enc, ChooseLevelEncoding(page.def, options.version));
+    LND_ASSIGN_OR_RETURN(def_enc, ChooseLevelEncoding(page.def, options));
   }
 
   std::vector<std::uint8_t> data;
@@ -207,6 +207,7 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
   out->buffers.clear();
   out->buffers.push_back(Buffer::FromVector(std::move(meta)));
   out->buffers.push_back(Buffer::FromVector(std::move(data)));
+  if (values.has_dictionary) out->buffers.push_back(values.dictionary_bytes);
   if (page.has_rep) {
     out->buffers.push_back(
         Buffer::Copy(rep_index.data(), static_cast<int64_t>(rep_index.size() * 8)));
@@ -216,6 +217,10 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
   if (page.has_rep) *mb->mutable_rep_compression() = rep_enc;
   if (page.has_def) *mb->mutable_def_compression() = def_enc;
   *mb->mutable_value_compression() = values.encoding;
+  if (values.has_dictionary) {
+    *mb->mutable_dictionary() = values.dictionary_encoding;
+    mb->set_num_dictionary_items(values.num_dictionary_items);
+  }
   AddLayers(page, mb->mutable_layers());
   mb->set_num_buffers(values.num_buffers);
   if (page.has_rep) mb->set_repetition_index_depth(1);
@@ -342,6 +347,11 @@ Result<ColumnOptions> ColumnOptions::FromField(const array::Field& field, Versio
   ColumnOptions out;
   out.version = version;
   out.field_metadata = &field.metadata();
+  LND_ASSIGN_OR_RETURN(
+      out.request,
+      encoding::EncodingRequest::FromFieldMetadata(
+          field.metadata(), version == Version::k2_1 ? encoding::FormatVersion::k2_1
+                                                     : encoding::FormatVersion::k2_2));
   const array::Metadata& md = field.metadata();
   if (auto v = md.Get("lance-encoding:structural-encoding")) {
     const std::string s = Lower(*v);
@@ -403,10 +413,11 @@ Result<EncodedPage> EncodePage(const ShreddedPage& page, const ColumnOptions& op
   if (v.kind == LeafKind::kBool) full_zip = false;
   if (!full_zip) {
     std::uint64_t cap = 0;
+    MiniBlockValueEncoder encoder(v, options);
     while (true) {
       EncodedPage out;
       std::uint64_t retry = 0;
-      LND_ASSIGN_OR_RETURN(bool fits, TryMiniBlock(page, options, cap, &retry, &out));
+      LND_ASSIGN_OR_RETURN(bool fits, TryMiniBlock(page, options, &encoder, cap, &retry, &out));
       if (fits) return out;
       if (retry == 0) break;
       cap = retry;

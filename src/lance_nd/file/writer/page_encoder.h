@@ -9,6 +9,7 @@
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/file/encoding/compressive.h"
 #include "lance_nd/file/writer/shred.h"
 
 namespace lance_nd::file::internal::writer {
@@ -24,6 +25,10 @@ struct ColumnOptions {
   Compression compression = Compression::kDefault;
   std::optional<std::int32_t> compression_level;
   const array::Metadata* field_metadata = nullptr;  // the leaf field's metadata (may be null)
+  /// What the compressive encoders need (lance-encoding:* keys, version).
+  encoding::EncodingRequest request;
+  /// Use only flat / variable / fixed_size_list encodings (no heuristics); for tests.
+  bool plain_encodings = false;
 
   static Result<ColumnOptions> FromField(const array::Field& field, Version version);
 };

@@ -367,17 +367,7 @@ class Shredder {
     }
   }
 
-  void FinishValues() {
-    SlotValues& v = page_.values;
-    if (leaf_.kind == LeafKind::kFixedList) {
-      // Only layers with a null item keep their bitmap.
-      std::vector<SlotValues::FslLayer> kept;
-      for (auto& layer : v.fsl_layers) {
-        if (layer.any_null) kept.push_back(std::move(layer));
-      }
-      v.fsl_layers = std::move(kept);
-    }
-  }
+  void FinishValues() {}
 
   const LeafColumn& leaf_;
   int n_;

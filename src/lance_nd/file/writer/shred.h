@@ -36,8 +36,8 @@ struct SlotValues {
   std::vector<std::uint64_t> offsets;
   std::uint32_t bits_per_offset = 32;
   std::uint64_t max_value_bytes = 0;  // largest slot (fixed: slot_bytes)
-  // kFixedList: item validity per nested layer (outermost first), LSB-first; a layer is kept
-  // only if it has a null item.
+  // kFixedList: item validity per nested layer (outermost first), LSB-first; `any_null` tells
+  // whether the layer needs its bitmap.
   struct FslLayer {
     std::int64_t items_per_value = 0;
     std::vector<std::uint8_t> bitmap;

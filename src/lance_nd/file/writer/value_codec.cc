@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lance_nd/core/endian.h"
+#include "lance_nd/file/encoding/compressive.h"
 
 namespace lance_nd::file::internal::writer {
 namespace {
@@ -61,11 +62,12 @@ Result<MiniBlockValues> EncodeFixed(const SlotValues& v, std::uint64_t cap) {
     *fsl->mutable_values() = Flat(static_cast<std::uint64_t>(v.fsl_item_bytes) * 8);
     if (v.fsl_layers.size() > 1) {
       return Status::NotImplemented(
-          "nested fixed_size_list with null items cannot be written yet; write it without "
-          "item nulls or as a list");
+          "nested fixed_size_list cannot be written with the plain encodings; write it as a "
+          "list or a flat fixed_size_list");
     }
-    fsl->set_has_validity(!v.fsl_layers.empty());
-    out.num_buffers = 1 + v.fsl_layers.size();
+    const bool validity = v.fsl_layers[0].any_null;
+    fsl->set_has_validity(validity);
+    out.num_buffers = validity ? 2 : 1;
   } else {
     out.encoding = Flat(width * 8);
   }
@@ -73,6 +75,7 @@ Result<MiniBlockValues> EncodeFixed(const SlotValues& v, std::uint64_t cap) {
     ValueChunk chunk;
     chunk.num_values = count;
     for (const auto& layer : v.fsl_layers) {
+      if (!layer.any_null) continue;
       const auto ipv = static_cast<std::uint64_t>(layer.items_per_value);
       chunk.buffers.push_back(ToBuffer(SliceBits(layer.bitmap, start * ipv, count * ipv)));
     }
@@ -156,9 +159,8 @@ Result<MiniBlockValues> EncodeVariable(const SlotValues& v, std::uint64_t cap) {
 
 }  // namespace
 
-Result<MiniBlockValues> EncodeMiniBlockValues(const SlotValues& values,
-                                              const ColumnOptions& /*options*/,
-                                              std::uint64_t max_values_per_chunk) {
+Result<MiniBlockValues> EncodePlainMiniBlockValues(const SlotValues& values,
+                                                   std::uint64_t max_values_per_chunk) {
   switch (values.kind) {
     case LeafKind::kFixed:
     case LeafKind::kFixedList:
@@ -174,20 +176,155 @@ Result<MiniBlockValues> EncodeMiniBlockValues(const SlotValues& values,
   return Status::InvalidArgument("internal: no mini-block values for a data-less leaf");
 }
 
-Result<pb21::CompressiveEncoding> ChooseLevelEncoding(std::span<const std::uint16_t> /*levels*/,
-                                                      Version /*version*/) {
-  return Flat(16);
+Result<pb21::CompressiveEncoding> ChooseLevelEncoding(std::span<const std::uint16_t> levels,
+                                                      const ColumnOptions& options) {
+  if (options.plain_encodings) return Flat(16);
+  LND_ASSIGN_OR_RETURN(auto chosen, encoding::ChooseLevelEncoding(levels, options.request.version));
+  return *chosen;
 }
 
-Result<array::BufferPtr> EncodeLevels(const pb21::CompressiveEncoding& encoding,
+Result<array::BufferPtr> EncodeLevels(const pb21::CompressiveEncoding& ce,
                                       std::span<const std::uint16_t> levels) {
-  if (encoding.has_flat() && encoding.flat().bits_per_value() == 16) {
+  if (ce.has_flat() && ce.flat().bits_per_value() == 16) {
     return Buffer::Copy(levels.data(), static_cast<int64_t>(levels.size() * 2));
   }
-  return Status::NotImplemented("level encoding other than flat(16)");
+  return encoding::EncodeLevels(ce, levels);
 }
 
-Result<PerValueValues> EncodePerValueValues(const SlotValues& v, const ColumnOptions& /*options*/) {
+Result<encoding::DataBlock> ToDataBlock(const SlotValues& v) {
+  using encoding::DataBlock;
+  auto bytes = Buffer::Copy(v.bytes.data(), static_cast<int64_t>(v.bytes.size()));
+  switch (v.kind) {
+    case LeafKind::kFixed:
+      return DataBlock::Fixed(static_cast<std::uint64_t>(v.slot_bytes) * 8, v.num_slots, bytes);
+    case LeafKind::kBool:
+      return DataBlock::Fixed(1, v.num_slots, bytes);
+    case LeafKind::kFixedList: {
+      DataBlock b = DataBlock::Fixed(static_cast<std::uint64_t>(v.slot_bytes) * 8, v.num_slots, bytes);
+      b.items_per_value = static_cast<std::uint64_t>(v.fsl_items);
+      std::int64_t prev = 1;
+      for (const auto& layer : v.fsl_layers) {
+        encoding::FslLayer l;
+        l.dimension = static_cast<std::uint64_t>(layer.items_per_value / prev);
+        prev = layer.items_per_value;
+        if (layer.any_null) l.validity = Buffer::Copy(layer.bitmap.data(), static_cast<int64_t>(layer.bitmap.size()));
+        b.fsl.push_back(std::move(l));
+      }
+      return b;
+    }
+    case LeafKind::kVariable: {
+      BufferPtr offsets;
+      if (v.bits_per_offset == 32) {
+        std::vector<std::uint32_t> o(v.offsets.size());
+        for (std::size_t i = 0; i < o.size(); ++i) {
+          if (v.offsets[i] > 0xFFFFFFFFu) {
+            return Status::NotImplemented("a page of 32-bit-offset strings exceeds 4 GiB; write smaller batches");
+          }
+          o[i] = static_cast<std::uint32_t>(v.offsets[i]);
+        }
+        offsets = Buffer::Copy(o.data(), static_cast<int64_t>(o.size() * 4));
+      } else {
+        offsets = Buffer::Copy(v.offsets.data(), static_cast<int64_t>(v.offsets.size() * 8));
+      }
+      return DataBlock::Variable(v.bits_per_offset, v.num_slots, offsets, bytes);
+    }
+    case LeafKind::kNull:
+    case LeafKind::kEmptyStruct:
+      break;
+  }
+  return Status::InvalidArgument("internal: no data block for a data-less leaf");
+}
+
+namespace {
+
+MiniBlockValues FromLibrary(encoding::MiniBlockEncoded encoded) {
+  MiniBlockValues out;
+  out.encoding = *encoded.encoding;
+  out.num_buffers = encoded.num_buffers;
+  for (auto& c : encoded.chunks) out.chunks.push_back(ValueChunk{c.num_values, std::move(c.buffers)});
+  return out;
+}
+
+}  // namespace
+
+Result<MiniBlockValues> MiniBlockValueEncoder::Encode(std::uint64_t cap) {
+  if (options_.plain_encodings || use_fallback_) return EncodePlainMiniBlockValues(values_, cap);
+  if (!prepared_) {
+    prepared_ = true;
+    auto attempt = [&]() -> Result<MiniBlockValues> {
+      LND_ASSIGN_OR_RETURN(encoding::DataBlock block, ToDataBlock(values_));
+      std::optional<encoding::DictionaryEncoded> dict;
+      if (values_.kind == LeafKind::kFixed || values_.kind == LeafKind::kVariable) {
+        LND_ASSIGN_OR_RETURN(dict, encoding::MaybeDictionaryEncode(block, options_.request));
+      }
+      if (dict) {
+        block_ = std::move(dict->indices);
+      } else {
+        block_ = std::move(block);
+      }
+      LND_ASSIGN_OR_RETURN(auto encoded, encoding::EncodeMiniBlock(block_, options_.request));
+      MiniBlockValues out = FromLibrary(std::move(encoded));
+      if (dict) {
+        out.has_dictionary = true;
+        out.dictionary_encoding = *dict->dictionary_encoding;
+        out.num_dictionary_items = dict->dictionary.num_values;
+        out.dictionary_bytes = dict->dictionary_bytes;
+      }
+      return out;
+    };
+    auto result = attempt();
+    if (!result.ok()) {
+      // The plain encodings always work; a failure of the compressive encoders must not make
+      // the file unwritable.
+      use_fallback_ = true;
+      return EncodePlainMiniBlockValues(values_, cap);
+    }
+    first_ = *result;
+    if (cap == 0) return std::move(*result);
+  }
+  if (cap == 0) return first_;
+  LND_ASSIGN_OR_RETURN(auto encoded, encoding::EncodeMiniBlockWith(first_.encoding, block_, cap));
+  MiniBlockValues out = FromLibrary(std::move(encoded));
+  out.has_dictionary = first_.has_dictionary;
+  out.dictionary_encoding = first_.dictionary_encoding;
+  out.num_dictionary_items = first_.num_dictionary_items;
+  out.dictionary_bytes = first_.dictionary_bytes;
+  return out;
+}
+
+Result<PerValueValues> EncodePerValueValues(const SlotValues& v, const ColumnOptions& options) {
+  if (!options.plain_encodings && v.kind != LeafKind::kBool) {
+    auto lib = [&]() -> Result<PerValueValues> {
+      LND_ASSIGN_OR_RETURN(encoding::DataBlock block, ToDataBlock(v));
+      LND_ASSIGN_OR_RETURN(encoding::PerValueEncoded encoded,
+                           encoding::EncodePerValue(block, options.request));
+      PerValueValues out;
+      out.encoding = *encoded.encoding;
+      const encoding::DataBlock& b = encoded.values;
+      out.data = b.data;
+      if (b.kind == encoding::DataBlock::Kind::kVariable) {
+        out.variable = true;
+        out.bits_per_offset = b.bits_per_offset;
+        out.offsets.resize(b.num_values + 1);
+        for (std::uint64_t i = 0; i <= b.num_values; ++i) {
+          out.offsets[i] = b.bits_per_offset == 32
+                               ? LoadLE<std::uint32_t>(b.offsets->data() + i * 4)
+                               : LoadLE<std::uint64_t>(b.offsets->data() + i * 8);
+        }
+      } else if (b.kind == encoding::DataBlock::Kind::kFixedWidth) {
+        out.bits_per_value = b.bits_per_value;
+      } else {
+        return Status::NotImplemented("per-value encoding returned a constant block");
+      }
+      return out;
+    };
+    auto result = lib();
+    if (result.ok()) return result;
+  }
+  return EncodePlainPerValueValues(v);
+}
+
+Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& v) {
   PerValueValues out;
   switch (v.kind) {
     case LeafKind::kFixed:
@@ -201,16 +338,19 @@ Result<PerValueValues> EncodePerValueValues(const SlotValues& v, const ColumnOpt
       *fsl->mutable_values() = Flat(static_cast<std::uint64_t>(v.fsl_item_bytes) * 8);
       if (v.fsl_layers.size() > 1) {
         return Status::NotImplemented(
-            "nested fixed_size_list with null items cannot be written yet");
+            "nested fixed_size_list cannot be written with the plain encodings");
       }
-      fsl->set_has_validity(!v.fsl_layers.empty());
+      fsl->set_has_validity(v.fsl_layers[0].any_null);
       std::uint64_t row = static_cast<std::uint64_t>(v.slot_bytes);
-      for (const auto& layer : v.fsl_layers) row += (static_cast<std::uint64_t>(layer.items_per_value) + 7) / 8;
+      for (const auto& layer : v.fsl_layers) {
+        if (layer.any_null) row += (static_cast<std::uint64_t>(layer.items_per_value) + 7) / 8;
+      }
       out.bits_per_value = row * 8;
       std::vector<std::uint8_t> data;
       data.reserve(row * v.num_slots);
       for (std::uint64_t i = 0; i < v.num_slots; ++i) {
         for (const auto& layer : v.fsl_layers) {
+          if (!layer.any_null) continue;
           const auto ipv = static_cast<std::uint64_t>(layer.items_per_value);
           auto bits = SliceBits(layer.bitmap, i * ipv, ipv);
           data.insert(data.end(), bits.begin(), bits.end());

@@ -24,17 +24,42 @@ struct MiniBlockValues {
   pb21::CompressiveEncoding encoding;
   std::uint64_t num_buffers = 1;
   std::vector<ValueChunk> chunks;
+  // page dictionary (values in the chunks are indices into it)
+  bool has_dictionary = false;
+  pb21::CompressiveEncoding dictionary_encoding;
+  std::uint64_t num_dictionary_items = 0;
+  array::BufferPtr dictionary_bytes;
 };
 
-/// \brief Compress the page's value slots into mini-block chunks. `max_values_per_chunk` (a
-/// power of two, 0 = the encoding's default) caps the values of every chunk.
-Result<MiniBlockValues> EncodeMiniBlockValues(const SlotValues& values,
-                                              const ColumnOptions& options,
-                                              std::uint64_t max_values_per_chunk);
+/// \brief Compresses one page's value slots into mini-block chunks. The first Encode(0) picks
+/// the encoding (dictionary, bitpacking, RLE, FSST, general... as Lance 12 does, honouring the
+/// column's request); later calls with a cap reuse that choice with at most `cap` values per
+/// chunk (a power of two), for pages whose levels do not fit the default chunks.
+class MiniBlockValueEncoder {
+ public:
+  MiniBlockValueEncoder(const SlotValues& values, const ColumnOptions& options)
+      : values_(values), options_(options) {}
+  Result<MiniBlockValues> Encode(std::uint64_t cap);
+
+ private:
+  const SlotValues& values_;
+  const ColumnOptions& options_;
+  bool prepared_ = false;
+  bool use_fallback_ = false;
+  encoding::DataBlock block_;  // values, or dictionary indices
+  MiniBlockValues first_;
+};
+
+/// \brief The plain encodings only (flat / variable / fixed_size_list), chunked like Lance.
+Result<MiniBlockValues> EncodePlainMiniBlockValues(const SlotValues& values,
+                                                   std::uint64_t max_values_per_chunk);
+
+/// \brief The page's values as a compressive-encoding DataBlock.
+Result<encoding::DataBlock> ToDataBlock(const SlotValues& values);
 
 /// \brief The block encoding for all of a page's rep or def levels.
 Result<pb21::CompressiveEncoding> ChooseLevelEncoding(std::span<const std::uint16_t> levels,
-                                                      Version version);
+                                                      const ColumnOptions& options);
 
 /// \brief Encode one chunk's slice of levels with `encoding`.
 Result<array::BufferPtr> EncodeLevels(const pb21::CompressiveEncoding& encoding,
@@ -53,5 +78,7 @@ struct PerValueValues {
 
 Result<PerValueValues> EncodePerValueValues(const SlotValues& values,
                                             const ColumnOptions& options);
+/// \brief flat / fixed_size_list / variable, no compression.
+Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& values);
 
 }  // namespace lance_nd::file::internal::writer
