@@ -299,10 +299,13 @@ function describeAttrs(data, i) {
 
 /**
  * nd JSON of an nd-encoded Arrow table: { rows: [{ variables: {...}, global_attrs }] } plus
- * `fields`: per column its name, nullability, Arrow type text and metadata. A null nd row is an
- * absent variable; a row whose attrs struct is null or whose keys are all null has no attrs key.
+ * `fields`: per column its name, nullability, Arrow type text and metadata, and
+ * `null_row_null_children`: how many list children of null nd rows were null rather than valid
+ * empty lists (an error unless `strictNullRows` is false). A null nd row is an absent variable;
+ * a row whose attrs struct is null or whose keys are all null has no attrs key.
  */
-export function describeTable(table) {
+export function describeTable(table, { strictNullRows = true } = {}) {
+  let nullChildren = 0;
   const rows = [];
   for (const batch of table.batches) {
     for (let i = 0; i < batch.numRows; ++i) rows.push({ variables: {}, global_attrs: null });
@@ -313,7 +316,12 @@ export function describeTable(table) {
       const data = batch.data.children[c];
       const ext = field.metadata.get(kExtensionName);
       for (let i = 0; i < batch.numRows; ++i) {
-        if (!isValid(data, i)) continue;
+        if (!isValid(data, i)) {
+          if (ext === kNdExtension) {
+            nullChildren += checkNullRowChildren(field, data, i, strictNullRows);
+          }
+          continue;
+        }
         if (ext === kGlobalExtension) {
           const g = describeAttrs(data, i);
           rows[base + i].global_attrs = Object.keys(g).length ? g : null;
@@ -344,7 +352,30 @@ export function describeTable(table) {
     fields: schema.fields.map(describeField),
     schema_metadata: Object.fromEntries([...schema.metadata].sort()),
     rows,
+    null_row_null_children: nullChildren,
   };
+}
+
+/**
+ * lance-nd storage rule: a null nd row still holds valid empty lists in its list children.
+ * Lance 12 returns those children as null (empty) lists although the fields are not nullable,
+ * so `strict` = false accepts null empty lists. Returns how many null lists were seen.
+ */
+function checkNullRowChildren(field, data, i, strict) {
+  let nulls = 0;
+  field.type.children.forEach((f, c) => {
+    const child = data.children[c];
+    if (f.type.typeId !== Type.List) return;
+    const pos = child.offset + i;
+    const valid = isValid(child, i);
+    if (!valid) ++nulls;
+    if ((strict && !valid) || child.valueOffsets[pos + 1] !== child.valueOffsets[pos]) {
+      throw new Error(`column '${field.name}' row ${i} is null but its child '${f.name}' ` +
+        `is not a valid empty list (${valid ? "non-empty" : "null"}); null nd rows must hold ` +
+        "valid empty lists");
+    }
+  });
+  return nulls;
 }
 
 function describeField(f) {

@@ -108,7 +108,8 @@ for (const c of cases) {
   const table = await writeLance(dbDir, c.name, encodeRows(c.rows));
   expectFormat22(dbDir, c.name);
   const back = await table.toArrow();
-  const got = describeTable(back).rows;
+  // Lance 12 returns the list children of null nd rows as null empty lists (see README).
+  const got = describeTable(back, { strictNullRows: false }).rows;
   for (let i = 0; i < Math.max(got.length, c.rows.length); ++i) {
     const want = stableJson(c.rows[i] ?? null);
     const have = stableJson(got[i] ?? null);
