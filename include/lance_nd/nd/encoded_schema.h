@@ -21,7 +21,7 @@ array::Metadata WithExtensionTag(array::Metadata metadata, std::string_view exte
 ///   Struct{values: List<item: value_type, nullable> not null,
 ///          dim_names: List<item: utf8 not null> not null,
 ///          dim_sizes: List<item: uint32 not null> not null,
-///          [attrs: Struct{one nullable field per key} not null]}
+///          [attrs: Struct{one nullable field per key} (nullable, but never null when written)]}
 /// `attrs` is present only when `attribute_fields` is non-empty.
 array::DataTypePtr NdStorageType(const array::DataTypePtr& value_type,
                                  const std::vector<array::FieldPtr>& attribute_fields = {});

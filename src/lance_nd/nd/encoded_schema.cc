@@ -87,7 +87,7 @@ DataTypePtr NdStorageType(const DataTypePtr& value_type,
       false));
   if (!attribute_fields.empty()) {
     children.push_back(
-        array::MakeField(std::string(kAttrsField), array::Struct(attribute_fields), false));
+        array::MakeField(std::string(kAttrsField), array::Struct(attribute_fields), true));
   }
   return array::Struct(std::move(children));
 }

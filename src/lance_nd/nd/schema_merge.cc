@@ -59,7 +59,7 @@ Result<FieldPtr> MergeNd(const FieldPtr& table, const FieldPtr& incoming) {
   if (keys.size() == t.attribute_fields.size()) return table;
   std::vector<FieldPtr> children = table->type()->children();
   FieldPtr attrs =
-      array::MakeField(std::string(kAttrsField), array::Struct(std::move(keys)), false);
+      array::MakeField(std::string(kAttrsField), array::Struct(std::move(keys)), true);
   if (t.has_attrs_child) {
     attrs = children[3]->WithType(attrs->type());
     children[3] = std::move(attrs);
