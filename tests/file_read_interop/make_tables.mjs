@@ -281,6 +281,16 @@ cases.nulls_and_constants = () => {
   ];
 };
 
+cases.fsst = () => {
+  const n = 2000;
+  const words = ["temperature", "salinity", "pressure", "latitude", "longitude", "depth", "time"];
+  const sentence = (len) => { let s = ""; while (s.length < len) s += pick(words) + " "; return s.slice(0, len); };
+  return [
+    { field: F("short_text", new arrow.Utf8()), values: nullEvery(n, 13, (i) => sentence(20 + (i % 30))) },
+    { field: F("long_text", new arrow.Utf8()), values: nullEvery(n, 17, (i) => sentence(260 + (i % 40))) },
+  ];
+};
+
 // ------------------------------------------------------------------ write everything
 const db = await lancedb.connect(path.join(outDir, "db"));
 const only = process.env.LANCE_ND_INTEROP_ONLY;

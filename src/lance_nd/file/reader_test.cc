@@ -1,0 +1,328 @@
+#include "lance_nd/file/reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lance_nd/file/test_file_builder.h"
+#include "lance_nd/io/file.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::file {
+namespace {
+
+namespace pb = ::lance::encodings21;
+using array::ArrayData;
+using testing::AddField;
+using testing::BuildFile;
+using testing::LeBytes;
+using testing::TestPage;
+
+// The 469-byte 2.2 file Lance 12 wrote for t: struct{values: list<float>} with rows
+// [{values:[1.5,2.5]}, null, {values:[]}, {values:[4.0]}] (docs/lance-file-format.md §7).
+std::vector<std::uint8_t> Example22() {
+  static const char* kHex =
+      "7000000048484848484848484848484848484848484848484848484848484848484848484848484848484848"
+      "484848484848484848484848484848484848484805000a000a000c000000fefefefefefe0100000001000100"
+      "0100fefefefefefe00000000030002000000fefefefefefe0000c03f0000204000008040fefefefe04000000"
+      "0000000000000000000000004848484848484848484848484848484848484848484848484848484848484848"
+      "484848484848484848484848484848480a470a1812017420ffffffffffffffffff012a067374727563743001"
+      "0a14120676616c75657318012a046c697374300138010a1512046974656d180220012a05666c6f6174300138"
+      "0110040a2912270a250a1f2f6c616e63652e656e636f64696e67732e436f6c756d6e456e636f64696e671202"
+      "0a0012550a040040800112030440101804224612440a420a1d2f6c616e63652e656e636f64696e677332312e"
+      "506167654c61796f757412210a1f0a040a02081012040a0208101a040a020820320301060338014001480350"
+      "010b010000000000008200000000000000c0000000000000004b000000000000000b010000000000008d0100"
+      "00000000009d010000000000000100000001000000020002004c414e43";
+  std::vector<std::uint8_t> out;
+  const std::size_t n = std::strlen(kHex);
+  for (std::size_t i = 0; i + 1 < n; i += 2) {
+    out.push_back(static_cast<std::uint8_t>(std::stoi(std::string(kHex + i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+std::shared_ptr<io::RandomAccessFile> FileOf(std::vector<std::uint8_t> bytes) {
+  return io::MakeBufferFile(std::move(bytes), "test.lance");
+}
+
+template <typename T>
+T Value(const ArrayData& a, int64_t i) {
+  T v;
+  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return v;
+}
+int32_t Offset(const ArrayData& list, int64_t i) { return Value<int32_t>(list, i); }
+
+TEST(FileReaderTest, ReadsLanceWrittenExample) {
+  auto bytes = Example22();
+  ASSERT_EQ(bytes.size(), 469u);
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(bytes)));
+  EXPECT_EQ(reader.version(), (FileVersion{2, 2}));
+  EXPECT_EQ(reader.num_rows(), 4);
+  ASSERT_EQ(reader.schema()->num_fields(), 1);
+  EXPECT_EQ(reader.schema()->field(0)->type()->ToString(),
+            array::Struct({array::MakeField("values", array::List(array::MakeField("item", array::Float32())))})
+                ->ToString());
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.ReadAll());
+  const ArrayData& t = *batch->column(0);
+  LND_ASSERT_OK(array::Validate(t));
+  ASSERT_EQ(t.length, 4);
+  EXPECT_TRUE(t.IsValid(0));
+  EXPECT_TRUE(t.IsNull(1));
+  EXPECT_TRUE(t.IsValid(2));
+  const ArrayData& values = *t.children[0];
+  EXPECT_EQ(Offset(values, 0), 0);
+  EXPECT_EQ(Offset(values, 1), 2);
+  EXPECT_EQ(Offset(values, 2), 2);  // null struct: no items
+  EXPECT_EQ(Offset(values, 3), 2);  // empty list
+  EXPECT_EQ(Offset(values, 4), 3);
+  EXPECT_TRUE(values.IsValid(2));
+  EXPECT_TRUE(values.IsNull(1));
+  const ArrayData& items = *values.children[0];
+  ASSERT_EQ(items.length, 3);
+  EXPECT_EQ(Value<float>(items, 0), 1.5f);
+  EXPECT_EQ(Value<float>(items, 1), 2.5f);
+  EXPECT_EQ(Value<float>(items, 2), 4.0f);
+}
+
+TEST(FileReaderTest, TakeAndRangeOnExample) {
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
+  const std::vector<std::uint64_t> rows = {3, 1, 0, 3};
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.Take(rows));
+  const ArrayData& t = *batch->column(0);
+  LND_ASSERT_OK(array::Validate(t));
+  ASSERT_EQ(t.length, 4);
+  EXPECT_TRUE(t.IsNull(1));
+  const ArrayData& values = *t.children[0];
+  const ArrayData& items = *values.children[0];
+  ASSERT_EQ(items.length, 4);  // [4.0], null, [1.5, 2.5], [4.0]
+  EXPECT_EQ(Value<float>(items, 0), 4.0f);
+  EXPECT_EQ(Value<float>(items, 1), 1.5f);
+  EXPECT_EQ(Value<float>(items, 3), 4.0f);
+
+  LND_ASSERT_OK_AND_ASSIGN(auto range, reader.ReadRange(2, 2));
+  EXPECT_EQ(range->num_rows(), 2);
+  EXPECT_EQ(range->column(0)->children[0]->children[0]->length, 1);
+  LND_EXPECT_ERROR(reader.ReadRange(3, 2), StatusCode::kInvalidArgument, "outside the file's 4 rows");
+  const std::vector<std::uint64_t> bad = {4};
+  LND_EXPECT_ERROR(reader.Take(bad), StatusCode::kInvalidArgument, "row index 4 is out of range");
+}
+
+TEST(FileReaderTest, ProjectionPathsAndErrors) {
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.ReadAll({"t.values"}));
+  EXPECT_EQ(batch->schema()->field(0)->name(), "t");
+  LND_EXPECT_ERROR(reader.ReadAll({"nope"}), StatusCode::kInvalidArgument, "no field named 'nope'");
+  LND_EXPECT_ERROR(reader.ReadAll({"t.values.item"}), StatusCode::kInvalidArgument,
+                   "'values' is not a struct");
+}
+
+TEST(FileReaderTest, DescribeListsPagesAndLayouts) {
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
+  const FileDescription d = reader.Describe();
+  EXPECT_EQ(d.file_size, 469u);
+  EXPECT_EQ(d.gbo_table_start, 413u);
+  ASSERT_EQ(d.fields.size(), 3u);
+  EXPECT_EQ(d.fields[2].path, "t.values.item");
+  EXPECT_EQ(d.fields[2].column, 0);
+  ASSERT_EQ(d.columns.size(), 1u);
+  ASSERT_EQ(d.columns[0].pages.size(), 1u);
+  EXPECT_NE(d.columns[0].pages[0].layout.find("NULL_AND_EMPTY_LIST"), std::string::npos);
+  EXPECT_NE(d.columns[0].pages[0].layout.find("values=flat(32)"), std::string::npos);
+}
+
+// ---- hand-built files --------------------------------------------------------------------
+
+// One mini-block chunk of int32 values with optional raw def levels.
+TestPage MiniBlockInt32(const std::vector<int32_t>& values, const std::vector<std::uint16_t>& def,
+                        bool v22) {
+  TestPage p;
+  p.num_rows = def.empty() ? values.size() : def.size();
+  auto* l = p.layout.mutable_mini_block_layout();
+  *l->mutable_value_compression() = testing::Flat(32);
+  if (!def.empty()) *l->mutable_def_compression() = testing::Flat(16);
+  l->add_layers(def.empty() ? pb::REPDEF_ALL_VALID_ITEM : pb::REPDEF_NULLABLE_ITEM);
+  l->set_num_buffers(1);
+  l->set_num_items(values.size());
+  l->set_has_large_chunk(v22);
+  std::vector<std::uint8_t> chunk;
+  testing::PutU16(&chunk, static_cast<std::uint16_t>(def.size()));
+  if (!def.empty()) testing::PutU16(&chunk, static_cast<std::uint16_t>(def.size() * 2));
+  if (v22) testing::PutU32(&chunk, static_cast<std::uint32_t>(values.size() * 4));
+  else testing::PutU16(&chunk, static_cast<std::uint16_t>(values.size() * 4));
+  auto pad8 = [&] { while (chunk.size() % 8) chunk.push_back(0xfe); };
+  pad8();
+  for (auto d : def) testing::PutU16(&chunk, d);
+  pad8();
+  for (auto v : values) testing::PutU32(&chunk, static_cast<std::uint32_t>(v));
+  pad8();
+  std::vector<std::uint8_t> meta;
+  const std::uint32_t word = static_cast<std::uint32_t>(((chunk.size() / 8 - 1) << 4));
+  if (v22) testing::PutU32(&meta, word); else testing::PutU16(&meta, static_cast<std::uint16_t>(word));
+  p.buffers = {meta, chunk};
+  return p;
+}
+
+lance::file::Schema OneField(const std::string& type) {
+  lance::file::Schema s;
+  AddField(&s, "x", 0, -1, type);
+  return s;
+}
+
+TEST(FileReaderTest, MixedPagesMiniBlockAndConstant) {
+  for (bool v22 : {false, true}) {
+    TestPage all_null;
+    all_null.num_rows = 2;
+    all_null.layout.mutable_constant_layout()->add_layers(pb::REPDEF_NULLABLE_ITEM);
+    auto bytes = BuildFile(OneField("int32"), 6,
+                           {{MiniBlockInt32({1, 0, 3}, {0, 1, 0}, v22), all_null,
+                             MiniBlockInt32({9}, {}, v22)}},
+                           2, v22 ? 2 : 1);
+    LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(bytes)));
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.ReadAll());
+    const ArrayData& x = *batch->column(0);
+    LND_ASSERT_OK(array::Validate(x));
+    ASSERT_EQ(x.length, 6);
+    EXPECT_EQ(Value<int32_t>(x, 0), 1);
+    EXPECT_TRUE(x.IsNull(1));
+    EXPECT_EQ(Value<int32_t>(x, 2), 3);
+    EXPECT_TRUE(x.IsNull(3));
+    EXPECT_TRUE(x.IsNull(4));
+    EXPECT_EQ(Value<int32_t>(x, 5), 9);
+    const std::vector<std::uint64_t> rows = {5, 2, 4};
+    LND_ASSERT_OK_AND_ASSIGN(auto taken, reader.Take(rows, {"x"}));
+    const ArrayData& t = *taken->column(0);
+    EXPECT_EQ(Value<int32_t>(t, 0), 9);
+    EXPECT_EQ(Value<int32_t>(t, 1), 3);
+    EXPECT_TRUE(t.IsNull(2));
+    // Streaming in batches of 4 rows crosses the page boundaries.
+    LND_ASSERT_OK_AND_ASSIGN(auto scan, reader.Scan({}, ScanOptions{4, 1 << 20}));
+    LND_ASSERT_OK_AND_ASSIGN(auto b1, scan.Next());
+    LND_ASSERT_OK_AND_ASSIGN(auto b2, scan.Next());
+    LND_ASSERT_OK_AND_ASSIGN(auto b3, scan.Next());
+    ASSERT_TRUE(b1 && b2);
+    EXPECT_EQ(b1->num_rows(), 4);
+    EXPECT_EQ(b2->num_rows(), 2);
+    EXPECT_EQ(b3, nullptr);
+  }
+}
+
+TEST(FileReaderTest, ConstantInlineValue22) {
+  TestPage p;
+  p.num_rows = 4;
+  auto* l = p.layout.mutable_constant_layout();
+  l->add_layers(pb::REPDEF_ALL_VALID_ITEM);
+  l->set_inline_value(std::string("\x07\x00\x00\x00", 4));
+  auto bytes = BuildFile(OneField("int32"), 4, {{p}});
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(bytes)));
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.ReadAll());
+  const ArrayData& x = *batch->column(0);
+  ASSERT_EQ(x.length, 4);
+  for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(Value<int32_t>(x, i), 7);
+  // The same page in a 2.1 file is refused (inline values are 2.2-only).
+  auto bytes21 = BuildFile(OneField("int32"), 4, {{p}}, 2, 1);
+  LND_ASSERT_OK_AND_ASSIGN(auto reader21, FileReader::Open(FileOf(bytes21)));
+  LND_EXPECT_ERROR(reader21.ReadAll(), StatusCode::kCorrupt, "2.2-only");
+}
+
+TEST(FileReaderTest, FullZipVariableWithNulls) {
+  TestPage p;
+  p.num_rows = 3;
+  auto* l = p.layout.mutable_full_zip_layout();
+  l->set_bits_def(1);
+  l->set_bits_per_offset(32);
+  l->set_num_items(3);
+  l->set_num_visible_items(3);
+  *l->mutable_value_compression() = testing::Variable32();
+  l->add_layers(pb::REPDEF_NULLABLE_ITEM);
+  std::vector<std::uint8_t> zipped;
+  zipped.push_back(0);
+  testing::PutU32(&zipped, 3);
+  zipped.insert(zipped.end(), {'a', 'b', 'c'});
+  zipped.push_back(1);  // null: no bytes
+  zipped.push_back(0);
+  testing::PutU32(&zipped, 0);
+  std::vector<std::uint8_t> rep_index = {0, 8, 9, 14};
+  p.buffers = {zipped, rep_index};
+  auto bytes = BuildFile(OneField("string"), 3, {{p}});
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(bytes)));
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.ReadAll());
+  const ArrayData& x = *batch->column(0);
+  LND_ASSERT_OK(array::Validate(x));
+  ASSERT_EQ(x.length, 3);
+  EXPECT_TRUE(x.IsNull(1));
+  EXPECT_EQ(Value<int32_t>(x, 1), 3);
+  EXPECT_EQ(Value<int32_t>(x, 3), 3);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(x.buffers[2]->data()), 3), "abc");
+
+  // A zipped buffer one byte short is Corrupt, naming the column and page.
+  p.buffers[0].pop_back();
+  auto cut = BuildFile(OneField("string"), 3, {{p}});
+  LND_ASSERT_OK_AND_ASSIGN(auto reader2, FileReader::Open(FileOf(cut)));
+  LND_EXPECT_ERROR(reader2.ReadAll(), StatusCode::kCorrupt, "column 0 ('x') page 0");
+}
+
+// ---- container errors ----------------------------------------------------------------------
+
+TEST(FileReaderTest, RejectsBadFooters) {
+  auto good = Example22();
+  auto bad_magic = good;
+  bad_magic.back() = 'X';
+  LND_EXPECT_ERROR(FileReader::Open(FileOf(bad_magic)), StatusCode::kCorrupt, "magic 'LANC'");
+
+  auto v20 = good;
+  v20[good.size() - 8] = 0;
+  v20[good.size() - 6] = 3;  // (0, 3) = 2.0
+  LND_EXPECT_ERROR(FileReader::Open(FileOf(v20)), StatusCode::kNotImplemented, "version 2.0");
+  auto v01 = good;
+  v01[good.size() - 8] = 0;
+  v01[good.size() - 6] = 2;
+  LND_EXPECT_ERROR(FileReader::Open(FileOf(v01)), StatusCode::kNotImplemented, "legacy v1 (0.2)");
+
+  LND_EXPECT_ERROR(FileReader::Open(FileOf({1, 2, 3})), StatusCode::kCorrupt,
+                   "fewer than the 40-byte Lance footer");
+  // Drop the first 100 bytes: every absolute position now points past its region.
+  std::vector<std::uint8_t> cut(good.begin() + 100, good.end());
+  LND_EXPECT_ERROR(FileReader::Open(FileOf(cut)), StatusCode::kCorrupt, "extends past");
+}
+
+TEST(FileReaderTest, RejectsPageBufferBeyondData) {
+  auto bytes = BuildFile(OneField("int32"), 3, {{MiniBlockInt32({1, 2, 3}, {}, true)}});
+  // Corrupt the page's second buffer offset (64) in the column metadata to a huge value.
+  // Find the packed offsets field "0a 02 00 40" (offsets [0, 64]).
+  const std::vector<std::uint8_t> needle = {0x0a, 0x02, 0x00, 0x40};
+  auto it = std::search(bytes.begin(), bytes.end(), needle.begin(), needle.end());
+  ASSERT_NE(it, bytes.end());
+  *(it + 3) = 0x7f;  // offset 127: still a 1-byte varint, but the buffer then overlaps the schema
+  auto r = FileReader::Open(FileOf(bytes));
+  if (r.ok()) {
+    LND_EXPECT_ERROR(r->ReadAll(), StatusCode::kCorrupt, "column 0");
+  } else {
+    LND_EXPECT_ERROR(r, StatusCode::kCorrupt, "column 0 page 0 buffer 1");
+  }
+}
+
+TEST(FileReaderTest, RejectsSchemaWithMissingParent) {
+  lance::file::Schema s;
+  AddField(&s, "a", 0, -1, "struct");
+  AddField(&s, "b", 1, 5, "int32");
+  auto bytes = BuildFile(s, 0, {{}});
+  LND_EXPECT_ERROR(FileReader::Open(FileOf(bytes)), StatusCode::kCorrupt, "names parent id 5");
+}
+
+TEST(FileReaderTest, RejectsColumnCountMismatch) {
+  auto bytes = BuildFile(OneField("int32"), 3, {{MiniBlockInt32({1, 2, 3}, {}, true)}, {}});
+  LND_EXPECT_ERROR(FileReader::Open(FileOf(bytes)), StatusCode::kCorrupt,
+                   "schema has 1 leaf fields but the file has 2 columns");
+}
+
+TEST(FileReaderTest, RejectsHasLargeChunkIn21) {
+  auto bytes = BuildFile(OneField("int32"), 3, {{MiniBlockInt32({1, 2, 3}, {}, true)}}, 2, 1);
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(bytes)));
+  LND_EXPECT_ERROR(reader.ReadAll(), StatusCode::kCorrupt, "has_large_chunk is set in a 2.1 file");
+}
+
+}  // namespace
+}  // namespace lance_nd::file
