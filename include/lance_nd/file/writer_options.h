@@ -7,13 +7,13 @@
 namespace lance_nd::file {
 
 /// \brief Lance file format versions the writer produces.
-enum class FileVersion : std::uint8_t {
+enum class WriterVersion : std::uint8_t {
   kV2_1,  // footer (2, 1), 16-bit mini-block chunk grammar
   kV2_2,  // footer (2, 2), 32-bit chunk grammar; what Lance 12 writes by default
 };
 
 struct WriterOptions {
-  FileVersion version = FileVersion::kV2_2;
+  WriterVersion version = WriterVersion::kV2_2;
   /// Data buffered per leaf column before a page is written (Lance: 8 MiB). A page holds whole
   /// top-level rows; one Write() call is never split, so a page can be larger.
   std::uint64_t page_bytes = std::uint64_t{8} << 20;

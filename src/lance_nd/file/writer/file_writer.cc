@@ -217,7 +217,7 @@ struct FileWriter::Impl {
     StoreLE<std::uint64_t>(tail.data() + p, gb0_pos);
     StoreLE<std::uint64_t>(tail.data() + p + 8, desc.size());
     p += 16;
-    const std::uint16_t minor = options.version == FileVersion::kV2_1 ? 1 : 2;
+    const std::uint16_t minor = options.version == WriterVersion::kV2_1 ? 1 : 2;
     StoreLE<std::uint64_t>(tail.data() + p, column_meta_start);
     StoreLE<std::uint64_t>(tail.data() + p + 8, cmo_start);
     StoreLE<std::uint64_t>(tail.data() + p + 16, gbo_start);
@@ -256,7 +256,7 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<io::OutputF
   LND_ASSIGN_OR_RETURN(impl->plan,
                        internal::writer::PlanSchema(*impl->schema, impl->options.field_ids));
   const Version version =
-      impl->options.version == FileVersion::kV2_1 ? Version::k2_1 : Version::k2_2;
+      impl->options.version == WriterVersion::kV2_1 ? Version::k2_1 : Version::k2_2;
   impl->leaves.resize(impl->plan.leaves.size());
   for (std::size_t l = 0; l < impl->plan.leaves.size(); ++l) {
     LND_ASSIGN_OR_RETURN(impl->leaves[l].options,

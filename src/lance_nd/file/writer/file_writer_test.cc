@@ -75,7 +75,7 @@ TEST(FileWriterTest, Int32WithNullDiffersOnlyInChunkGrammarBetweenVersions) {
   auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
   auto x = t::Prim<std::int32_t>(a::Int32(), {1, std::nullopt, 3});
   WriterOptions v21;
-  v21.version = FileVersion::kV2_1;
+  v21.version = WriterVersion::kV2_1;
   LND_ASSERT_OK_AND_ASSIGN(auto f21, WriteToMemory(schema, {x}, v21));
   LND_ASSERT_OK_AND_ASSIGN(auto f22, WriteToMemory(schema, {x}));
   // chunk metadata word: 0x30 = 4 words (32 bytes), last chunk

@@ -133,6 +133,12 @@ class Planner {
           items *= t->fixed_size();
           t = t->value_type().get();
         }
+        if (leaf->fsl_dims.size() > 1) {
+          return Status::NotImplemented(
+              "field '" + field.name() + "': nested fixed_size_list (" + type.ToString() +
+              ") is not supported by the writer yet; use a list of fixed_size_list or flatten "
+              "the dimensions");
+        }
         if (!t->is_primitive() && t->id() != TypeId::kFixedSizeBinary) {
           return Status::NotImplemented(
               "field '" + field.name() + "': fixed_size_list of " + t->ToString() +

@@ -156,3 +156,17 @@ TEST(LeafPlanTest, ExplicitIdsMustCoverEveryField) {
 
 }  // namespace
 }  // namespace lance_nd::file::internal::writer
+
+namespace lance_nd::file::internal::writer {
+namespace {
+
+TEST(LeafPlanTest, RejectsUnsupportedFixedSizeLists) {
+  namespace a = ::lance_nd::array;
+  auto nested = a::MakeSchema({a::MakeField("x", a::FixedSizeList(a::FixedSizeList(a::Int32(), 2), 3))});
+  LND_EXPECT_ERROR(PlanSchema(*nested, {}), StatusCode::kNotImplemented, "nested fixed_size_list");
+  auto of_strings = a::MakeSchema({a::MakeField("y", a::FixedSizeList(a::Utf8(), 2))});
+  LND_EXPECT_ERROR(PlanSchema(*of_strings, {}), StatusCode::kNotImplemented, "only fixed-width items");
+}
+
+}  // namespace
+}  // namespace lance_nd::file::internal::writer
