@@ -95,6 +95,8 @@ class CStreamReader {
   /// \brief The next batch (validated against schema()), or nullptr at the end of the stream.
   /// A producer error becomes a Status whose kind follows the errno (EINVAL -> InvalidArgument,
   /// ENOSYS -> NotImplemented, else IOError) and whose message includes get_last_error's text.
+  /// After an error (the spec leaves the stream's state undefined) every later call returns the
+  /// same error without calling the producer again.
   Result<RecordBatchPtr> ReadNext();
   /// \brief Read every remaining batch.
   Result<std::vector<RecordBatchPtr>> ReadAll();
@@ -108,6 +110,7 @@ class CStreamReader {
   ArrowArrayStream stream_;
   SchemaPtr schema_;
   bool finished_ = false;
+  Status error_;
 };
 
 /// \brief Same as CStreamReader::Make.

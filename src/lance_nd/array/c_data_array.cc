@@ -120,7 +120,7 @@ void FillArray(const ArrayPtr& data, ArrowArray* out) {
   } else if (!has_validity) {
     out->null_count = 0;
   } else {
-    out->null_count = data->null_count_hint < 0 ? -1 : data->null_count_hint;
+    out->null_count = data->null_count();  // known counts help consumers (-1 is legal too)
   }
   out->offset = data->offset;
   out->n_buffers = static_cast<int64_t>(priv->buffers.size());

@@ -222,6 +222,18 @@ TEST(CDataArray, ArraysWithoutNullsExportANullValidityPointer) {
   c.release(&c);
 }
 
+TEST(CDataArray, UnknownNullCountIsExportedAsTheCount) {
+  std::vector<std::uint8_t> bits = {0b101};
+  ArrayPtr array = MakeArrayData(Int32(), 3,
+                                 {Buffer::Copy(bits.data(), 1),
+                                  Buffer::Copy(std::vector<std::uint8_t>(12, 1))},
+                                 {}, ArrayData::kUnknownNullCount);
+  ArrowArray c{};
+  LND_ASSERT_OK(ExportArray(array, &c));
+  EXPECT_EQ(c.null_count, 1);
+  c.release(&c);
+}
+
 // ---- A hand-written foreign producer ----------------------------------------------------------
 
 /// A foreign ArrowArray node: malloc'ed buffers, children owned by the node, a release counter.

@@ -182,15 +182,21 @@ Result<RecordBatchPtr> CStreamReader::ReadNext() {
   if (stream_.release == nullptr) {
     return Status::InvalidArgument("ReadNext on a closed CStreamReader");
   }
+  if (!error_.ok()) return error_;
   if (finished_) return RecordBatchPtr{};
   ArrowArray c_array{};
   const int rc = stream_.get_next(&stream_, &c_array);
-  if (rc != 0) return ProducerError("get_next", rc);
+  if (rc != 0) {
+    error_ = ProducerError("get_next", rc);
+    return error_;
+  }
   if (c_array.release == nullptr) {
     finished_ = true;
     return RecordBatchPtr{};
   }
-  return ImportRecordBatch(&c_array, schema_);
+  auto batch = ImportRecordBatch(&c_array, schema_);
+  if (!batch.ok()) error_ = batch.status();
+  return batch;
 }
 
 Result<std::vector<RecordBatchPtr>> CStreamReader::ReadAll() {

@@ -221,10 +221,20 @@ TEST(CStream, ForeignErrorsCarryTheLastErrorText) {
   LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader, CStreamReader::Make(&s));
   LND_ASSERT_OK(reader->ReadNext());
   LND_EXPECT_ERROR(reader->ReadNext(), StatusCode::kIOError, "producer ran out of memory");
-  f.message = nullptr;
-  LND_EXPECT_ERROR(reader->ReadNext(), StatusCode::kIOError, "no error message");
+  f.next_errno = 0;  // the reader must not call the producer again after an error
+  LND_EXPECT_ERROR(reader->ReadNext(), StatusCode::kIOError, "producer ran out of memory");
+  EXPECT_EQ(f.served, 1);
   reader.reset();
   EXPECT_EQ(releases, 1);
+
+  ForeignStream h{&releases};
+  h.next_errno = ENOSYS;  // and no message
+  ArrowArrayStream s3 = MakeForeignStream(&h);
+  LND_ASSERT_OK_AND_ASSIGN(reader, CStreamReader::Make(&s3));
+  LND_ASSERT_OK(reader->ReadNext());
+  LND_EXPECT_ERROR(reader->ReadNext(), StatusCode::kNotImplemented, "no error message");
+  reader.reset();
+  EXPECT_EQ(releases, 2);
 
   ForeignStream g{&releases};
   g.schema_errno = EINVAL;
@@ -233,7 +243,7 @@ TEST(CStream, ForeignErrorsCarryTheLastErrorText) {
   LND_EXPECT_ERROR(CStreamReader::Make(&s2), StatusCode::kInvalidArgument,
                    "get_schema failed with errno");
   EXPECT_EQ(s2.release, nullptr);
-  EXPECT_EQ(releases, 2) << "released also when Make fails";
+  EXPECT_EQ(releases, 3) << "released also when Make fails";
 
   ArrowArrayStream released{};
   LND_EXPECT_ERROR(CStreamReader::Make(&released), StatusCode::kInvalidArgument,
