@@ -1,6 +1,7 @@
 // The encoded (storage) schema of nd columns: logical field <-> nd_arrow.array field.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "lance_nd/array/type.h"
@@ -55,6 +56,15 @@ Result<NdStorageLayout> ParseNdField(const array::Field& field);
 /// \brief The logical field of an nd field: same name, the values element type, the item
 /// field's nullability and the field metadata without the extension keys.
 Result<array::FieldPtr> LogicalField(const array::Field& encoded);
+
+/// \brief True when values of `value_type` get a stats column: integers, floats, utf8 and
+/// large utf8, timestamps, dates and durations (not booleans, binaries or nested types).
+bool HasStatsType(const array::DataType& value_type);
+/// \brief The stats column of `variable`: `__stats__:<variable>`, a nullable
+/// Struct{min: T, max: T} with both children nullable.
+array::FieldPtr StatsField(std::string_view variable, const array::DataTypePtr& value_type);
+/// \brief True when `schema` has at least one `__stats__:` column.
+bool HasStats(const array::Schema& schema);
 
 /// \brief `field` without `lance-encoding:*` metadata keys, here and in every nested field.
 array::FieldPtr StripEncodingKeys(const array::FieldPtr& field);

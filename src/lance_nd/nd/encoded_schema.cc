@@ -166,6 +166,36 @@ Result<FieldPtr> LogicalField(const Field& encoded) {
                           layout.value_field->nullable(), std::move(metadata));
 }
 
+bool HasStatsType(const DataType& value_type) {
+  switch (value_type.id()) {
+    case TypeId::kUtf8:
+    case TypeId::kLargeUtf8:
+    case TypeId::kTimestamp:
+    case TypeId::kDate32:
+    case TypeId::kDate64:
+    case TypeId::kDuration:
+      return true;
+    default:
+      return value_type.is_numeric();
+  }
+}
+
+FieldPtr StatsField(std::string_view variable, const DataTypePtr& value_type) {
+  return array::MakeField(StatsColumn(variable),
+                          array::Struct({array::MakeField(std::string(kStatsMinField),
+                                                          value_type, true),
+                                         array::MakeField(std::string(kStatsMaxField),
+                                                          value_type, true)}),
+                          true);
+}
+
+bool HasStats(const array::Schema& schema) {
+  for (const FieldPtr& f : schema.fields()) {
+    if (StatsVariable(f->name())) return true;
+  }
+  return false;
+}
+
 DataTypePtr StripEncodingKeys(const DataTypePtr& type) {
   if (type->children().empty()) return type;
   bool changed = false;

@@ -238,5 +238,32 @@ TEST(EncodeRowsAs, ZeroFieldAttrsInTarget) {
   EXPECT_EQ(back[1], rows[1]);
 }
 
+TEST(StatsSchema, TypesNamesAndDetection) {
+  EXPECT_TRUE(HasStatsType(*array::Float32()));
+  EXPECT_TRUE(HasStatsType(*array::Int16()));
+  EXPECT_TRUE(HasStatsType(*array::UInt64()));
+  EXPECT_TRUE(HasStatsType(*array::Utf8()));
+  EXPECT_TRUE(HasStatsType(*array::Timestamp(array::TimeUnit::kNano)));
+  EXPECT_TRUE(HasStatsType(*array::Date32()));
+  EXPECT_TRUE(HasStatsType(*array::Duration(array::TimeUnit::kSecond)));
+  EXPECT_FALSE(HasStatsType(*array::Bool()));
+  EXPECT_FALSE(HasStatsType(*array::Binary()));
+  EXPECT_FALSE(HasStatsType(*array::List(array::Float32())));
+  const FieldPtr f = StatsField("sst", array::Float64());
+  EXPECT_EQ(f->name(), "__stats__:sst");
+  EXPECT_TRUE(f->nullable());
+  ASSERT_EQ(f->type()->children().size(), 2u);
+  EXPECT_EQ(f->type()->children()[0]->name(), "min");
+  EXPECT_EQ(f->type()->children()[1]->name(), "max");
+  EXPECT_TRUE(f->type()->children()[0]->nullable());
+  EXPECT_TRUE(f->type()->children()[1]->type()->Equals(*array::Float64()));
+  const auto table = SchemaOf(TableRows());
+  EXPECT_FALSE(HasStats(*table));
+  std::vector<FieldPtr> fields = table->fields();
+  fields.push_back(f);
+  EXPECT_TRUE(HasStats(*array::MakeSchema(fields)));
+  LND_EXPECT_OK(ValidateEncodedSchema(*array::MakeSchema(fields)));
+}
+
 }  // namespace
 }  // namespace lance_nd::nd
