@@ -162,3 +162,27 @@ TEST(FileWriterTest, RejectsBadStructuralEncodingMetadata) {
 
 }  // namespace
 }  // namespace lance_nd::file
+
+namespace lance_nd::file {
+namespace {
+
+TEST(FileWriterTest, EqualValuesBecomeAnInlineConstantIn22Only) {
+  auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
+  auto x = t::Prim<std::int32_t>(a::Int32(), {7, 7, 7, 7});
+  LND_ASSERT_OK_AND_ASSIGN(auto f22, WriteToMemory(schema, {x}));
+  // no page buffers: the schema (global buffer 0) starts the file
+  const std::uint8_t* footer = f22.data() + f22.size() - 40;
+  const std::uint64_t gbo = LoadLE<std::uint64_t>(footer + 16);
+  EXPECT_EQ(LoadLE<std::uint64_t>(f22.data() + gbo), 0u);
+  // ConstantLayout.inline_value (#6) = 07 00 00 00 inside the column metadata
+  const std::string bytes(f22.begin(), f22.end());
+  EXPECT_NE(bytes.find(std::string("\x32\x04\x07\x00\x00\x00", 6)), std::string::npos);
+  WriterOptions v21;
+  v21.version = WriterVersion::kV2_1;
+  LND_ASSERT_OK_AND_ASSIGN(auto f21, WriteToMemory(schema, {x}, v21));
+  const std::uint64_t gbo21 = LoadLE<std::uint64_t>(f21.data() + f21.size() - 40 + 16);
+  EXPECT_GT(LoadLE<std::uint64_t>(f21.data() + gbo21), 0u);  // 2.1 writes a mini-block page
+}
+
+}  // namespace
+}  // namespace lance_nd::file

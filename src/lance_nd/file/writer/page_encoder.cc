@@ -4,6 +4,8 @@
 #include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstring>
+#include <optional>
 #include <string>
 
 #include "lance_nd/core/endian.h"
@@ -58,6 +60,34 @@ EncodedPage EncodeAllNull(const ShreddedPage& page) {
     out.buffers.push_back(page.has_rep ? RawLevels(page.rep) : Buffer::Empty());
     out.buffers.push_back(page.has_def ? RawLevels(page.def) : Buffer::Empty());
   }
+  out.layout = SerializeLayout(layout);
+  return out;
+}
+
+// ---- 2.2 constant pages with an inline value ---------------------------------------------
+
+constexpr std::int64_t kMaxInlineValueBytes = 32;
+
+// Lance 12 (2.2) stores a page whose values are all valid and equal, fixed width <= 32 bytes,
+// as a constant layout with the value inline. Only pages without levels are written this way.
+std::optional<EncodedPage> MaybeInlineConstant(const ShreddedPage& page,
+                                               const ColumnOptions& options) {
+  const SlotValues& v = page.values;
+  if (options.version != Version::k2_2 || options.plain_encodings) return std::nullopt;
+  if (v.kind != LeafKind::kFixed || page.has_rep || page.has_def) return std::nullopt;
+  if (v.slot_bytes > kMaxInlineValueBytes || v.num_valid != v.num_slots || v.num_slots == 0) {
+    return std::nullopt;
+  }
+  const auto w = static_cast<std::size_t>(v.slot_bytes);
+  for (std::uint64_t i = 1; i < v.num_slots; ++i) {
+    if (std::memcmp(v.bytes.data(), v.bytes.data() + i * w, w) != 0) return std::nullopt;
+  }
+  EncodedPage out;
+  out.num_rows = page.num_rows;
+  pb21::PageLayout layout;
+  auto* constant = layout.mutable_constant_layout();
+  AddLayers(page, constant->mutable_layers());
+  constant->set_inline_value(std::string(reinterpret_cast<const char*>(v.bytes.data()), w));
   out.layout = SerializeLayout(layout);
   return out;
 }
@@ -406,6 +436,7 @@ Result<EncodedPage> EncodePage(const ShreddedPage& page, const ColumnOptions& op
     return EncodeAllNull(page);
   }
   if (v.num_slots == 0 || v.num_valid == 0) return EncodeAllNull(page);
+  if (auto constant = MaybeInlineConstant(page, options)) return std::move(*constant);
 
   bool full_zip = v.max_value_bytes >= kMiniBlockMaxValueBytes && !FullZipMisreadByLance12(page);
   if (options.structural == ColumnOptions::Structural::kMiniBlock) full_zip = false;
