@@ -4,6 +4,7 @@ export function makeCases(arrow) {
   const {
     Bool, Field, Float32, Float64, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64,
     List, Struct, Utf8, LargeUtf8, Binary, FixedSizeList, Schema, DateDay, TimestampMicrosecond,
+    FixedSizeBinary, Float16, LargeBinary,
   } = arrow;
 
   // mulberry32: a small deterministic PRNG
@@ -43,6 +44,8 @@ export function makeCases(arrow) {
       field("f64", new Float64()), field("b", new Bool()), field("s", new Utf8()),
       field("ls", new LargeUtf8()), field("bin", new Binary()), field("d", new DateDay()),
       field("ts", new TimestampMicrosecond()), field("dense", new Int32()),
+      field("fsb", new FixedSizeBinary(5)), field("f16", new Float16()),
+      field("lbin", new LargeBinary()),
     ];
     const cols = [
       pick(() => Math.floor(r() * 256) - 128, 7),
@@ -62,6 +65,9 @@ export function makeCases(arrow) {
       pick((i) => new Date(Date.UTC(2000, 0, 1) + i * 86400000), 59),
       pick((i) => 1700000000000 + i * 1000, 61),
       Array.from({ length: n }, (_, i) => i),
+      pick((i) => Uint8Array.from({ length: 5 }, (_, k) => (i * 7 + k) & 255), 67),
+      pick((i) => (i % 100) / 4, 71),
+      pick((i) => Uint8Array.from({ length: (i * 13) % 300 }, (_, k) => (i + k) & 255), 73),
     ];
     return table(fields, cols);
   };
