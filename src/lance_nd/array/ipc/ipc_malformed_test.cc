@@ -39,7 +39,7 @@ Bytes Frame(flatbuffers::FlatBufferBuilder& fbb, const Bytes& body) {
 Bytes SchemaMessage(const Schema& schema) {
   auto msg = internal::EncodeSchemaMessage(schema);
   EXPECT_TRUE(msg.ok());
-  return msg->bytes;
+  return msg->header;
 }
 
 struct BatchSpec {

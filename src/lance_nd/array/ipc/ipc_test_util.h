@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -84,6 +85,44 @@ class RandomArrayMaker {
         break;
     }
     return MakeArrayData(type, length, std::move(buffers), std::move(children));
+  }
+
+  /// \brief A random type, nested at most `depth` levels.
+  DataTypePtr RandomType(int depth) {
+    static const TypeId kLeaves[] = {
+        TypeId::kNull,    TypeId::kBool,      TypeId::kInt8,        TypeId::kInt16,
+        TypeId::kInt32,   TypeId::kInt64,     TypeId::kUInt8,       TypeId::kUInt16,
+        TypeId::kUInt32,  TypeId::kUInt64,    TypeId::kFloat16,     TypeId::kFloat32,
+        TypeId::kFloat64, TypeId::kUtf8,      TypeId::kLargeUtf8,   TypeId::kBinary,
+        TypeId::kLargeBinary, TypeId::kDate32, TypeId::kDate64};
+    const int64_t n_leaves = static_cast<int64_t>(std::size(kLeaves));
+    const int64_t pick = Uniform(0, depth > 0 ? n_leaves + 8 : n_leaves + 3);
+    if (pick < n_leaves) return TypeForId(kLeaves[pick]);
+    const auto unit = static_cast<TimeUnit>(Uniform(0, 3));
+    auto child = [&](std::string name) {
+      return MakeField(std::move(name), RandomType(depth - 1), Uniform(0, 3) != 0);
+    };
+    switch (pick - n_leaves) {
+      case 0:
+        return FixedSizeBinary(static_cast<int32_t>(Uniform(1, 9)));
+      case 1:
+        return Timestamp(unit, Uniform(0, 1) == 0 ? "" : "UTC");
+      case 2:
+        return Duration(unit);
+      case 3:
+      case 4:
+        return List(child("item"));
+      case 5:
+        return LargeList(child("item"));
+      case 6:
+        return FixedSizeList(child("item"), static_cast<int32_t>(Uniform(0, 4)));
+      default: {
+        std::vector<FieldPtr> fields;
+        const int64_t n = Uniform(0, 3);
+        for (int64_t i = 0; i < n; ++i) fields.push_back(child("f" + std::to_string(i)));
+        return Struct(std::move(fields));
+      }
+    }
   }
 
   int64_t Uniform(int64_t lo, int64_t hi) {

@@ -167,15 +167,13 @@ Result<EncodedMessage> Frame(flatbuffers::FlatBufferBuilder& fbb,
                                    " bytes exceeds the 2 GiB flatbuffer limit");
   }
   EncodedMessage out;
-  out.bytes.resize(static_cast<std::size_t>(8 + padded) + body.size(), 0);
-  StoreLE<std::uint32_t>(out.bytes.data(), kContinuation);
-  StoreLE<int32_t>(out.bytes.data() + 4, *meta_len);
-  std::memcpy(out.bytes.data() + 8, fbb.GetBufferPointer(), static_cast<std::size_t>(fb_size));
-  if (!body.empty()) {
-    std::memcpy(out.bytes.data() + 8 + padded, body.data(), body.size());
-  }
+  out.header.resize(static_cast<std::size_t>(8 + padded), 0);
+  StoreLE<std::uint32_t>(out.header.data(), kContinuation);
+  StoreLE<int32_t>(out.header.data() + 4, *meta_len);
+  std::memcpy(out.header.data() + 8, fbb.GetBufferPointer(), static_cast<std::size_t>(fb_size));
   out.metadata_length = 8 + *meta_len;
   out.body_length = static_cast<int64_t>(body.size());
+  out.body = std::move(body);
   return out;
 }
 

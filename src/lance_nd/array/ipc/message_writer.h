@@ -10,9 +10,11 @@
 
 namespace lance_nd::array::ipc::internal {
 
-/// \brief One framed message: continuation marker, metadata length, flatbuffer, padding, body.
+/// \brief One framed message: `header` (continuation marker, metadata length, flatbuffer,
+/// padding) followed by `body`.
 struct EncodedMessage {
-  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint8_t> header;
+  std::vector<std::uint8_t> body;
   /// Bytes before the body (marker + length + padded flatbuffer), as a footer Block counts it.
   int32_t metadata_length = 0;
   int64_t body_length = 0;

@@ -31,7 +31,7 @@ struct IpcStreamWriter::Impl {
 
   Status Start() {
     LND_ASSIGN_OR_RETURN(auto msg, internal::EncodeSchemaMessage(*schema));
-    return sink->Write(msg.bytes);
+    return sink->Write(msg.header);
   }
 };
 
@@ -67,7 +67,8 @@ Status IpcStreamWriter::WriteRecordBatch(const RecordBatch& batch) {
   if (impl_->closed) return Status::InvalidArgument("IPC stream writer is already closed");
   LND_RETURN_NOT_OK(internal::CheckBatchMatchesSchema(*impl_->schema, batch));
   LND_ASSIGN_OR_RETURN(auto msg, internal::EncodeRecordBatchMessage(batch, impl_->options));
-  return impl_->sink->Write(msg.bytes);
+  LND_RETURN_NOT_OK(impl_->sink->Write(msg.header));
+  return impl_->sink->Write(msg.body);
 }
 
 Status IpcStreamWriter::Close() {
@@ -92,7 +93,7 @@ struct IpcFileWriter::Impl {
     const std::uint8_t head[8] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
     LND_RETURN_NOT_OK(sink->Write(head));
     LND_ASSIGN_OR_RETURN(auto msg, internal::EncodeSchemaMessage(*schema));
-    return sink->Write(msg.bytes);
+    return sink->Write(msg.header);
   }
 };
 
@@ -129,7 +130,8 @@ Status IpcFileWriter::WriteRecordBatch(const RecordBatch& batch) {
   LND_RETURN_NOT_OK(internal::CheckBatchMatchesSchema(*impl_->schema, batch));
   LND_ASSIGN_OR_RETURN(auto msg, internal::EncodeRecordBatchMessage(batch, impl_->options));
   impl_->blocks.push_back({impl_->sink->position(), msg.metadata_length, msg.body_length});
-  return impl_->sink->Write(msg.bytes);
+  LND_RETURN_NOT_OK(impl_->sink->Write(msg.header));
+  return impl_->sink->Write(msg.body);
 }
 
 Status IpcFileWriter::Close() {
