@@ -257,7 +257,7 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
   const std::uint8_t* d = data->data();
   const std::uint64_t size = static_cast<std::uint64_t>(data->size());
   const std::uint64_t n = l.num_items();
-  if (n > size * 8 + 1024 && cw > 0) {
+  if ((cw == 0 && n > size) || (cw > 0 && n > size / cw)) {
     return Status::Corrupt(where + ": num_items " + N(n) + " cannot fit in " + N(size) + " bytes");
   }
   std::vector<std::uint8_t> fixed_bytes;

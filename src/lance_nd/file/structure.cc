@@ -1,5 +1,6 @@
 #include "lance_nd/file/structure.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -119,8 +120,9 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
   const auto R = static_cast<std::uint16_t>(scheme.num_lists());
   const bool lists = R > 0;
   RowIndex idx;
-  idx.entry.reserve(page.num_rows + 1);
-  idx.value.reserve(page.num_rows + 1);
+  // num_rows comes from the file; never reserve more than the decoded entries justify.
+  idx.entry.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
+  idx.value.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
   if (!lists) {
     if (n != page.num_rows) {
       return Status::Corrupt(where + " has " + N(n) + " level entries for " + N(page.num_rows) +
