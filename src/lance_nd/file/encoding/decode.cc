@@ -774,7 +774,17 @@ Result<DataBlock> GatherDictionary(const DataBlock& dictionary, const DataBlock&
   }
   if (dictionary.kind == DataBlock::Kind::kVariable) {
     LND_RETURN_NOT_OK(detail::ValidateVariable(dictionary, kName));
+    std::uint64_t total = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t k = index_at(i);
+      total += detail::OffsetAt(dictionary, k + 1) - detail::OffsetAt(dictionary, k);
+    }
+    if (total > (dictionary.bits_per_offset == 32 ? 0xFFFFFFFFull : (std::uint64_t{1} << 40))) {
+      return Corrupt(kName, n, " indices materialise ", total, " bytes, more than ",
+                     dictionary.bits_per_offset, "-bit offsets can address");
+    }
     detail::VariableBuilder out(dictionary.bits_per_offset);
+    out.Reserve(n, total);
     for (std::uint64_t i = 0; i < n; ++i) {
       const std::uint64_t k = index_at(i);
       const std::uint64_t b = detail::OffsetAt(dictionary, k);

@@ -1,5 +1,6 @@
 #include "lance_nd/file/encoding/fuzz_entry.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -183,8 +184,9 @@ void FuzzDecodeProto(const std::uint8_t* data, std::size_t size) {
     default: {
       auto dict = DecodeBlock(ce, first, n % 64);
       if (!dict.ok() || buffers.size() < 2) return;
-      Consume(GatherDictionary(*dict, DataBlock::Fixed(8, static_cast<std::uint64_t>(buffers[1]->size()),
-                                                       buffers[1])));
+      // at most 256 indices keep the materialised output small
+      const auto num_indices = std::min<std::uint64_t>(256, static_cast<std::uint64_t>(buffers[1]->size()));
+      Consume(GatherDictionary(*dict, DataBlock::Fixed(8, num_indices, buffers[1])));
       break;
     }
   }

@@ -4,6 +4,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -19,6 +20,8 @@ using detail::Corrupt;
 // a buffer beyond these ratios; larger declared sizes are forged.
 constexpr std::uint64_t kLz4MaxRatio = 256;
 constexpr std::uint64_t kZstdMaxRatio = 65536;
+// No single Lance buffer we read is expected to exceed this once decompressed.
+constexpr std::uint64_t kMaxDecompressedBytes = std::uint64_t{1} << 31;
 
 Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
   if (input.size() < 4) {
@@ -50,58 +53,50 @@ Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
 
 Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame,
                                              std::optional<std::uint64_t> declared) {
-  std::uint64_t usize = 0;
-  if (declared) {
-    usize = *declared;
-  } else {
-    const unsigned long long fcs = ZSTD_getFrameContentSize(frame.data(), frame.size());
-    if (fcs == ZSTD_CONTENTSIZE_ERROR) {
-      return Corrupt("general(zstd)", "not a zstd frame (", frame.size(), " bytes)");
-    }
-    if (fcs != ZSTD_CONTENTSIZE_UNKNOWN) usize = fcs;
-  }
-  if (usize > frame.size() * kZstdMaxRatio + 65536) {
-    return Corrupt("general(zstd)", "declared uncompressed size ", usize,
+  // Stream into a growing buffer so that a forged size costs nothing until real output exists.
+  const std::uint64_t ratio_cap = frame.size() * kZstdMaxRatio + 65536;
+  const std::uint64_t cap = std::min(declared.value_or(ratio_cap), kMaxDecompressedBytes);
+  if (declared && (*declared > ratio_cap || *declared > kMaxDecompressedBytes)) {
+    return Corrupt("general(zstd)", "declared uncompressed size ", *declared,
                    " is impossible for ", frame.size(), " compressed bytes");
   }
-  if (declared || usize > 0) {
-    std::uint8_t* out = nullptr;
-    auto buffer = detail::Allocate(usize, &out);
-    const std::size_t got = ZSTD_decompress(out, usize, frame.data(), frame.size());
-    if (ZSTD_isError(got) || got != usize) {
-      return Corrupt("general(zstd)", "zstd frame of ", frame.size(),
-                     " bytes did not decompress to the ", usize, " expected bytes (",
-                     ZSTD_isError(got) ? std::string(ZSTD_getErrorName(got))
-                                       : detail::Cat(got, " bytes"),
-                     ")");
-    }
-    return buffer;
-  }
-  // Unknown content size: stream with a growing output, bounded by the ratio cap.
   ZSTD_DStream* ds = ZSTD_createDStream();
   if (ds == nullptr) return Status::IOError("general(zstd): cannot create a zstd stream");
   std::vector<std::uint8_t> out;
+  out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(cap, 1 << 20)));
   ZSTD_inBuffer in{frame.data(), frame.size(), 0};
   std::vector<std::uint8_t> chunk(ZSTD_DStreamOutSize());
-  const std::uint64_t cap = frame.size() * kZstdMaxRatio + 65536;
   std::size_t ret = 1;
+  bool too_big = false;
   while (true) {
     ZSTD_outBuffer ob{chunk.data(), chunk.size(), 0};
     ret = ZSTD_decompressStream(ds, &ob, &in);
     if (ZSTD_isError(ret)) break;
+    if (out.size() + ob.pos > cap) {
+      too_big = true;
+      break;
+    }
     out.insert(out.end(), chunk.data(), chunk.data() + ob.pos);
-    if (out.size() > cap) break;
     if (ret == 0) break;
-    if (in.pos == in.size && ob.pos == 0) break;  // truncated frame
+    if (in.pos == in.size && ob.pos < ob.size) break;  // input exhausted: truncated frame
   }
   ZSTD_freeDStream(ds);
   if (ZSTD_isError(ret)) {
-    return Corrupt("general(zstd)", "invalid zstd frame: ", ZSTD_getErrorName(ret));
+    return Corrupt("general(zstd)", "invalid zstd frame of ", frame.size(), " bytes: ",
+                   ZSTD_getErrorName(ret));
   }
-  if (ret != 0 || out.size() > cap) {
+  if (too_big) {
+    return Corrupt("general(zstd)", "frame of ", frame.size(), " bytes decompresses to more than ",
+                   declared ? "the declared " : "the allowed ", cap, " bytes");
+  }
+  if (ret != 0) {
     return Corrupt("general(zstd)", "zstd frame of ", frame.size(), " bytes is truncated");
   }
-  return array::Buffer::Copy(out.data(), static_cast<int64_t>(out.size()));
+  if (declared && out.size() != *declared) {
+    return Corrupt("general(zstd)", "zstd frame of ", frame.size(), " bytes decompressed to ",
+                   out.size(), " bytes, its prefix declares ", *declared);
+  }
+  return array::Buffer::FromVector(std::move(out));
 }
 
 Result<array::BufferPtr> ZstdDecompress(std::span<const std::uint8_t> input) {
