@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
@@ -20,6 +21,9 @@ struct WrittenFile {
   std::uint32_t num_columns = 0;  // leaf columns
   std::uint16_t major_version = 2;
   std::uint16_t minor_version = 2;
+  /// Field id of each column's leaf field, in column order (a manifest DataFile's `fields`;
+  /// its `column_indices` are then 0, 1, 2, ...).
+  std::vector<std::int32_t> column_field_ids;
 };
 
 /// \brief Writes one Lance data file. Usage: Open, Write (any number of batches with the

@@ -234,6 +234,7 @@ struct FileWriter::Impl {
     written.num_columns = static_cast<std::uint32_t>(leaves.size());
     written.major_version = 2;
     written.minor_version = minor;
+    for (const auto& leaf : plan.leaves) written.column_field_ids.push_back(leaf.field_id);
     return written;
   }
 };

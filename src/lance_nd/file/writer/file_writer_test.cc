@@ -148,6 +148,8 @@ TEST(FileWriterTest, RejectsBatchOfAnotherSchema) {
   LND_EXPECT_ERROR(writer->Write(*batch), StatusCode::kSchemaMismatch, "has type int64");
   LND_ASSERT_OK_AND_ASSIGN(WrittenFile written, writer->Finish());
   EXPECT_EQ(written.num_rows, 0u);
+  EXPECT_THAT(written.column_field_ids, ::testing::ElementsAre(0));
+  LND_EXPECT_ERROR(writer->Write(*batch), StatusCode::kInvalidArgument, "after Finish");
   LND_EXPECT_ERROR(writer->Finish(), StatusCode::kInvalidArgument, "twice");
 }
 
@@ -182,6 +184,34 @@ TEST(FileWriterTest, EqualValuesBecomeAnInlineConstantIn22Only) {
   LND_ASSERT_OK_AND_ASSIGN(auto f21, WriteToMemory(schema, {x}, v21));
   const std::uint64_t gbo21 = LoadLE<std::uint64_t>(f21.data() + f21.size() - 40 + 16);
   EXPECT_GT(LoadLE<std::uint64_t>(f21.data() + gbo21), 0u);  // 2.1 writes a mini-block page
+}
+
+}  // namespace
+}  // namespace lance_nd::file
+
+namespace lance_nd::file {
+namespace {
+
+TEST(FileWriterTest, ExplicitFieldIdsReachTheSchemaAndTheResult) {
+  auto schema = a::MakeSchema({a::MakeField("x", a::List(a::Int32())), a::MakeField("y", a::Utf8())});
+  auto items = t::Prim<std::int32_t>(a::Int32(), {1, 2});
+  auto x = t::List(a::List(a::Int32()), {2}, items);
+  auto y = t::Strings(a::Utf8(), {"a"});
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+  WriterOptions options;
+  options.field_ids = {5, 9, 2};
+  LND_ASSERT_OK_AND_ASSIGN(auto writer, FileWriter::Open(std::move(out), schema, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, a::RecordBatch::Make(schema, 1, {x, y}));
+  LND_ASSERT_OK(writer->Write(*batch));
+  LND_ASSERT_OK_AND_ASSIGN(WrittenFile written, writer->Finish());
+  EXPECT_THAT(written.column_field_ids, ::testing::ElementsAre(9, 2));
+  EXPECT_EQ(written.num_columns, 2u);
+  // "item" has id 9 (18 09) and parent 5 (20 05) in the FileDescriptor
+  LND_ASSERT_OK_AND_ASSIGN(auto file, fs->OpenForRead("f.lance"));
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, io::ReadWholeFile(*file));
+  const std::string s(bytes->begin(), bytes->end());
+  EXPECT_NE(s.find(std::string("\x12\x04item\x18\x09\x20\x05", 10)), std::string::npos);
 }
 
 }  // namespace

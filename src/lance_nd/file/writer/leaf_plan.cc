@@ -63,6 +63,7 @@ class Planner {
           leaf.path = std::move(path);
           leaf.kind = LeafKind::kEmptyStruct;
           leaf.leaf_field = &field;
+          leaf.field_id = id;
           plan_->leaves.push_back(std::move(leaf));
           return Status::OK();
         }
@@ -85,6 +86,7 @@ class Planner {
     LeafColumn leaf;
     leaf.top_level_index = top_level_index;
     leaf.leaf_field = &field;
+    leaf.field_id = id;
     path.push_back(PathNode{PathNode::Kind::kLeaf, &field, -1});
     leaf.path = std::move(path);
     LND_RETURN_NOT_OK(ClassifyLeaf(field, &leaf));

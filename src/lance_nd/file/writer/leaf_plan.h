@@ -39,6 +39,7 @@ struct LeafColumn {
   std::vector<std::int64_t> fsl_dims;  // kFixedList: dimensions, outermost first
   std::uint32_t bits_per_offset = 32;  // kVariable
   const array::Field* leaf_field = nullptr;
+  std::int32_t field_id = 0;  // Lance field id of the leaf field
 };
 
 /// \brief One entry of the file's schema (lance.file.Field), in pre-order.

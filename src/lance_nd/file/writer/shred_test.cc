@@ -140,6 +140,9 @@ TEST(LeafPlanTest, PreOrderIdsAndLogicalTypes) {
                                  "fixed_size_list:float:3", "timestamp:us:UTC"));
   EXPECT_THAT(parents, ElementsAre(-1, 0, 1, 2, 0, -1));
   ASSERT_EQ(plan.leaves.size(), 3u);
+  EXPECT_EQ(plan.leaves[0].field_id, 3);
+  EXPECT_EQ(plan.leaves[1].field_id, 4);
+  EXPECT_EQ(plan.leaves[2].field_id, 5);
   EXPECT_EQ(plan.leaves[1].kind, LeafKind::kFixedList);
   EXPECT_EQ(plan.leaves[1].items_per_value, 3);
 }
