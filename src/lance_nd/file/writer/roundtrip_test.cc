@@ -128,9 +128,9 @@ a::FieldPtr WithCompression(a::FieldPtr field, const char* compression) {
   return field->WithMetadata(md);
 }
 
-class RoundTripTest : public ::testing::TestWithParam<Setting> {};
+class WriterRoundTripTest : public ::testing::TestWithParam<Setting> {};
 
-TEST_P(RoundTripTest, EveryLeafTypeWithNulls) {
+TEST_P(WriterRoundTripTest, EveryLeafTypeWithNulls) {
   const Setting s = GetParam();
   std::vector<a::FieldPtr> fields;
   std::vector<a::ArrayPtr> columns;
@@ -144,7 +144,7 @@ TEST_P(RoundTripTest, EveryLeafTypeWithNulls) {
   ExpectRoundTrip(a::MakeSchema(fields), columns, options, 3);
 }
 
-TEST_P(RoundTripTest, NestedTypes) {
+TEST_P(WriterRoundTripTest, NestedTypes) {
   const Setting s = GetParam();
   using namespace a;  // NOLINT
   std::vector<DataTypePtr> types = {
@@ -171,7 +171,7 @@ TEST_P(RoundTripTest, NestedTypes) {
   ExpectRoundTrip(MakeSchema(fields), columns, options, 2);
 }
 
-TEST_P(RoundTripTest, LongStringsUseFullZip) {
+TEST_P(WriterRoundTripTest, LongStringsUseFullZip) {
   const Setting s = GetParam();
   ::lance_nd::testing::RandomArrayOptions ro;
   ro.max_binary_length = 600;
@@ -187,7 +187,7 @@ TEST_P(RoundTripTest, LongStringsUseFullZip) {
                   options);
 }
 
-TEST_P(RoundTripTest, ManySmallPages) {
+TEST_P(WriterRoundTripTest, ManySmallPages) {
   const Setting s = GetParam();
   auto type = a::Struct({a::MakeField("l", a::List(a::Int32())), a::MakeField("s", a::Utf8())});
   auto schema = a::MakeSchema({WithCompression(a::MakeField("x", type), s.compression)});
@@ -197,10 +197,10 @@ TEST_P(RoundTripTest, ManySmallPages) {
   ExpectRoundTrip(schema, {::lance_nd::testing::RandomArray(type, 5000, 0.1, 9)}, options, 25);
 }
 
-INSTANTIATE_TEST_SUITE_P(Settings, RoundTripTest, ::testing::ValuesIn(kSettings),
+INSTANTIATE_TEST_SUITE_P(Settings, WriterRoundTripTest, ::testing::ValuesIn(kSettings),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
 
-TEST(RoundTripTest, RandomTypesProperty) {
+TEST(WriterRoundTripMiscTest, RandomTypesProperty) {
   int written = 0;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     auto type = ::lance_nd::testing::RandomType(seed, 3);
@@ -219,7 +219,7 @@ TEST(RoundTripTest, RandomTypesProperty) {
   EXPECT_GT(written, 100);
 }
 
-TEST(RoundTripTest, EmptyFileHasNoRows) {
+TEST(WriterRoundTripMiscTest, EmptyFileHasNoRows) {
   auto schema = a::MakeSchema({a::MakeField("x", a::List(a::Int32()))});
   LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {}, {}));
   LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
@@ -227,7 +227,7 @@ TEST(RoundTripTest, EmptyFileHasNoRows) {
   EXPECT_EQ(reader.Describe().columns.size(), 1u);
 }
 
-TEST(RoundTripTest, AllNullAndAllEmptyColumns) {
+TEST(WriterRoundTripMiscTest, AllNullAndAllEmptyColumns) {
   using namespace a;  // NOLINT
   auto schema = MakeSchema({MakeField("n", Int32()), MakeField("s", Struct({MakeField("x", Utf8())})),
                             MakeField("l", List(Float32())), MakeField("z", Null())});
