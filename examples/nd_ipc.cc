@@ -4,6 +4,7 @@
 //
 // docs/user-guide.md walks through this file.
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <span>
 #include <string>
@@ -85,12 +86,17 @@ Status RoundTrip(const std::string& path) {
 // [encode]
 
 int main(int argc, char** argv) {
-  const std::string path = argc > 1 ? argv[1] : "nd_example.arrows";
-  Status st = RoundTrip(path);
-  if (!st.ok()) {
-    std::fprintf(stderr, "example_nd_ipc: %s\n", st.ToString().c_str());
+  try {
+    const std::string path = argc > 1 ? argv[1] : "nd_example.arrows";
+    Status st = RoundTrip(path);
+    if (!st.ok()) {
+      std::fprintf(stderr, "example_nd_ipc: %s\n", st.ToString().c_str());
+      return 1;
+    }
+    std::printf("wrote and re-read %s\n", path.c_str());
+    return 0;
+  } catch (const std::exception& e) {  // lance-nd reports errors as Status; this is bad_alloc
+    std::fprintf(stderr, "example_nd_ipc: %s\n", e.what());
     return 1;
   }
-  std::printf("wrote and re-read %s\n", path.c_str());
-  return 0;
 }

@@ -21,7 +21,10 @@ Entries Sorted(const la::Metadata& m) {
 
 std::string Text(const Entries& e) {
   std::string out = "{";
-  for (const auto& [k, v] : e) out += (out.size() > 1 ? ", " : "") + k + ": " + v;
+  for (const auto& [k, v] : e) {
+    if (out.size() > 1) out += ", ";
+    out.append(k).append(": ").append(v);
+  }
   return out + "}";
 }
 
@@ -55,6 +58,7 @@ Status CompareFields(const la::Field& want, const la::Field& got, const std::str
 
 std::vector<std::string> Names(const nd::NdRecordBatch& b) {
   std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(b.num_columns()));
   for (int i = 0; i < b.num_columns(); ++i) names.push_back(b.column_name(i));
   std::sort(names.begin(), names.end());
   return names;
@@ -76,7 +80,7 @@ Status CompareRow(const nd::NdRecordBatch& want, const nd::NdRecordBatch& got,
     const std::string& name = want.column_name(i);
     const nd::NdArrowArray& a = want.column(i);
     const nd::NdArrowArray* b = got.GetColumn(name);
-    const std::string var = at + " variable '" + name + "'";
+    const std::string var = std::string(at).append(" variable '").append(name).append("'");
     if (!a.value_type()->Equals(*b->value_type())) {
       return Status::InvalidArgument(var + ": value type " + a.value_type()->ToString() +
                                      " expected, " + b->value_type()->ToString() + " found");

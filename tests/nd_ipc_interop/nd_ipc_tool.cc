@@ -12,6 +12,7 @@
 // Exit status: 0 when everything matches, 1 on a difference or error, 2 on bad usage.
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -173,5 +174,10 @@ int Run(std::span<char*> args) {
 }  // namespace lance_nd::interop
 
 int main(int argc, char** argv) {
-  return lance_nd::interop::Run(std::span<char*>(argv, static_cast<std::size_t>(argc)));
+  try {
+    return lance_nd::interop::Run(std::span<char*>(argv, static_cast<std::size_t>(argc)));
+  } catch (const std::exception& e) {  // e.g. std::bad_alloc: report instead of terminating
+    std::fprintf(stderr, "nd_ipc_tool: %s\n", e.what());
+    return 1;
+  }
 }

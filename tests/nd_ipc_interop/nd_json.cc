@@ -157,7 +157,7 @@ Result<nd::Attributes> AttributesFromJson(const json& attrs, const std::string& 
   if (attrs.is_null()) return out;
   if (!attrs.is_object()) return Status::InvalidArgument(where + ": expected an object");
   for (const auto& [key, a] : attrs.items()) {
-    const std::string at = where + " attribute '" + key + "'";
+    const std::string at = std::string(where).append(" attribute '").append(key).append("'");
     if (!a.is_object() || !a.contains("type") || !a["type"].is_string() || !a.contains("value")) {
       return Status::InvalidArgument(at + ": expected {\"type\": ..., \"value\": ...}");
     }
@@ -253,7 +253,9 @@ Result<std::vector<nd::NdRecordBatch>> ParseNdJson(const std::string& text) {
     }
     std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
     for (const auto& [name, var] : row["variables"].items()) {
-      LND_ASSIGN_OR_RETURN(nd::NdArrowArray a, ArrayVariable(var, where + " '" + name + "'"));
+      LND_ASSIGN_OR_RETURN(
+          nd::NdArrowArray a,
+          ArrayVariable(var, std::string(where).append(" '").append(name).append("'")));
       arrays.emplace_back(name, std::move(a));
     }
     LND_ASSIGN_OR_RETURN(nd::Attributes globals,
