@@ -23,12 +23,54 @@ namespace {
 
 using lance_nd::array::internal::DecodeCMetadata;
 
-constexpr const char* kFormats[] = {
-    "n",     "b",     "c",       "C",     "s",     "S",      "i",       "I",    "l",     "L",
-    "e",     "f",     "g",       "u",     "U",     "z",      "Z",       "w:4",  "tdD",   "tdm",
-    "tss:",  "tsm:UTC", "tsu:Europe/Paris", "tsn:", "tDs", "tDm", "tDu", "tDn", "+l",  "+L",
-    "+w:3",  "+s",    "d:10,2",  "tts",   "tiM",   "+m",     "+ud:0,1", "vu",   "+r",    "w:",
-    "w:x",   "ts",    "+w:-1",   "",      "+vl",   "tsx:",   "w:2147483647", "+w:0"};
+constexpr const char* kFormats[] = {"n",
+                                    "b",
+                                    "c",
+                                    "C",
+                                    "s",
+                                    "S",
+                                    "i",
+                                    "I",
+                                    "l",
+                                    "L",
+                                    "e",
+                                    "f",
+                                    "g",
+                                    "u",
+                                    "U",
+                                    "z",
+                                    "Z",
+                                    "w:4",
+                                    "tdD",
+                                    "tdm",
+                                    "tss:",
+                                    "tsm:UTC",
+                                    "tsu:Europe/Paris",
+                                    "tsn:",
+                                    "tDs",
+                                    "tDm",
+                                    "tDu",
+                                    "tDn",
+                                    "+l",
+                                    "+L",
+                                    "+w:3",
+                                    "+s",
+                                    "d:10,2",
+                                    "tts",
+                                    "tiM",
+                                    "+m",
+                                    "+ud:0,1",
+                                    "vu",
+                                    "+r",
+                                    "w:",
+                                    "w:x",
+                                    "ts",
+                                    "+w:-1",
+                                    "",
+                                    "+vl",
+                                    "tsx:",
+                                    "w:2147483647",
+                                    "+w:0"};
 constexpr std::size_t kNumFormats = sizeof(kFormats) / sizeof(kFormats[0]);
 
 class Reader {
@@ -37,7 +79,8 @@ class Reader {
   std::uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
   std::string Bytes(std::size_t n) {
     std::string out;
-    for (std::size_t i = 0; i < n && pos_ < size_; ++i) out.push_back(static_cast<char>(data_[pos_++]));
+    for (std::size_t i = 0; i < n && pos_ < size_; ++i)
+      out.push_back(static_cast<char>(data_[pos_++]));
     return out;
   }
 
@@ -79,7 +122,8 @@ ArrowSchema* Build(Reader& r, std::deque<Node>& nodes, int depth) {
   if (DecodeCMetadata(blob.data(), blob.size()).ok()) n.metadata = blob;
   const int n_children = depth < 100 ? r.Byte() % 4 : 0;
   for (int i = 0; i < n_children; ++i) n.children.push_back(Build(r, nodes, depth + 1));
-  ArrowSchema* dictionary = (flags & 0x80) != 0 && depth < 100 ? Build(r, nodes, depth + 1) : nullptr;
+  ArrowSchema* dictionary =
+      (flags & 0x80) != 0 && depth < 100 ? Build(r, nodes, depth + 1) : nullptr;
   ArrowSchema& s = n.schema;
   s.format = n.format.c_str();
   s.name = n.name.c_str();

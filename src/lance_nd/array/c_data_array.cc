@@ -170,7 +170,8 @@ class ArrayImporter {
     const auto end = CheckedAdd(a.offset, a.length);
     if (!end) return Status::InvalidArgument(where + ": offset + length overflows int64");
     if (a.dictionary != nullptr) {
-      return Status::InvalidArgument(where + " has a dictionary but its type is not "
+      return Status::InvalidArgument(where +
+                                     " has a dictionary but its type is not "
                                      "dictionary-encoded; the schema and array disagree");
     }
     const int64_t expected_buffers = ExpectedBufferCount(id);
@@ -195,8 +196,7 @@ class ArrayImporter {
     if (id != TypeId::kNull) {
       if (a.buffers[0] == nullptr) {
         if (a.null_count > 0) {
-          return Status::InvalidArgument(where + " has null_count " +
-                                         std::to_string(a.null_count) +
+          return Status::InvalidArgument(where + " has null_count " + std::to_string(a.null_count) +
                                          " but no validity buffer");
         }
         null_count = 0;
@@ -209,7 +209,8 @@ class ArrayImporter {
     if (id == TypeId::kBool) {
       LND_ASSIGN_OR_RETURN(buffers[1], Required(a, 1, BytesForBits(*end), 1, where, "values"));
     } else if (id == TypeId::kFixedSizeBinary || type->is_primitive()) {
-      const int64_t width = id == TypeId::kFixedSizeBinary ? type->fixed_size() : type->byte_width();
+      const int64_t width =
+          id == TypeId::kFixedSizeBinary ? type->fixed_size() : type->byte_width();
       const auto size = CheckedMul(*end, width);
       if (!size) return Status::InvalidArgument(where + ": values buffer size overflows int64");
       const int64_t align = id == TypeId::kFixedSizeBinary ? 1 : width;
@@ -265,7 +266,8 @@ class ArrayImporter {
   /// to `align` bytes is copied (the spec recommends, but does not require, 8-byte alignment).
   BufferPtr Wrap(const void* ptr, int64_t size, int64_t align) {
     const auto* bytes = static_cast<const std::uint8_t*>(ptr);
-    if (align > 1 && reinterpret_cast<std::uintptr_t>(bytes) % static_cast<std::uintptr_t>(align) != 0) {
+    if (align > 1 &&
+        reinterpret_cast<std::uintptr_t>(bytes) % static_cast<std::uintptr_t>(align) != 0) {
       return Buffer::Copy(bytes, size);
     }
     return std::make_shared<const Buffer>(bytes, size, owner_);

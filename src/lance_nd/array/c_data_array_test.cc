@@ -171,8 +171,7 @@ TEST(CDataArray, ExportPinsTheArrayUntilRelease) {
   EXPECT_FALSE(weak.expired());
   EXPECT_EQ(c.children[0]->buffers[1], values);
   // Read the values after our own reference is gone (ASan would flag a use after free).
-  EXPECT_EQ(std::memcmp(c.children[0]->buffers[1], copy.data(), copy.size() * sizeof(int64_t)),
-            0);
+  EXPECT_EQ(std::memcmp(c.children[0]->buffers[1], copy.data(), copy.size() * sizeof(int64_t)), 0);
   c.release(&c);
   EXPECT_EQ(c.release, nullptr);
   EXPECT_TRUE(weak.expired());
@@ -224,10 +223,9 @@ TEST(CDataArray, ArraysWithoutNullsExportANullValidityPointer) {
 
 TEST(CDataArray, UnknownNullCountIsExportedAsTheCount) {
   std::vector<std::uint8_t> bits = {0b101};
-  ArrayPtr array = MakeArrayData(Int32(), 3,
-                                 {Buffer::Copy(bits.data(), 1),
-                                  Buffer::Copy(std::vector<std::uint8_t>(12, 1))},
-                                 {}, ArrayData::kUnknownNullCount);
+  ArrayPtr array = MakeArrayData(
+      Int32(), 3, {Buffer::Copy(bits.data(), 1), Buffer::Copy(std::vector<std::uint8_t>(12, 1))},
+      {}, ArrayData::kUnknownNullCount);
   ArrowArray c{};
   LND_ASSERT_OK(ExportArray(array, &c));
   EXPECT_EQ(c.null_count, 1);
@@ -352,15 +350,15 @@ TEST(CDataArray, ImportsForeignNestedListOfStruct) {
   int releases = 0, child_releases = 0;
   // struct<x: int64, s: large_utf8> with 3 rows, list<struct> of 2 rows: [[r0, r1], [r2]] with
   // the list itself at offset 0 and the struct child at offset 1 (row 0 of the child hidden).
-  ArrowArray x = MakeForeign(4, 0, 0, {std::nullopt, Bytes<int64_t>({-1, 7, 8, 9})}, {},
-                             &child_releases);
+  ArrowArray x =
+      MakeForeign(4, 0, 0, {std::nullopt, Bytes<int64_t>({-1, 7, 8, 9})}, {}, &child_releases);
   ArrowArray s = MakeForeign(4, 1, 0,
                              {Bits({1, 1, 0, 1}), Bytes<int64_t>({0, 1, 3, 3, 4}),
                               std::vector<std::uint8_t>{'z', 'a', 'b', 'c'}},
                              {}, &child_releases);
   ArrowArray st = MakeForeign(3, 0, 1, {std::nullopt}, {x, s}, &child_releases);
-  ArrowArray list = MakeForeign(2, 0, 0, {std::nullopt, Bytes<int32_t>({0, 2, 3})}, {st},
-                                &releases);
+  ArrowArray list =
+      MakeForeign(2, 0, 0, {std::nullopt, Bytes<int32_t>({0, 2, 3})}, {st}, &releases);
   const DataTypePtr type =
       List(Struct({MakeField("x", Int64(), false), MakeField("s", LargeUtf8())}));
   LND_ASSERT_OK_AND_ASSIGN(ArrayPtr a, ImportArray(&list, type));
@@ -377,8 +375,8 @@ TEST(CDataArray, ImportsForeignNestedListOfStruct) {
   xb->Append(9);
   sbb->Append("c");
   LND_ASSERT_OK_AND_ASSIGN(ArrayPtr rows, sb.Finish());
-  ArrayPtr expected = MakeArrayData(type, 2, {nullptr, Buffer::Copy(Bytes<int32_t>({0, 2, 3}))},
-                                    {rows}, 0);
+  ArrayPtr expected =
+      MakeArrayData(type, 2, {nullptr, Buffer::Copy(Bytes<int32_t>({0, 2, 3}))}, {rows}, 0);
   EXPECT_TRUE(ArrayEquals(*a, *expected)) << PrettyPrint(*a);
   a.reset();
   EXPECT_EQ(releases, 1);
@@ -430,20 +428,19 @@ TEST(CDataArray, StructuralErrorsReleaseTheInput) {
   cases.push_back({"nulls without bitmap",
                    MakeForeign(2, 1, 0, {std::nullopt, Bytes<int32_t>({1, 2})}, {}, &releases),
                    Int32(), "no validity buffer"});
-  cases.push_back({"null values",
-                   MakeForeign(2, 0, 0, {std::nullopt, std::nullopt}, {}, &releases), Int32(),
-                   "null values buffer"});
+  cases.push_back({"null values", MakeForeign(2, 0, 0, {std::nullopt, std::nullopt}, {}, &releases),
+                   Int32(), "null values buffer"});
   cases.push_back({"null count too big",
                    MakeForeign(2, 3, 0, {Bits({0, 0}), Bytes<int32_t>({1, 2})}, {}, &releases),
                    Int32(), "greater than its length"});
-  cases.push_back({"negative last offset",
-                   MakeForeign(1, 0, 0, {std::nullopt, Bytes<int32_t>({0, -4}), std::nullopt}, {},
-                               &releases),
-                   Utf8(), "negative last offset"});
-  cases.push_back({"missing data",
-                   MakeForeign(1, 0, 0, {std::nullopt, Bytes<int32_t>({0, 4}), std::nullopt}, {},
-                               &releases),
-                   Utf8(), "null data buffer"});
+  cases.push_back(
+      {"negative last offset",
+       MakeForeign(1, 0, 0, {std::nullopt, Bytes<int32_t>({0, -4}), std::nullopt}, {}, &releases),
+       Utf8(), "negative last offset"});
+  cases.push_back(
+      {"missing data",
+       MakeForeign(1, 0, 0, {std::nullopt, Bytes<int32_t>({0, 4}), std::nullopt}, {}, &releases),
+       Utf8(), "null data buffer"});
   const int expected = static_cast<int>(cases.size());
   for (Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -456,8 +453,7 @@ TEST(CDataArray, StructuralErrorsReleaseTheInput) {
 TEST(CDataArray, ValidationErrorsOfUntrustedDataAreReturned) {
   int releases = 0;
   ArrowArray bad_offsets = MakeForeign(
-      3, 0, 0,
-      {std::nullopt, Bytes<int32_t>({0, 4, 2, 5}), std::vector<std::uint8_t>(5, 'a')}, {},
+      3, 0, 0, {std::nullopt, Bytes<int32_t>({0, 4, 2, 5}), std::vector<std::uint8_t>(5, 'a')}, {},
       &releases);
   LND_EXPECT_ERROR(ImportArray(&bad_offsets, Utf8()), StatusCode::kInvalidArgument,
                    "imported ArrowArray");

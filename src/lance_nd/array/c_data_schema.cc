@@ -129,10 +129,9 @@ Result<Metadata> DecodeCMetadata(const char* data, std::optional<std::size_t> si
     std::memcpy(v, data + pos, sizeof(int32_t));
     pos += sizeof(int32_t);
     if (*v < 0) {
-      return Status::InvalidArgument("ArrowSchema metadata has a negative " + std::string(what) +
-                                     " (" + std::to_string(*v) + ") at byte " +
-                                     std::to_string(pos - sizeof(int32_t)) +
-                                     "; expected a non-negative int32");
+      return Status::InvalidArgument(
+          "ArrowSchema metadata has a negative " + std::string(what) + " (" + std::to_string(*v) +
+          ") at byte " + std::to_string(pos - sizeof(int32_t)) + "; expected a non-negative int32");
     }
     return Status::OK();
   };
@@ -291,24 +290,59 @@ Result<DataTypePtr> TypeFromFormat(std::string_view f, std::vector<FieldPtr> chi
   if (f.size() == 1) {
     DataTypePtr t;
     switch (f[0]) {
-      case 'n': t = Null(); break;
-      case 'b': t = Bool(); break;
-      case 'c': t = Int8(); break;
-      case 'C': t = UInt8(); break;
-      case 's': t = Int16(); break;
-      case 'S': t = UInt16(); break;
-      case 'i': t = Int32(); break;
-      case 'I': t = UInt32(); break;
-      case 'l': t = Int64(); break;
-      case 'L': t = UInt64(); break;
-      case 'e': t = Float16(); break;
-      case 'f': t = Float32(); break;
-      case 'g': t = Float64(); break;
-      case 'u': t = Utf8(); break;
-      case 'U': t = LargeUtf8(); break;
-      case 'z': t = Binary(); break;
-      case 'Z': t = LargeBinary(); break;
-      default: break;
+      case 'n':
+        t = Null();
+        break;
+      case 'b':
+        t = Bool();
+        break;
+      case 'c':
+        t = Int8();
+        break;
+      case 'C':
+        t = UInt8();
+        break;
+      case 's':
+        t = Int16();
+        break;
+      case 'S':
+        t = UInt16();
+        break;
+      case 'i':
+        t = Int32();
+        break;
+      case 'I':
+        t = UInt32();
+        break;
+      case 'l':
+        t = Int64();
+        break;
+      case 'L':
+        t = UInt64();
+        break;
+      case 'e':
+        t = Float16();
+        break;
+      case 'f':
+        t = Float32();
+        break;
+      case 'g':
+        t = Float64();
+        break;
+      case 'u':
+        t = Utf8();
+        break;
+      case 'U':
+        t = LargeUtf8();
+        break;
+      case 'z':
+        t = Binary();
+        break;
+      case 'Z':
+        t = LargeBinary();
+        break;
+      default:
+        break;
     }
     if (t != nullptr) {
       LND_RETURN_NOT_OK(ExpectChildren(f, children.size(), 0));
@@ -382,8 +416,8 @@ Result<std::vector<FieldPtr>> ImportChildren(const ArrowSchema& schema, int dept
     const char* dict_format =
         schema.dictionary->format != nullptr ? schema.dictionary->format : "(null)";
     return Status::NotImplemented(
-        "dictionary-encoded ArrowSchema " + Quote(name) + " (index format " +
-        Quote(schema.format) + ", dictionary format " + Quote(dict_format) +
+        "dictionary-encoded ArrowSchema " + Quote(name) + " (index format " + Quote(schema.format) +
+        ", dictionary format " + Quote(dict_format) +
         ") is not supported by lance-nd; decode the dictionary before exporting");
   }
   if (schema.n_children < 0) {

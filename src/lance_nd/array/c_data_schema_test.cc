@@ -115,8 +115,8 @@ TEST(CDataSchema, NestedTypesKeepChildNamesNullabilityAndMetadata) {
   Metadata md({{"ARROW:extension:name", "nd.tensor"}, {"ARROW:extension:metadata", "{\"x\":1}"}});
   const DataTypePtr inner =
       Struct({MakeField("x", Float64(), false, md), MakeField("tags", List(Utf8()))});
-  const DataTypePtr type = LargeList(MakeField("element", FixedSizeList(
-                                                              MakeField("v", inner, false), 2)));
+  const DataTypePtr type =
+      LargeList(MakeField("element", FixedSizeList(MakeField("v", inner, false), 2)));
   ArrowSchema c{};
   LND_ASSERT_OK(ExportType(*type, &c));
   ASSERT_EQ(c.n_children, 1);
@@ -259,8 +259,8 @@ TEST(CDataSchema, ImportsHandBuiltForeignSchemaAndReleasesOnce) {
 }
 
 TEST(CDataSchema, UnsupportedTypesAreNotImplementedNamingTheFormat) {
-  for (const char* format : {"d:10,2", "d:38,10,256", "tts", "ttn", "tiM", "tin", "+m",
-                             "+ud:0,1", "+us:0", "+r", "vu", "vz", "+vl", "+vL"}) {
+  for (const char* format : {"d:10,2", "d:38,10,256", "tts", "ttn", "tiM", "tin", "+m", "+ud:0,1",
+                             "+us:0", "+r", "vu", "vz", "+vl", "+vL"}) {
     int releases = 0;
     ForeignSchema node;
     InitForeign(&node, format, "x", 0, &releases);
@@ -276,21 +276,22 @@ TEST(CDataSchema, DictionaryIsNotImplementedNamingTheFormats) {
   InitForeign(&dict, "u", "", 0, nullptr);
   InitForeign(&node, "i", "cat", ARROW_FLAG_NULLABLE, &releases);
   node.schema.dictionary = &dict.schema;
-  LND_EXPECT_ERROR(ImportField(&node.schema), StatusCode::kNotImplemented,
-                   "dictionary-encoded ArrowSchema 'cat' (index format 'i', dictionary format 'u')");
+  LND_EXPECT_ERROR(
+      ImportField(&node.schema), StatusCode::kNotImplemented,
+      "dictionary-encoded ArrowSchema 'cat' (index format 'i', dictionary format 'u')");
   EXPECT_EQ(releases, 1);
 }
 
 TEST(CDataSchema, MalformedFormatsAreInvalidArgument) {
-  for (const char* format : {"", "q", "ii", "w:", "w:abc", "w:-1", "w:99999999999", "w:4x", "td",
-                             "tdX", "ts", "tsu", "tsx:UTC", "tD", "tDx", "tDss", "+w:", "+w:-2",
-                             "+x"}) {
+  for (const char* format :
+       {"", "q", "ii", "w:", "w:abc", "w:-1", "w:99999999999", "w:4x", "td", "tdX", "ts", "tsu",
+        "tsx:UTC", "tD", "tDx", "tDss", "+w:", "+w:-2", "+x"}) {
     int releases = 0;
     ForeignSchema item, node;
     InitForeign(&item, "i", "item", ARROW_FLAG_NULLABLE, nullptr);
     const bool nested = format[0] == '+';
-    InitForeign(&node, format, "x", 0, &releases, nested ? std::vector{&item}
-                                                         : std::vector<ForeignSchema*>{});
+    InitForeign(&node, format, "x", 0, &releases,
+                nested ? std::vector{&item} : std::vector<ForeignSchema*>{});
     LND_EXPECT_ERROR(ImportType(&node.schema), StatusCode::kInvalidArgument,
                      "'" + std::string(format) + "'");
     EXPECT_EQ(releases, 1) << format;
@@ -321,14 +322,12 @@ TEST(CDataSchema, StructuralErrors) {
   {
     ForeignSchema node;
     InitForeign(&node, nullptr, "x", 0, nullptr);
-    LND_EXPECT_ERROR(ImportType(&node.schema), StatusCode::kInvalidArgument,
-                     "null format string");
+    LND_EXPECT_ERROR(ImportType(&node.schema), StatusCode::kInvalidArgument, "null format string");
   }
   {
     ForeignSchema node;
     InitForeign(&node, "i", "x", 0, nullptr);
-    LND_EXPECT_ERROR(ImportSchema(&node.schema), StatusCode::kInvalidArgument,
-                     "found format 'i'");
+    LND_EXPECT_ERROR(ImportSchema(&node.schema), StatusCode::kInvalidArgument, "found format 'i'");
     EXPECT_EQ(node.schema.release, nullptr);
   }
   {

@@ -120,8 +120,8 @@ Status ExportRecordBatchStream(SchemaPtr schema, RecordBatchSource source, Arrow
 
 Status ExportRecordBatchStream(SchemaPtr schema, std::vector<RecordBatchPtr> batches,
                                ArrowArrayStream* out) {
-  auto state = std::make_shared<std::pair<std::vector<RecordBatchPtr>, std::size_t>>(
-      std::move(batches), 0);
+  auto state =
+      std::make_shared<std::pair<std::vector<RecordBatchPtr>, std::size_t>>(std::move(batches), 0);
   RecordBatchSource source = [state]() -> Result<RecordBatchPtr> {
     if (state->second >= state->first.size()) return RecordBatchPtr{};
     return state->first[state->second++];
@@ -145,8 +145,8 @@ Status CStreamReader::ProducerError(const char* what, int code) {
   const char* text = nullptr;
   if (stream_.get_last_error != nullptr) text = stream_.get_last_error(&stream_);
   std::string msg = "ArrowArrayStream " + std::string(what) + " failed with errno " +
-                    std::to_string(code) + " (" + std::strerror(code) + "): " +
-                    (text != nullptr ? std::string(text) : std::string("no error message"));
+                    std::to_string(code) + " (" + std::strerror(code) +
+                    "): " + (text != nullptr ? std::string(text) : std::string("no error message"));
   switch (code) {
     case EINVAL:
       return Status::InvalidArgument(std::move(msg));

@@ -32,8 +32,8 @@ RecordBatchPtr Batch(int32_t first, int32_t rows) {
       names.emplace_back("n" + std::to_string(first + i));
     }
   }
-  auto batch = RecordBatch::Make(TestSchema(), rows,
-                                 {MakePrimitiveArray<int32_t>(Int32(), ids), MakeStringArray(names)});
+  auto batch = RecordBatch::Make(
+      TestSchema(), rows, {MakePrimitiveArray<int32_t>(Int32(), ids), MakeStringArray(names)});
   EXPECT_TRUE(batch.ok()) << batch.status().ToString();
   return *batch;
 }
@@ -42,8 +42,7 @@ TEST(CStream, RoundTripsBatchesAndSchema) {
   std::vector<RecordBatchPtr> batches = {Batch(0, 5), Batch(5, 0), Batch(5, 17)};
   ArrowArrayStream stream{};
   LND_ASSERT_OK(ExportRecordBatchStream(TestSchema(), batches, &stream));
-  LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader,
-                           ImportRecordBatchStream(&stream));
+  LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader, ImportRecordBatchStream(&stream));
   EXPECT_EQ(stream.release, nullptr) << "the reader owns the stream";
   EXPECT_TRUE(reader->schema()->Equals(*TestSchema(), /*check_metadata=*/true));
   LND_ASSERT_OK_AND_ASSIGN(std::vector<RecordBatchPtr> back, reader->ReadAll());
@@ -57,8 +56,8 @@ TEST(CStream, RoundTripsBatchesAndSchema) {
 
 TEST(CStream, ConsumerSeesEndAsReleasedArray) {
   ArrowArrayStream stream{};
-  LND_ASSERT_OK(ExportRecordBatchStream(TestSchema(), std::vector<RecordBatchPtr>{Batch(0, 2)},
-                                        &stream));
+  LND_ASSERT_OK(
+      ExportRecordBatchStream(TestSchema(), std::vector<RecordBatchPtr>{Batch(0, 2)}, &stream));
   ArrowSchema schema{};
   ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
   EXPECT_STREQ(schema.format, "+s");
@@ -124,10 +123,9 @@ TEST(CStream, BatchOfAnotherSchemaIsReportedAsEinval) {
   auto wrong = RecordBatch::Make(other, 1, {MakePrimitiveArray<double>(Float64(), {1.0})});
   ASSERT_TRUE(wrong.ok());
   ArrowArrayStream stream{};
-  LND_ASSERT_OK(ExportRecordBatchStream(TestSchema(), std::vector<RecordBatchPtr>{*wrong},
-                                        &stream));
-  LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader,
-                           ImportRecordBatchStream(&stream));
+  LND_ASSERT_OK(
+      ExportRecordBatchStream(TestSchema(), std::vector<RecordBatchPtr>{*wrong}, &stream));
+  LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader, ImportRecordBatchStream(&stream));
   LND_EXPECT_ERROR(reader->ReadNext(), StatusCode::kInvalidArgument, "in a stream of schema");
 }
 
@@ -141,8 +139,7 @@ TEST(CStream, CloseReleasesAndLaterReadsFail) {
   sentinel.reset();
   ArrowArrayStream stream{};
   LND_ASSERT_OK(ExportRecordBatchStream(TestSchema(), std::move(source), &stream));
-  LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader,
-                           ImportRecordBatchStream(&stream));
+  LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader, ImportRecordBatchStream(&stream));
   EXPECT_FALSE(destroyed);
   reader->Close();
   EXPECT_TRUE(destroyed) << "releasing the stream destroys the source";
@@ -205,8 +202,8 @@ TEST(CStream, ReadsAForeignStreamAndReleasesItOnce) {
     LND_ASSERT_OK_AND_ASSIGN(std::unique_ptr<CStreamReader> reader, CStreamReader::Make(&s));
     LND_ASSERT_OK_AND_ASSIGN(std::vector<RecordBatchPtr> batches, reader->ReadAll());
     ASSERT_EQ(batches.size(), 2u);
-    EXPECT_TRUE(ArrayEquals(*batches[1]->column(0),
-                            *MakePrimitiveArray<int64_t>(Int64(), {2, 42})));
+    EXPECT_TRUE(
+        ArrayEquals(*batches[1]->column(0), *MakePrimitiveArray<int64_t>(Int64(), {2, 42})));
     EXPECT_EQ(releases, 0);
   }
   EXPECT_EQ(releases, 1);
