@@ -50,6 +50,8 @@ class [[nodiscard]] Result {
 
 }  // namespace lance_nd
 
+// The assignment macros take declarations ("int x") as lhs, which cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define LND_CONCAT_IMPL(a, b) a##b
 #define LND_CONCAT(a, b) LND_CONCAT_IMPL(a, b)
 
@@ -83,3 +85,4 @@ class [[nodiscard]] Result {
 
 #define LND_ASSIGN_OR_RETURN_CTX(lhs, rexpr, ctx) \
   LND_ASSIGN_OR_RETURN_CTX_IMPL(LND_CONCAT(_lnd_r_, __LINE__), lhs, rexpr, ctx)
+// NOLINTEND(bugprone-macro-parentheses)
