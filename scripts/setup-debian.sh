@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libprotobuf-dev protobuf-compiler libzstd-dev liblz4-dev libroaring-dev
   libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
