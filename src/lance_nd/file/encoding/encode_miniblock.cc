@@ -24,6 +24,7 @@ using detail::Size;
 constexpr std::uint64_t kMaxMiniBlockBytes = 8 * 1024 - 6;
 constexpr std::uint64_t kMaxMiniBlockValues = 4096;
 constexpr std::uint64_t kVariableChunkTarget = 4096;
+constexpr std::uint64_t kVariableChunkLimit = 16 * 1024;
 constexpr std::uint64_t kRleMaxChunkValues = 2048;
 constexpr std::uint64_t kMinGeneralBytes = 4096;
 constexpr std::uint8_t kVariablePad = 0x48;
@@ -200,11 +201,14 @@ std::uint64_t NextVariableChunkEnd(const DataBlock& v, std::uint64_t last) {
     }
     const std::uint64_t size =
         detail::OffsetAt(v, last + next) - detail::OffsetAt(v, last) + (next + 1) * w;
-    if (size > kVariableChunkTarget || next > kMaxMiniBlockValues / 2) break;
+    if (size > kVariableChunkTarget || next > kMaxMiniBlockValues / 2) {
+      // Lance takes the overshooting count; we do too unless that chunk would be far too big
+      // (2.1 chunks must stay under 32 KiB and u16 buffer sizes).
+      return size <= kVariableChunkLimit ? last + next : last + num;
+    }
     num = next;
     next *= 2;
   }
-  return last + next;
 }
 
 Result<MiniBlockEncoded> ChunkVariable(const DataBlock& v, std::uint64_t per_chunk) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -105,13 +106,13 @@ void Consume(const Result<DataBlock>& r) {
 
 std::vector<pb::CompressiveEncoding> SynthTable() {
   std::vector<pb::CompressiveEncoding> t;
-  for (std::uint64_t b : {1, 8, 16, 32, 64}) t.push_back(MakeFlat(b));
+  for (std::uint64_t b : std::initializer_list<std::uint64_t>{1, 8, 16, 32, 64}) t.push_back(MakeFlat(b));
   t.push_back(MakeVariable(32));
   t.push_back(MakeVariable(64));
-  for (std::uint64_t b : {8, 16, 32, 64}) t.push_back(MakeInlineBitpacking(b));
-  for (std::uint64_t w : {0, 1, 3, 7}) t.push_back(MakeOutOfLineBitpacking(16, w));
+  for (std::uint64_t b : std::initializer_list<std::uint64_t>{8, 16, 32, 64}) t.push_back(MakeInlineBitpacking(b));
+  for (std::uint64_t w : std::initializer_list<std::uint64_t>{0, 1, 3, 7}) t.push_back(MakeOutOfLineBitpacking(16, w));
   t.push_back(MakeOutOfLineBitpacking(64, 33));
-  for (std::uint64_t b : {8, 16, 32, 64}) t.push_back(MakeRle(b));
+  for (std::uint64_t b : std::initializer_list<std::uint64_t>{8, 16, 32, 64}) t.push_back(MakeRle(b));
   t.push_back(MakeByteStreamSplit(32));
   t.push_back(MakeByteStreamSplit(64));
   t.push_back(MakeGeneral(C::kLz4, std::nullopt, MakeFlat(32)));
