@@ -316,6 +316,10 @@ Result<RecordBatchPtr> LoadRecordBatch(const SchemaPtr& schema, const fb::Messag
                                " (expected 0 = LZ4_FRAME or 1 = ZSTD)");
     }
   }
+  if (!StructVectorAligned(rb->nodes()) || !StructVectorAligned(rb->buffers())) {
+    return Status::Corrupt(what + ": field node or buffer vector is not 8-byte aligned in the "
+                                  "metadata flatbuffer");
+  }
   ArrayLoader loader(*rb, body, codec, what);
   std::vector<ArrayPtr> columns;
   columns.reserve(static_cast<std::size_t>(schema->num_fields()));

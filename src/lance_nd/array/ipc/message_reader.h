@@ -30,6 +30,15 @@ template <typename T>
 Result<BufferPtr> VerifyRoot(const BufferPtr& bytes, int64_t offset, int64_t length,
                              const std::string& what, const T** root);
 
+/// \brief True when a vector of flatbuffer structs is absent or aligned for its struct type.
+/// The verifier checks only the 4-byte alignment of the length prefix, so a corrupt buffer can
+/// place 8-byte structs at a misaligned address; readers reject those (Corrupt).
+template <typename T>
+bool StructVectorAligned(const flatbuffers::Vector<const T*>* v) {
+  return v == nullptr || v->size() == 0 ||
+         reinterpret_cast<std::uintptr_t>(v->Data()) % alignof(T) == 0;
+}
+
 /// \brief Readable name of a message header type ("record batch", "tensor", ...).
 std::string MessageHeaderName(fb::MessageHeader type);
 

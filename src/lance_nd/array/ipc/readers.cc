@@ -152,6 +152,9 @@ Result<IpcFileReader> IpcFileReader::Open(BufferPtr bytes) {
   LND_RETURN_NOT_OK(internal::CheckVersion(footer->version(), "IPC file footer"));
   LND_ASSIGN_OR_RETURN(impl->schema,
                        internal::ParseSchema(footer->schema()).WithContext("IPC file footer"));
+  if (!internal::StructVectorAligned(footer->record_batches())) {
+    return Status::Corrupt("IPC file footer: record batch block vector is not 8-byte aligned");
+  }
   if (footer->dictionaries() != nullptr && footer->dictionaries()->size() > 0) {
     return Status::NotImplemented(
         "IPC file has dictionary batches; dictionary encoding is not supported by lance-nd");
