@@ -256,8 +256,8 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
   const BufferPtr& data = in.buffers[0];
   const std::uint8_t* d = data->data();
   const std::uint64_t size = static_cast<std::uint64_t>(data->size());
-  const std::uint64_t n = l.num_items();
-  if ((cw == 0 && n > size) || (cw > 0 && n > size / cw)) {
+  const std::uint64_t n = in.entries_from_data ? UINT64_MAX : l.num_items();
+  if (!in.entries_from_data && ((cw == 0 && n > size) || (cw > 0 && n > size / cw))) {
     return Status::Corrupt(where + ": num_items " + N(n) + " cannot fit in " + N(size) + " bytes");
   }
   std::vector<std::uint8_t> fixed_bytes;
@@ -266,7 +266,8 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
   std::uint64_t p = 0;
   std::uint64_t visible = 0;
   const std::uint32_t def_mask = (1u << l.bits_def()) - 1;
-  for (std::uint64_t i = 0; i < n; ++i) {
+  std::uint64_t entries = 0;
+  for (std::uint64_t i = 0; i < n && (!in.entries_from_data || p < size); ++i, ++entries) {
     std::uint32_t def = 0;
     if (cw > 0) {
       if (p + cw > size) return Status::Corrupt(where + ": zipped data ends inside entry " + N(i));
@@ -301,7 +302,7 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
     return Status::Corrupt(where + ": " + N(n) + " zipped entries cover " + N(p) + " of " +
                            N(size) + " bytes");
   }
-  if (visible != l.num_visible_items() && l.num_visible_items() != 0) {
+  if (!in.entries_from_data && visible != l.num_visible_items() && l.num_visible_items() != 0) {
     return Status::Corrupt(where + ": found " + N(visible) + " visible values, layout says " +
                            N(l.num_visible_items()));
   }
@@ -335,7 +336,7 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
   }
   out.num_values = visible;
   out.values.push_back(std::move(vals));
-  out.num_entries = cw > 0 ? n : visible;
+  out.num_entries = cw > 0 ? entries : visible;
   return out;
 }
 

@@ -34,6 +34,9 @@ struct PageInput {
   std::vector<array::BufferPtr> buffers;
   bool is_v2_2 = false;
   std::string where;  // "column 3 page 1" for messages
+  /// Full-zip only: the buffer holds a whole-row slice of the page; its entry count is found by
+  /// parsing to the end of the data (num_items / num_visible_items of the layout are ignored).
+  bool entries_from_data = false;
 };
 
 Result<DecodedPage> DecodePage(const PageInput& in);

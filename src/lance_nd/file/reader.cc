@@ -10,6 +10,7 @@
 #include "lance_nd/file/lance_schema.h"
 #include "lance_nd/file/page_decoder.h"
 #include "lance_nd/file/structure.h"
+#include "lance_nd/file/take_pages.h"
 #include "lance_nd/file/value_builder.h"
 
 namespace lance_nd::file {
@@ -145,7 +146,60 @@ struct FileReader::Impl {
     array::ArrayPtr leaf;
   };
 
-  Result<LeafResult> ReadLeaf(int c, const Runs& runs) const {
+  // Take: pages decoded only in the parts holding the taken rows (take_pages.h), by page index.
+  struct TakePart {
+    std::uint64_t row_begin = 0, row_end = 0;  // page-local
+    PagePtr page;
+  };
+  using TakeParts = std::map<std::size_t, std::vector<TakePart>>;
+
+  Result<TakeParts> DecodeTakeParts(int c, const Runs& runs) const {
+    const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(c)];
+    Runs sorted = runs;
+    std::sort(sorted.begin(), sorted.end());
+    std::map<std::size_t, Runs> wanted;  // page -> page-local ranges, sorted and merged
+    for (const auto& [begin, end] : sorted) {
+      auto it = std::upper_bound(col.pages.begin(), col.pages.end(), begin,
+                                 [](std::uint64_t r, const internal::PageMeta& pm) { return r < pm.first_row; });
+      std::size_t p = it == col.pages.begin() ? 0 : static_cast<std::size_t>(it - col.pages.begin()) - 1;
+      for (std::uint64_t row = begin; row < end && p < col.pages.size(); ++p) {
+        const internal::PageMeta& pm = col.pages[p];
+        if (pm.first_row + pm.num_rows <= row) continue;
+        const std::uint64_t rb = row - pm.first_row;
+        const std::uint64_t re = std::min(end, pm.first_row + pm.num_rows) - pm.first_row;
+        Runs& r = wanted[p];
+        if (!r.empty() && r.back().second >= rb) {
+          r.back().second = std::max(r.back().second, re);
+        } else {
+          r.emplace_back(rb, re);
+        }
+        row = pm.first_row + re;
+      }
+    }
+    TakeParts out;
+    const LevelScheme& scheme = *columns[static_cast<std::size_t>(c)].scheme;
+    for (const auto& [p, ranges] : wanted) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (cache.count({c, p}) > 0) continue;  // the whole page is at hand
+      }
+      const std::string where = ColumnWhere(c) + " page " + std::to_string(p);
+      LND_ASSIGN_OR_RETURN(auto parts, internal::DecodePageParts(*file, col.pages[p], container.footer.minor >= 2,
+                                                                 ranges, where));
+      if (!parts) continue;
+      std::vector<TakePart>& v = out[p];
+      for (auto& part : *parts) {
+        auto ip = std::make_shared<IndexedPage>();
+        ip->page = std::move(part.page);
+        LND_RETURN_NOT_OK(scheme.Normalize(&ip->page, where));
+        LND_ASSIGN_OR_RETURN(ip->index, internal::BuildRowIndex(ip->page, scheme, where));
+        v.push_back(TakePart{part.row_begin, part.row_end, std::move(ip)});
+      }
+    }
+    return out;
+  }
+
+  Result<LeafResult> ReadLeaf(int c, const Runs& runs, bool take = false) const {
     const ColumnInfo& info = columns[static_cast<std::size_t>(c)];
     const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(c)];
     const std::string where = ColumnWhere(c);
@@ -157,6 +211,10 @@ struct FileReader::Impl {
                          internal::ValueBuilder::Make(info.node->field->type()));
     LeafLevels levels;
     const bool lists = info.scheme->num_lists() > 0;
+    TakeParts take_parts;
+    if (take) {
+      LND_ASSIGN_OR_RETURN(take_parts, DecodeTakeParts(c, runs));
+    }
     for (const auto& [begin, end] : runs) {
       std::uint64_t row = begin;
       // First page containing `row` (pages are sorted by first_row).
@@ -168,6 +226,22 @@ struct FileReader::Impl {
         while (p < col.pages.size() && col.pages[p].first_row + col.pages[p].num_rows <= row) ++p;
         if (p >= col.pages.size()) return Status::Corrupt(where + ": row " + N(row) + " is in no page");
         const internal::PageMeta& meta = col.pages[p];
+        if (auto tp = take_parts.find(p); tp != take_parts.end()) {
+          const std::uint64_t local = row - meta.first_row;
+          auto part = std::upper_bound(tp->second.begin(), tp->second.end(), local,
+                                       [](std::uint64_t r, const TakePart& t) { return r < t.row_end; });
+          if (part == tp->second.end() || part->row_begin > local) {
+            return Status::Corrupt(where + ": taken row " + N(row) + " is in no decoded part");
+          }
+          const std::uint64_t rb = local - part->row_begin;
+          const std::uint64_t re = std::min(end - meta.first_row, part->row_end) - part->row_begin;
+          internal::AppendRowLevels(part->page->page, part->page->index, rb, re, lists, &levels);
+          LND_RETURN_NOT_OK_CTX(AppendValues(part->page->page, part->page->index.value[rb],
+                                             part->page->index.value[re], &vb),
+                                where + " page " + std::to_string(p));
+          row = meta.first_row + part->row_begin + re;
+          continue;
+        }
         LND_ASSIGN_OR_RETURN(PagePtr page, GetPage(c, p));
         const std::uint64_t rb = row - meta.first_row;
         const std::uint64_t re = std::min(end, meta.first_row + meta.num_rows) - meta.first_row;
@@ -327,7 +401,8 @@ struct FileReader::Impl {
                                 la.null_count);
   }
 
-  Result<array::RecordBatchPtr> Read(const Runs& runs, const std::vector<std::string>& projection) const {
+  Result<array::RecordBatchPtr> Read(const Runs& runs, const std::vector<std::string>& projection,
+                                      bool take = false) const {
     LND_ASSIGN_OR_RETURN(std::vector<ProjNode> proj, Project(projection));
     std::vector<int> leaves;
     for (const auto& pn : proj) CollectLeaves(pn, &leaves);
@@ -335,13 +410,13 @@ struct FileReader::Impl {
     std::vector<Result<LeafResult>> decoded(leaves.size(), Status::Corrupt("not decoded"));
     const int threads = std::max(1, std::min<int>(options.num_threads, static_cast<int>(leaves.size())));
     if (threads <= 1) {
-      for (std::size_t i = 0; i < leaves.size(); ++i) decoded[i] = ReadLeaf(leaves[i], runs);
+      for (std::size_t i = 0; i < leaves.size(); ++i) decoded[i] = ReadLeaf(leaves[i], runs, take);
     } else {
       std::vector<std::thread> pool;
       for (int t = 0; t < threads; ++t) {
         pool.emplace_back([&, t] {
           for (std::size_t i = static_cast<std::size_t>(t); i < leaves.size(); i += static_cast<std::size_t>(threads)) {
-            decoded[i] = ReadLeaf(leaves[i], runs);
+            decoded[i] = ReadLeaf(leaves[i], runs, take);
           }
         });
       }
@@ -511,7 +586,7 @@ Result<array::RecordBatchPtr> FileReader::Take(std::span<const std::uint64_t> in
       runs.emplace_back(i, i + 1);
     }
   }
-  return impl_->Read(runs, projection);
+  return impl_->Read(runs, projection, /*take=*/true);
 }
 
 Result<BatchReader> FileReader::Scan(const std::vector<std::string>& projection, ScanOptions options) const {

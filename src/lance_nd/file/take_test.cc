@@ -1,0 +1,231 @@
+// FileReader::Take reads only the chunks / rows it needs and returns exactly what ReadAll
+// returns for those rows.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/builder.h"
+#include "lance_nd/array/type.h"
+#include "lance_nd/file/reader.h"
+#include "lance_nd/file/writer.h"
+#include "lance_nd/io/file_system.h"
+#include "lance_nd/testing/random_arrays.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::file {
+namespace {
+
+namespace a = ::lance_nd::array;
+
+// Counts the bytes and calls of every ReadAt.
+class CountingFile : public io::RandomAccessFile {
+ public:
+  explicit CountingFile(std::shared_ptr<io::RandomAccessFile> base) : base_(std::move(base)) {}
+  std::uint64_t Size() const override { return base_->Size(); }
+  Result<io::Bytes> ReadAt(std::uint64_t offset, std::uint64_t length) const override {
+    bytes_ += length;
+    calls_ += 1;
+    return base_->ReadAt(offset, length);
+  }
+  const std::string& path() const override { return base_->path(); }
+  std::uint64_t bytes() const { return bytes_; }
+  void Reset() { bytes_ = 0; calls_ = 0; }
+
+ private:
+  std::shared_ptr<io::RandomAccessFile> base_;
+  mutable std::atomic<std::uint64_t> bytes_{0};
+  mutable std::atomic<std::uint64_t> calls_{0};
+};
+
+struct Written {
+  std::shared_ptr<io::FileSystem> fs;
+  std::shared_ptr<CountingFile> file;
+};
+
+Result<Written> Write(const a::SchemaPtr& schema, const std::vector<a::ArrayPtr>& columns,
+                      WriterOptions options, int num_batches) {
+  const int64_t rows = columns[0]->length;
+  LND_ASSIGN_OR_RETURN(auto whole, a::RecordBatch::Make(schema, rows, columns));
+  Written w;
+  w.fs = io::MakeMemoryFileSystem();
+  LND_ASSIGN_OR_RETURN(auto out, w.fs->Create("t.lance"));
+  LND_ASSIGN_OR_RETURN(auto writer, FileWriter::Open(std::move(out), schema, options));
+  const int64_t per = std::max<int64_t>(1, (rows + num_batches - 1) / num_batches);
+  for (int64_t start = 0; start < rows; start += per) {
+    LND_ASSIGN_OR_RETURN(auto part, whole->Slice(start, std::min(per, rows - start)));
+    LND_RETURN_NOT_OK(writer->Write(*part));
+  }
+  LND_RETURN_NOT_OK(writer->Finish().status());
+  LND_ASSIGN_OR_RETURN(auto f, w.fs->OpenForRead("t.lance"));
+  w.file = std::make_shared<CountingFile>(f);
+  return w;
+}
+
+a::FieldPtr WithCompression(a::FieldPtr field, const char* compression) {
+  if (compression == nullptr) return field;
+  a::Metadata md = field->metadata();
+  md.Set("lance-encoding:compression", compression);
+  return field->WithMetadata(md);
+}
+
+// Rows `idx` of `batch`, column by column.
+void ExpectRows(const a::RecordBatch& all, const std::vector<std::uint64_t>& idx,
+                const a::RecordBatch& taken, const std::string& what) {
+  ASSERT_EQ(taken.num_rows(), static_cast<int64_t>(idx.size())) << what;
+  ASSERT_EQ(taken.num_columns(), all.num_columns()) << what;
+  for (int c = 0; c < all.num_columns(); ++c) {
+    std::vector<a::ArrayPtr> pieces;
+    for (std::uint64_t i : idx) {
+      LND_ASSERT_OK_AND_ASSIGN(auto s, a::Slice(all.column(c), static_cast<int64_t>(i), 1));
+      pieces.push_back(s);
+    }
+    if (pieces.empty()) {
+      EXPECT_EQ(taken.column(c)->length, 0);
+      continue;
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto want, a::Concatenate(pieces));
+    EXPECT_TRUE(a::ArrayEquals(*want, *taken.column(c), false))
+        << what << " column " << all.schema()->field(c)->ToString() << "\nwant "
+        << a::PrettyPrint(*want).substr(0, 400) << "\ngot "
+        << a::PrettyPrint(*taken.column(c)).substr(0, 400);
+  }
+}
+
+TEST(FileTake, ReadsOnlyTheChunksItNeeds) {
+  // ~48 MB of incompressible doubles, plus lists and full-zip binary values.
+  const int64_t rows = 6'000'000;
+  a::PrimitiveBuilder<double> fb(a::Float64());
+  testing::Rng rng(7);
+  std::vector<double> values(static_cast<std::size_t>(rows));
+  for (double& d : values) {
+    const std::uint64_t bits = rng.Next();
+    std::memcpy(&d, &bits, 8);
+  }
+  fb.AppendValues(values.data(), rows);
+  LND_ASSERT_OK_AND_ASSIGN(auto doubles, fb.Finish());
+  auto schema = a::MakeSchema({a::MakeField("x", a::Float64())});
+  for (WriterVersion v : {WriterVersion::kV2_1, WriterVersion::kV2_2}) {
+    WriterOptions options;
+    options.version = v;
+    LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {doubles}, options, 4));
+    LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
+    const std::vector<std::uint64_t> idx{5'999'999, 17, 3'000'000, 17, 4'123'457};
+    w.file->Reset();
+    LND_ASSERT_OK_AND_ASSIGN(auto taken, reader.Take(idx));
+    const std::uint64_t bytes = w.file->bytes();
+    const std::uint64_t size = w.file->Size();
+    std::printf("[take] version %s: Take of %zu rows read %llu of %llu bytes (%.4f%%)\n",
+                reader.version().ToString().c_str(), idx.size(), static_cast<unsigned long long>(bytes),
+                static_cast<unsigned long long>(size), 100.0 * static_cast<double>(bytes) / static_cast<double>(size));
+    EXPECT_LT(bytes * 20, size);     // < 5 %
+    EXPECT_LT(bytes, std::uint64_t{1} << 20);  // a few chunks, not pages
+    auto all = a::RecordBatch::Make(schema, rows, {doubles});
+    ASSERT_TRUE(all.ok());
+    ExpectRows(**all, idx, *taken, "doubles " + reader.version().ToString());
+  }
+}
+
+TEST(FileTake, ReadsOnlyNeededListChunksAndFullZipRows) {
+  const int64_t rows = 200'000;
+  auto list_type = a::List(a::Float32());
+  auto blob_type = a::Binary();
+  auto lists = testing::RandomArray(list_type, rows, 0.1, 11, {false, 40, 12});
+  auto blobs = testing::RandomArray(blob_type, 20'000, 0.1, 12, {false, 4, 600});
+  for (WriterVersion v : {WriterVersion::kV2_1, WriterVersion::kV2_2}) {
+    WriterOptions options;
+    options.version = v;
+    for (int which = 0; which < 2; ++which) {
+      auto arr = which == 0 ? lists : blobs;
+      auto schema = a::MakeSchema({a::MakeField("c", arr->type)});
+      LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {arr}, options, 3));
+      LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
+      LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+      const std::uint64_t n = static_cast<std::uint64_t>(arr->length);
+      const std::vector<std::uint64_t> idx{n - 1, 0, n / 2, n / 2 + 1, 5, n / 3};
+      LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w.file));
+      w.file->Reset();
+      LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
+      const std::uint64_t bytes = w.file->bytes();
+      std::printf("[take] %s version %s: Take of %zu rows read %llu of %llu bytes (%.3f%%)\n",
+                  which == 0 ? "list<float>" : "binary(full-zip)", reader.version().ToString().c_str(),
+                  idx.size(), static_cast<unsigned long long>(bytes),
+                  static_cast<unsigned long long>(w.file->Size()),
+                  100.0 * static_cast<double>(bytes) / static_cast<double>(w.file->Size()));
+      EXPECT_LT(bytes * 20, w.file->Size()) << (which == 0 ? "lists" : "full-zip");
+      ExpectRows(*all, idx, *taken, which == 0 ? "lists" : "full-zip");
+    }
+  }
+}
+
+struct Setting {
+  WriterVersion version;
+  const char* compression;
+};
+
+TEST(FileTake, RandomTypesMatchReadAll) {
+  const Setting settings[] = {{WriterVersion::kV2_1, nullptr}, {WriterVersion::kV2_2, nullptr},
+                              {WriterVersion::kV2_1, "zstd"},  {WriterVersion::kV2_2, "zstd"},
+                              {WriterVersion::kV2_2, "lz4"}};
+  int checked = 0;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    const Setting& s = settings[seed % std::size(settings)];
+    testing::RandomTypeOptions to;
+    to.float16 = false;
+    std::vector<a::FieldPtr> fields;
+    std::vector<a::ArrayPtr> columns;
+    testing::Rng rng(seed);
+    const int64_t rows = 500 + static_cast<int64_t>(rng.Below(4000));
+    for (int c = 0; c < 3; ++c) {
+      auto type = testing::RandomType(seed * 3 + static_cast<std::uint64_t>(c), 2, to);
+      fields.push_back(WithCompression(a::MakeField("c" + std::to_string(c), type), s.compression));
+      columns.push_back(testing::RandomArray(type, rows, 0.2, seed * 7 + static_cast<std::uint64_t>(c)));
+    }
+    auto schema = a::MakeSchema(fields);
+    WriterOptions options;
+    options.version = s.version;
+    options.page_bytes = 1 + rng.Below(64 * 1024);  // several pages per column
+    auto w = Write(schema, columns, options, 1 + static_cast<int>(rng.Below(3)));
+    if (!w.ok() && w.status().code() == StatusCode::kNotImplemented) continue;  // type not writable
+    ASSERT_TRUE(w.ok()) << w.status().ToString() << " " << schema->ToString();
+    LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w->file));
+    LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<std::uint64_t> idx;
+      const std::uint64_t k = trial == 3 ? static_cast<std::uint64_t>(rows) : 1 + rng.Below(12);
+      for (std::uint64_t i = 0; i < k; ++i) {
+        if (!idx.empty() && rng.Chance(0.3)) {
+          idx.push_back(std::min<std::uint64_t>(idx.back() + 1, static_cast<std::uint64_t>(rows - 1)));
+        } else {
+          idx.push_back(rng.Below(static_cast<std::uint64_t>(rows)));
+        }
+      }
+      LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w->file));  // empty page cache
+      LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
+      ExpectRows(*all, idx, *taken, "seed " + std::to_string(seed) + " " + schema->ToString());
+      if (::testing::Test::HasFailure()) return;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(FileTake, OutOfRangeIndexNamesIndexAndRowCount) {
+  auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
+  auto arr = testing::RandomArray(a::Int32(), 5, 0.0, 1);
+  LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {arr}, {}, 1));
+  LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
+  const std::vector<std::uint64_t> idx{1, 7};
+  LND_EXPECT_ERROR(reader.Take(idx), StatusCode::kInvalidArgument, "row index 7");
+  LND_EXPECT_ERROR(reader.Take(idx), StatusCode::kInvalidArgument, "5 rows");
+  const std::vector<std::uint64_t> none;
+  LND_ASSERT_OK_AND_ASSIGN(auto empty, reader.Take(none));
+  EXPECT_EQ(empty->num_rows(), 0);
+}
+
+}  // namespace
+}  // namespace lance_nd::file
