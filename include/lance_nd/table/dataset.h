@@ -1,0 +1,57 @@
+// A Lance dataset (table) opened at one version: its manifest, schema and fragments.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/type.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/io/file_system.h"
+#include "lance_nd/table/manifest.h"
+#include "lance_nd/table/versions.h"
+
+namespace lance_nd::table {
+
+/// \brief The committed versions of a table (ascending) and the naming scheme in use.
+struct VersionList {
+  std::vector<std::uint64_t> versions;
+  ManifestNaming naming = ManifestNaming::kV2;
+};
+
+/// \brief List `<path>/_versions/`. TableNotFound-like NotFound when there is no `_versions/`
+/// or no manifest; InvalidTable when V1 and V2 names are mixed.
+Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path);
+
+class Dataset {
+ public:
+  /// \brief Open the table at `path` at `version` (default: the latest). Unknown reader feature
+  /// flags, base paths and branches are refused (NotImplemented naming them).
+  static Result<Dataset> Open(std::shared_ptr<io::FileSystem> fs, std::string path,
+                              std::optional<std::uint64_t> version = std::nullopt);
+
+  const std::string& path() const { return path_; }
+  std::uint64_t version() const { return manifest_.version; }
+  const VersionList& versions() const { return versions_; }
+  const Manifest& manifest() const { return manifest_; }
+  const std::optional<Transaction>& transaction() const { return transaction_; }
+  const array::SchemaPtr& schema() const { return schema_; }
+  const std::vector<Fragment>& fragments() const { return manifest_.fragments; }
+  std::uint64_t CountRows() const { return manifest_.num_rows(); }
+  const std::shared_ptr<io::FileSystem>& file_system() const { return fs_; }
+  /// \brief Path of the manifest file this dataset was read from.
+  const std::string& manifest_path() const { return manifest_path_; }
+
+ private:
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string path_;
+  std::string manifest_path_;
+  VersionList versions_;
+  Manifest manifest_;
+  std::optional<Transaction> transaction_;
+  array::SchemaPtr schema_;
+};
+
+}  // namespace lance_nd::table

@@ -1,0 +1,159 @@
+// The version manifest of a Lance dataset (lance.table.Manifest) as plain C++ values, and the
+// manifest file container: u32-prefixed protobuf blobs (optional index section, optional
+// transaction, manifest) followed by the footer `i64 manifest_pos, i16 0, i16 2, "LANC"`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lance_nd/array/type.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/io/file.h"
+
+namespace lance_nd::table {
+
+/// \brief One field of the flattened (pre-order) table schema, as stored (lance.file.Field).
+struct LanceField {
+  std::string name;
+  std::int32_t id = 0;
+  std::int32_t parent_id = -1;  // -1 for top-level fields
+  std::string logical_type;     // "int32", "struct", "list", "fixed_size_list:float:4", ...
+  bool nullable = true;
+  array::Metadata metadata;
+  bool operator==(const LanceField&) const = default;
+};
+
+/// \brief One Lance file holding some columns of a fragment (path relative to `data/`).
+struct DataFile {
+  std::string path;
+  std::vector<std::int32_t> fields;          // field ids; -2 = tombstone
+  std::vector<std::int32_t> column_indices;  // parallel to fields; -1 = no column
+  std::uint32_t file_major_version = 2;
+  std::uint32_t file_minor_version = 2;
+  std::uint64_t file_size_bytes = 0;  // 0 = unknown
+  std::optional<std::uint32_t> base_id;
+  bool operator==(const DataFile&) const = default;
+};
+
+enum class DeletionFileType : std::uint8_t { kArrowArray = 0, kBitmap = 1 };
+
+struct DeletionFile {
+  DeletionFileType file_type = DeletionFileType::kArrowArray;
+  std::uint64_t read_version = 0;
+  std::uint64_t id = 0;
+  std::uint64_t num_deleted_rows = 0;
+  std::optional<std::uint32_t> base_id;
+  /// \brief "_deletions/{fragment_id}-{read_version}-{id}.{arrow|bin}" (relative to the table).
+  std::string RelativePath(std::uint64_t fragment_id) const;
+  bool operator==(const DeletionFile&) const = default;
+};
+
+struct Fragment {
+  std::uint64_t id = 0;
+  std::vector<DataFile> files;
+  std::optional<DeletionFile> deletion_file;
+  std::uint64_t physical_rows = 0;  // including deleted rows
+  bool has_row_ids = false;         // carries stable row ids (not interpreted yet)
+  /// \brief Live rows: physical_rows minus deleted rows.
+  std::uint64_t num_rows() const;
+  bool operator==(const Fragment&) const = default;
+};
+
+/// \brief Feature flag bits (reader_feature_flags / writer_feature_flags).
+inline constexpr std::uint64_t kFlagDeletionFiles = 1;
+inline constexpr std::uint64_t kFlagStableRowIds = 2;
+inline constexpr std::uint64_t kFlagUseV2Format = 4;  // deprecated, ignored
+inline constexpr std::uint64_t kFlagTableConfig = 8;
+inline constexpr std::uint64_t kFlagBasePaths = 16;
+inline constexpr std::uint64_t kFlagNoTransactionFile = 32;
+
+/// \brief Reader flags lance-nd can read: deletion files, v2 format, table config, no txn file.
+Status CheckReaderFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
+/// \brief Writer flags lance-nd can write under (same set as the reader's).
+Status CheckWriterFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
+
+struct Manifest {
+  std::uint64_t version = 0;
+  std::vector<LanceField> fields;  // pre-order, parents before children
+  array::Metadata schema_metadata;
+  std::vector<Fragment> fragments;  // sorted by id
+  std::optional<std::uint32_t> max_fragment_id;
+  std::uint64_t reader_feature_flags = 0;
+  std::uint64_t writer_feature_flags = 0;
+  std::int64_t timestamp_seconds = 0;
+  std::int32_t timestamp_nanos = 0;
+  std::string transaction_file;  // relative to _transactions/
+  std::optional<std::uint64_t> index_section;
+  std::optional<std::uint64_t> transaction_section;
+  std::string writer_library;  // "lance", "lance-nd"
+  std::string writer_version;
+  std::string data_format_file_format;  // "lance"
+  std::string data_format_version;      // "2.2"
+  std::vector<std::pair<std::string, std::string>> config;
+  std::vector<std::pair<std::string, std::string>> table_metadata;
+  std::uint64_t next_row_id = 0;
+  std::optional<std::string> branch;
+  std::size_t num_base_paths = 0;
+
+  /// \brief Live rows of all fragments.
+  std::uint64_t num_rows() const;
+};
+
+enum class OperationType : std::uint8_t {
+  kUnknown = 0,  // an operation lance-nd does not model (treat as incompatible)
+  kAppend,
+  kDelete,
+  kOverwrite,
+  kMerge,
+  kRestore,
+  kReserveFragments,
+  kProject,
+};
+
+/// \brief The transaction of one version, reduced to what lance-nd writes and checks.
+struct Transaction {
+  std::uint64_t read_version = 0;
+  std::string uuid;
+  OperationType operation = OperationType::kUnknown;
+  std::vector<Fragment> fragments;         // Append / Overwrite / Merge: the fragments
+  std::vector<LanceField> schema;          // Overwrite / Merge / Project
+  array::Metadata schema_metadata;         // Overwrite / Merge
+  std::vector<std::uint64_t> deleted_fragment_ids;  // Delete
+  std::string predicate;                            // Delete
+  std::uint64_t restore_version = 0;                // Restore
+};
+
+/// \brief A manifest file's content: the manifest and, when inline, its transaction.
+struct ManifestFile {
+  Manifest manifest;
+  std::optional<Transaction> transaction;  // from transaction_section, when present
+};
+
+/// \brief Parse a whole manifest file. `name` is used in messages. Errors: Corrupt naming the
+/// file and what is wrong (short file, bad magic, offsets outside the file, length mismatch,
+/// undecodable protobuf).
+Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std::string_view name);
+
+/// \brief Read a manifest file (footer first, then the blobs it points at).
+Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file);
+
+/// \brief Serialise a manifest file: [transaction blob] manifest blob, footer. The manifest's
+/// transaction_section is set to the transaction's offset (0) when a transaction is given;
+/// index_section is never written (no index support yet).
+Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest,
+                                                        const Transaction* transaction);
+
+/// \brief A transaction as stored in a `.txn` file (raw protobuf, no length prefix).
+Result<std::vector<std::uint8_t>> SerializeTransaction(const Transaction& transaction);
+Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes, std::string_view name);
+
+/// \brief The Arrow schema of the manifest's fields (tree rebuilt from parent ids, logical types
+/// mapped back to Arrow types). Corrupt for a malformed tree, NotImplemented for unknown types.
+Result<array::SchemaPtr> SchemaFromFields(const std::vector<LanceField>& fields,
+                                          const array::Metadata& schema_metadata);
+
+}  // namespace lance_nd::table
