@@ -26,7 +26,7 @@ function(lance_nd_add_layer)
                           lance_nd_testing GTest::gtest GTest::gmock GTest::gtest_main)
     lance_nd_set_warnings(${target}_test)
     gtest_discover_tests(${target}_test
-      PROPERTIES LABELS "unit;${L_NAME}" ENVIRONMENT "LANCE_ND_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+      PROPERTIES LABELS unit ENVIRONMENT "LANCE_ND_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
       DISCOVERY_TIMEOUT 60)
   endif()
 endfunction()
