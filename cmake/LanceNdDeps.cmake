@@ -8,3 +8,4 @@ find_program(FLATC flatc REQUIRED)
 find_path(FLATBUFFERS_INCLUDE_DIR flatbuffers/flatbuffers.h REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(CLI11 REQUIRED)
+find_package(roaring CONFIG REQUIRED)  # CRoaring (libroaring-dev): deletion bitmaps
