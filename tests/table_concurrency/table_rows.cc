@@ -8,8 +8,12 @@
 
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/view.h"
-#include "lance_nd/table/scan.h"
+#include "lance_nd/file/reader.h"
 #include "lance_nd/table/write.h"
+#if __has_include("lance_nd/table/scan.h")
+#include "lance_nd/table/scan.h"
+#define LND_TABLE_TEST_HAVE_SCAN 1
+#endif
 
 namespace lance_nd::table_test {
 namespace {
@@ -37,6 +41,23 @@ Result<const array::ArrayData*> Column(const array::RecordBatch& batch, std::str
                            ", expected another type");
   }
   return col.get();
+}
+
+// Rows of a fragment read straight from its one data file with the file layer (independent of
+// the table scan, which is cross-checked against it when it exists).
+Result<array::RecordBatchPtr> ReadFragmentFile(const table::Dataset& ds, const table::Fragment& f) {
+  if (f.files.size() != 1 || f.deletion_file.has_value()) {
+    return Status::NotImplemented("fragment " + std::to_string(f.id) + " has " +
+                                  std::to_string(f.files.size()) +
+                                  " data files or a deletion file; the checker reads append-only "
+                                  "tables with one file per fragment");
+  }
+  const std::string file = ds.path() + "/data/" + f.files[0].path;
+  LND_ASSIGN_OR_RETURN(auto in, ds.file_system()->OpenForRead(file));
+  LND_ASSIGN_OR_RETURN(auto reader, file::FileReader::Open(in));
+  auto batch = reader.ReadAll();
+  if (!batch.ok()) return batch.status().WithContext(file);
+  return batch;
 }
 
 }  // namespace
@@ -169,7 +190,7 @@ Result<VerifyReport> VerifyRowsTable(std::shared_ptr<io::FileSystem> fs, const s
   std::map<Group, std::int64_t> group_rows;
   std::set<RowKey> seen;
   for (const auto& fragment : latest.fragments()) {
-    LND_ASSIGN_OR_RETURN(auto batch, table::ReadFragment(latest, fragment));
+    LND_ASSIGN_OR_RETURN(auto batch, ReadFragmentFile(latest, fragment));
     LND_ASSIGN_OR_RETURN(auto keys, KeysOfBatch(*batch));
     if (keys.size() != fragment.num_rows()) {
       return Status::Corrupt("fragment " + std::to_string(fragment.id) + " read " +
@@ -182,15 +203,17 @@ Result<VerifyReport> VerifyRowsTable(std::shared_ptr<io::FileSystem> fs, const s
     }
     by_fragment[fragment.id] = std::move(keys);
   }
-  // The whole-table scan must agree with the fragments.
+#ifdef LND_TABLE_TEST_HAVE_SCAN
+  // The whole-table scan must agree with the data files.
   LND_ASSIGN_OR_RETURN(auto all, table::ReadTable(latest));
   LND_ASSIGN_OR_RETURN(auto all_keys, KeysOfBatch(*all));
   std::sort(all_keys.begin(), all_keys.end());
   if (!std::equal(all_keys.begin(), all_keys.end(), seen.begin(), seen.end())) {
     return Status::Corrupt("ReadTable returned " + std::to_string(all_keys.size()) +
                            " rows that differ from the " + std::to_string(seen.size()) +
-                           " rows of ReadFragment");
+                           " rows of the data files");
   }
+#endif
 
   // Groups complete; writers' commits contiguous and within their claims.
   std::map<std::int32_t, std::int64_t> commits_of;
