@@ -24,6 +24,9 @@ struct LanceField {
   std::string logical_type;     // "int32", "struct", "list", "fixed_size_list:float:4", ...
   bool nullable = true;
   array::Metadata metadata;
+  /// Serialised lance.file.Field members lance-nd does not model (encoding, primary-key and
+  /// clustering-key markers, unknown fields), carried forward verbatim when the field is written.
+  std::string unmodelled_proto = {};
   bool operator==(const LanceField&) const = default;
 };
 
@@ -58,6 +61,9 @@ struct Fragment {
   std::optional<DeletionFile> deletion_file;
   std::uint64_t physical_rows = 0;  // including deleted rows
   bool has_row_ids = false;         // carries stable row ids (not interpreted yet)
+  /// Serialised DataFragment members lance-nd does not model (row-id / version sequences,
+  /// unknown fields), carried forward verbatim.
+  std::string unmodelled_proto = {};
   /// \brief Live rows: physical_rows minus deleted rows.
   std::uint64_t num_rows() const;
   bool operator==(const Fragment&) const = default;
@@ -98,6 +104,13 @@ struct Manifest {
   std::uint64_t next_row_id = 0;
   std::optional<std::string> branch;
   std::size_t num_base_paths = 0;
+  /// The raw IndexSection protobuf (no length prefix) of this version, when it has indices. A
+  /// writer copies it to the next version (dropping it would drop every index); Overwrite
+  /// clears it, as Lance does.
+  std::optional<std::string> index_section_blob;
+  /// Serialised Manifest members lance-nd does not model (base paths, legacy fields, unknown
+  /// fields), carried forward verbatim by the next version.
+  std::string unmodelled_proto;
 
   /// \brief Live rows of all fragments.
   std::uint64_t num_rows() const;
@@ -112,19 +125,84 @@ enum class OperationType : std::uint8_t {
   kRestore,
   kReserveFragments,
   kProject,
+  kCreateIndex,  // classified only (index metadata not interpreted)
+  kRewrite,      // compaction
+  kUpdate,
+  kUpdateConfig,
+  kDataReplacement,
+  kUpdateMemWalState,  // classified only
+  kClone,              // classified only
+  kUpdateBases,        // classified only
 };
 
-/// \brief The transaction of one version, reduced to what lance-nd writes and checks.
+/// \brief "Append", "Delete", ... (Lance's operation names); "Unknown" for kUnknown.
+std::string_view OperationTypeName(OperationType type);
+
+/// \brief A map update of UpdateConfig: set keys to values, remove keys whose value is nullopt,
+/// or (replace) replace the whole map by the set entries.
+struct UpdateMap {
+  std::vector<std::pair<std::string, std::optional<std::string>>> entries;
+  bool replace = false;
+  bool operator==(const UpdateMap&) const = default;
+};
+
+/// \brief One compaction group of a Rewrite: old fragments replaced by new ones.
+struct RewriteGroup {
+  std::vector<Fragment> old_fragments;
+  std::vector<Fragment> new_fragments;  // id 0 = assigned at commit
+  bool operator==(const RewriteGroup&) const = default;
+};
+
+/// \brief The transaction of one version. Which members are used depends on `operation`:
+///  - Append:   fragments (ids 0 = assigned at commit from max_fragment_id + 1).
+///  - Overwrite: fragments (ids 0 = assigned from 0, as Lance does), schema, schema_metadata,
+///              config_upserts. read_version 0 = create a new table.
+///  - Delete:   updated_fragments (each with its new deletion file), deleted_fragment_ids,
+///              predicate.
+///  - Update:   deleted_fragment_ids (= removed_fragment_ids), updated_fragments, fragments
+///              (= new_fragments), fields_modified, fields_for_preserving_frag_bitmap,
+///              update_mode.
+///  - Merge:    fragments (the complete new fragment list), schema, schema_metadata.
+///  - Project:  schema.
+///  - Restore:  restore_version.
+///  - ReserveFragments: num_fragments.
+///  - Rewrite:  rewrite_groups (new fragment ids reserved beforehand, or 0 = assigned).
+///  - UpdateConfig: config_updates, table_metadata_updates, schema_metadata_updates,
+///              field_metadata_updates.
+///  - DataReplacement: replacements.
+///  - CreateIndex: num_new_indices / num_removed_indices (read only; lance-nd cannot write it).
 struct Transaction {
   std::uint64_t read_version = 0;
   std::string uuid;
   OperationType operation = OperationType::kUnknown;
-  std::vector<Fragment> fragments;         // Append / Overwrite / Merge: the fragments
-  std::vector<LanceField> schema;          // Overwrite / Merge / Project
-  array::Metadata schema_metadata;         // Overwrite / Merge
-  std::vector<std::uint64_t> deleted_fragment_ids;  // Delete
-  std::string predicate;                            // Delete
-  std::uint64_t restore_version = 0;                // Restore
+  std::string tag;
+  std::vector<std::pair<std::string, std::string>> properties;  // transaction_properties
+  std::vector<Fragment> fragments;          // Append / Overwrite / Merge / Update (new)
+  std::vector<Fragment> updated_fragments;  // Delete / Update
+  std::vector<LanceField> schema;           // Overwrite / Merge / Project
+  array::Metadata schema_metadata;          // Overwrite / Merge
+  std::vector<std::pair<std::string, std::string>> config_upserts;  // Overwrite
+  std::vector<std::uint64_t> deleted_fragment_ids;                  // Delete / Update (removed)
+  std::string predicate;                                            // Delete
+  std::uint64_t restore_version = 0;                                // Restore
+  std::uint32_t num_fragments = 0;                                  // ReserveFragments
+  std::vector<RewriteGroup> rewrite_groups;                         // Rewrite
+  std::vector<std::uint32_t> fields_modified;                       // Update
+  std::vector<std::uint32_t> fields_for_preserving_frag_bitmap;     // Update
+  std::uint32_t update_mode = 0;                     // Update: 0 rewrite rows, 1 rewrite columns
+  std::optional<UpdateMap> config_updates;           // UpdateConfig
+  std::optional<UpdateMap> table_metadata_updates;   // UpdateConfig
+  std::optional<UpdateMap> schema_metadata_updates;  // UpdateConfig
+  std::vector<std::pair<std::int32_t, UpdateMap>> field_metadata_updates;  // UpdateConfig
+  std::vector<std::pair<std::uint64_t, DataFile>> replacements;            // DataReplacement
+  std::uint32_t num_new_indices = 0;      // CreateIndex (read only)
+  std::uint32_t num_removed_indices = 0;  // CreateIndex (read only)
+  /// For kUnknown: the protobuf field number of the unmodelled operation (0 = none set).
+  std::uint32_t unknown_operation_field = 0;
+
+  /// \brief Ids of the existing fragments this transaction modifies or removes (Delete,
+  /// Update, Rewrite, DataReplacement); empty for the others.
+  std::vector<std::uint64_t> TouchedFragmentIds() const;
 };
 
 /// \brief A manifest file's content: the manifest and, when inline, its transaction.
@@ -141,9 +219,9 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
 /// \brief Read a manifest file (footer first, then the blobs it points at).
 Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file);
 
-/// \brief Serialise a manifest file: [transaction blob] manifest blob, footer. The manifest's
-/// transaction_section is set to the transaction's offset (0) when a transaction is given;
-/// index_section is never written (no index support yet).
+/// \brief Serialise a manifest file: [index section] [transaction] manifest, footer, like Lance 12.
+/// The manifest's index_section / transaction_section offsets are set from the blobs written
+/// (index_section_blob when present; the transaction when given).
 Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest,
                                                         const Transaction* transaction);
 

@@ -32,9 +32,9 @@ Status CorruptIn(std::string_view name, const std::string& problem) {
 }
 
 // The blob (u32 length + bytes) at `pos`, which must end at or before `limit`.
-Result<std::span<const std::uint8_t>> BlobAt(std::span<const std::uint8_t> bytes,
-                                             std::uint64_t pos, std::uint64_t limit,
-                                             std::string_view what, std::string_view name) {
+Result<std::span<const std::uint8_t>> BlobAt(std::span<const std::uint8_t> bytes, std::uint64_t pos,
+                                             std::uint64_t limit, std::string_view what,
+                                             std::string_view name) {
   if (pos > limit || limit - pos < 4) {
     return CorruptIn(name, std::string(what) + " offset " + std::to_string(pos) +
                                " leaves no room for its 4-byte length before byte " +
@@ -87,19 +87,25 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
   }
   lance::table::Manifest proto;
   if (!proto.ParseFromArray(blob.data(), static_cast<int>(blob.size()))) {
-    return CorruptIn(name, "the manifest protobuf (" + std::to_string(blob.size()) +
-                               " bytes at " + std::to_string(pos) + ") does not decode");
+    return CorruptIn(name, "the manifest protobuf (" + std::to_string(blob.size()) + " bytes at " +
+                               std::to_string(pos) + ") does not decode");
   }
   ManifestFile out;
   LND_ASSIGN_OR_RETURN(out.manifest, internal::ManifestFromProto(proto).WithContext(
                                          "manifest file '" + std::string(name) + "'"));
-  if (proto.has_index_section() && proto.index_section() >= pos) {
-    return CorruptIn(name, "index section offset " + std::to_string(proto.index_section()) +
-                               " is not before the manifest at " + std::to_string(pos));
+  if (proto.has_index_section()) {
+    if (proto.index_section() >= pos) {
+      return CorruptIn(name, "index section offset " + std::to_string(proto.index_section()) +
+                                 " is not before the manifest at " + std::to_string(pos));
+    }
+    LND_ASSIGN_OR_RETURN(auto index_blob,
+                         BlobAt(bytes, proto.index_section(), pos, "index section", name));
+    out.manifest.index_section_blob =
+        std::string(reinterpret_cast<const char*>(index_blob.data()), index_blob.size());
   }
   if (proto.has_transaction_section()) {
-    LND_ASSIGN_OR_RETURN(
-        auto txn_blob, BlobAt(bytes, proto.transaction_section(), pos, "transaction", name));
+    LND_ASSIGN_OR_RETURN(auto txn_blob,
+                         BlobAt(bytes, proto.transaction_section(), pos, "transaction", name));
     lance::table::Transaction txn;
     if (!txn.ParseFromArray(txn_blob.data(), static_cast<int>(txn_blob.size()))) {
       return CorruptIn(name, "the inline transaction (" + std::to_string(txn_blob.size()) +
@@ -115,8 +121,8 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
 Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file) {
   const std::uint64_t size = file.Size();
   if (size < kFooterSize) {
-    return CorruptIn(file.path(), "file is " + std::to_string(size) +
-                                      " bytes, shorter than the 16-byte footer");
+    return CorruptIn(file.path(),
+                     "file is " + std::to_string(size) + " bytes, shorter than the 16-byte footer");
   }
   LND_ASSIGN_OR_RETURN(io::Bytes footer, file.ReadAt(size - kFooterSize, kFooterSize));
   if (std::memcmp(footer->data() + 12, kMagic, 4) != 0) {
@@ -151,7 +157,8 @@ Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes, std::s
   lance::table::Transaction proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return Status::Corrupt("transaction file '" + std::string(name) + "' (" +
-                           std::to_string(bytes.size()) + " bytes) does not decode as a Lance "
+                           std::to_string(bytes.size()) +
+                           " bytes) does not decode as a Lance "
                            "transaction");
   }
   return internal::TransactionFromProto(proto);
@@ -163,9 +170,22 @@ Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest
   Manifest m = manifest;
   m.index_section.reset();
   m.transaction_section.reset();
+  if (m.index_section_blob) {
+    if (m.index_section_blob->size() > std::numeric_limits<std::uint32_t>::max()) {
+      return Status::InvalidArgument("index section of version " + std::to_string(m.version) +
+                                     " is larger than 4 GiB");
+    }
+    m.index_section = out.size();
+    AppendLe(&out, m.index_section_blob->size(), 4);
+    out.insert(out.end(), m.index_section_blob->begin(), m.index_section_blob->end());
+  }
   if (transaction != nullptr) {
     LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> txn, SerializeTransaction(*transaction));
-    m.transaction_section = 0;
+    if (txn.size() > std::numeric_limits<std::uint32_t>::max()) {
+      return Status::InvalidArgument("transaction of version " + std::to_string(m.version) +
+                                     " is larger than 4 GiB");
+    }
+    m.transaction_section = out.size();
     AppendLe(&out, txn.size(), 4);
     out.insert(out.end(), txn.begin(), txn.end());
   }

@@ -47,6 +47,7 @@ Status FragmentsFromProto(const google::protobuf::RepeatedPtrField<lance::table:
 }  // namespace
 
 void FieldToProto(const LanceField& field, lance::file::Field* out) {
+  if (!field.unmodelled_proto.empty()) (void)out->MergeFromString(field.unmodelled_proto);
   out->set_name(field.name);
   out->set_id(field.id);
   out->set_parent_id(field.parent_id);
@@ -63,10 +64,20 @@ LanceField FieldFromProto(const lance::file::Field& proto) {
   f.logical_type = proto.logical_type();
   f.nullable = proto.nullable();
   f.metadata = MetadataFromMap(proto.metadata());
+  lance::file::Field rest = proto;
+  rest.clear_name();
+  rest.clear_id();
+  rest.clear_parent_id();
+  rest.clear_logical_type();
+  rest.clear_nullable();
+  rest.clear_metadata();
+  rest.clear_type();  // derived from the tree; Lance 12 never writes it
+  f.unmodelled_proto = rest.SerializeAsString();
   return f;
 }
 
 void FragmentToProto(const Fragment& fragment, lance::table::DataFragment* out) {
+  if (!fragment.unmodelled_proto.empty()) (void)out->MergeFromString(fragment.unmodelled_proto);
   out->set_id(fragment.id);
   out->set_physical_rows(fragment.physical_rows);
   for (const DataFile& file : fragment.files) {
@@ -96,8 +107,8 @@ Result<Fragment> FragmentFromProto(const lance::table::DataFragment& proto) {
   Fragment fragment;
   fragment.id = proto.id();
   fragment.physical_rows = proto.physical_rows();
-  fragment.has_row_ids = proto.row_id_sequence_case() !=
-                         lance::table::DataFragment::ROW_ID_SEQUENCE_NOT_SET;
+  fragment.has_row_ids =
+      proto.row_id_sequence_case() != lance::table::DataFragment::ROW_ID_SEQUENCE_NOT_SET;
   for (const auto& f : proto.files()) {
     DataFile file;
     file.path = f.path();
@@ -131,10 +142,17 @@ Result<Fragment> FragmentFromProto(const lance::table::DataFragment& proto) {
     if (d.has_base_id()) del.base_id = d.base_id();
     fragment.deletion_file = del;
   }
+  lance::table::DataFragment rest = proto;
+  rest.clear_id();
+  rest.clear_files();
+  rest.clear_deletion_file();
+  rest.clear_physical_rows();
+  fragment.unmodelled_proto = rest.SerializeAsString();
   return fragment;
 }
 
 void ManifestToProto(const Manifest& m, lance::table::Manifest* out) {
+  if (!m.unmodelled_proto.empty()) (void)out->MergeFromString(m.unmodelled_proto);
   FieldsToProto(m.fields, out->mutable_fields());
   for (const Fragment& f : m.fragments) FragmentToProto(f, out->add_fragments());
   out->set_version(m.version);
@@ -180,46 +198,147 @@ Result<Manifest> ManifestFromProto(const lance::table::Manifest& proto) {
   m.next_row_id = proto.next_row_id();
   if (proto.has_branch()) m.branch = proto.branch();
   m.num_base_paths = static_cast<std::size_t>(proto.base_paths_size());
+  lance::table::Manifest rest = proto;
+  rest.clear_fields();
+  rest.clear_fragments();
+  rest.clear_version();
+  rest.clear_version_aux_data();
+  rest.clear_schema_metadata();
+  rest.clear_index_section();
+  rest.clear_timestamp();
+  rest.clear_tag();
+  rest.clear_reader_feature_flags();
+  rest.clear_writer_feature_flags();
+  rest.clear_max_fragment_id();
+  rest.clear_transaction_file();
+  rest.clear_writer_version();
+  rest.clear_next_row_id();
+  rest.clear_data_format();
+  rest.clear_config();
+  rest.clear_table_metadata();
+  rest.clear_branch();
+  rest.clear_transaction_section();
+  m.unmodelled_proto = rest.SerializeAsString();
   return m;
 }
+
+namespace {
+
+using PTxn = lance::table::Transaction;
+
+void FragmentsToProto(const std::vector<Fragment>& fragments,
+                      google::protobuf::RepeatedPtrField<lance::table::DataFragment>* out) {
+  for (const Fragment& f : fragments) FragmentToProto(f, out->Add());
+}
+
+void UpdateMapToProto(const UpdateMap& map, PTxn::UpdateMap* out) {
+  for (const auto& [key, value] : map.entries) {
+    auto* e = out->add_entries();
+    e->set_key(key);
+    if (value) e->set_value(*value);
+  }
+  out->set_replace(map.replace);
+}
+
+UpdateMap UpdateMapFromProto(const PTxn::UpdateMap& proto) {
+  UpdateMap map;
+  for (const auto& e : proto.entries()) {
+    map.entries.emplace_back(e.key(),
+                             e.has_value() ? std::optional<std::string>(e.value()) : std::nullopt);
+  }
+  map.replace = proto.replace();
+  return map;
+}
+
+void DataFileToProto(const DataFile& file, lance::table::DataFile* f) {
+  f->set_path(file.path);
+  for (std::int32_t id : file.fields) f->add_fields(id);
+  for (std::int32_t c : file.column_indices) f->add_column_indices(c);
+  f->set_file_major_version(file.file_major_version);
+  f->set_file_minor_version(file.file_minor_version);
+  f->set_file_size_bytes(file.file_size_bytes);
+  if (file.base_id) f->set_base_id(*file.base_id);
+}
+
+DataFile DataFileFromProto(const lance::table::DataFile& f) {
+  DataFile file;
+  file.path = f.path();
+  file.fields.assign(f.fields().begin(), f.fields().end());
+  file.column_indices.assign(f.column_indices().begin(), f.column_indices().end());
+  file.file_major_version = f.file_major_version();
+  file.file_minor_version = f.file_minor_version();
+  file.file_size_bytes = f.file_size_bytes();
+  if (f.has_base_id()) file.base_id = f.base_id();
+  return file;
+}
+
+template <typename Map>
+void MetadataToProtoMap(const array::Metadata& metadata, Map* out) {
+  for (const auto& [k, v] : metadata.entries()) (*out)[k] = v;
+}
+
+// The field number of the first unknown length-delimited field in the operation range (the
+// oneof case of an operation this proto does not declare), 0 if none.
+std::uint32_t UnknownOperationField(const PTxn& proto) {
+  const auto& unknown = proto.GetReflection()->GetUnknownFields(proto);
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    const int number = unknown.field(i).number();
+    if (number >= 100 && number < 1000) return static_cast<std::uint32_t>(number);
+  }
+  return 0;
+}
+
+}  // namespace
 
 Status TransactionToProto(const Transaction& t, lance::table::Transaction* out) {
   out->set_read_version(t.read_version);
   out->set_uuid(t.uuid);
+  out->set_tag(t.tag);
+  for (const auto& [k, v] : t.properties) (*out->mutable_transaction_properties())[k] = v;
   switch (t.operation) {
-    case OperationType::kAppend: {
-      auto* op = out->mutable_append();
-      for (const Fragment& f : t.fragments) FragmentToProto(f, op->add_fragments());
+    case OperationType::kAppend:
+      FragmentsToProto(t.fragments, out->mutable_append()->mutable_fragments());
       return Status();
-    }
     case OperationType::kOverwrite: {
       auto* op = out->mutable_overwrite();
-      for (const Fragment& f : t.fragments) FragmentToProto(f, op->add_fragments());
+      FragmentsToProto(t.fragments, op->mutable_fragments());
       FieldsToProto(t.schema, op->mutable_schema());
-      for (const auto& [k, v] : t.schema_metadata.entries()) {
-        (*op->mutable_schema_metadata())[k] = v;
-      }
+      MetadataToProtoMap(t.schema_metadata, op->mutable_schema_metadata());
+      for (const auto& [k, v] : t.config_upserts) (*op->mutable_config_upsert_values())[k] = v;
       return Status();
     }
     case OperationType::kDelete: {
       auto* op = out->mutable_delete_();
-      for (const Fragment& f : t.fragments) FragmentToProto(f, op->add_updated_fragments());
+      FragmentsToProto(t.updated_fragments, op->mutable_updated_fragments());
       for (std::uint64_t id : t.deleted_fragment_ids) op->add_deleted_fragment_ids(id);
       op->set_predicate(t.predicate);
       return Status();
     }
+    case OperationType::kUpdate: {
+      auto* op = out->mutable_update();
+      for (std::uint64_t id : t.deleted_fragment_ids) op->add_removed_fragment_ids(id);
+      FragmentsToProto(t.updated_fragments, op->mutable_updated_fragments());
+      FragmentsToProto(t.fragments, op->mutable_new_fragments());
+      for (std::uint32_t id : t.fields_modified) op->add_fields_modified(id);
+      for (std::uint32_t id : t.fields_for_preserving_frag_bitmap) {
+        op->add_fields_for_preserving_frag_bitmap(id);
+      }
+      op->set_update_mode(t.update_mode == 1 ? PTxn::REWRITE_COLUMNS : PTxn::REWRITE_ROWS);
+      return Status();
+    }
     case OperationType::kMerge: {
       auto* op = out->mutable_merge();
-      for (const Fragment& f : t.fragments) FragmentToProto(f, op->add_fragments());
+      FragmentsToProto(t.fragments, op->mutable_fragments());
       FieldsToProto(t.schema, op->mutable_schema());
-      for (const auto& [k, v] : t.schema_metadata.entries()) {
-        (*op->mutable_schema_metadata())[k] = v;
-      }
+      MetadataToProtoMap(t.schema_metadata, op->mutable_schema_metadata());
       op->set_preserves_nullability(true);
       return Status();
     }
     case OperationType::kRestore:
       out->mutable_restore()->set_version(t.restore_version);
+      return Status();
+    case OperationType::kReserveFragments:
+      out->mutable_reserve_fragments()->set_num_fragments(t.num_fragments);
       return Status();
     case OperationType::kProject: {
       auto* op = out->mutable_project();
@@ -227,57 +346,166 @@ Status TransactionToProto(const Transaction& t, lance::table::Transaction* out) 
       op->set_preserves_nullability(true);
       return Status();
     }
-    case OperationType::kReserveFragments:
+    case OperationType::kRewrite: {
+      auto* op = out->mutable_rewrite();
+      for (const RewriteGroup& g : t.rewrite_groups) {
+        auto* group = op->add_groups();
+        FragmentsToProto(g.old_fragments, group->mutable_old_fragments());
+        FragmentsToProto(g.new_fragments, group->mutable_new_fragments());
+      }
+      return Status();
+    }
+    case OperationType::kUpdateConfig: {
+      auto* op = out->mutable_update_config();
+      if (t.config_updates) UpdateMapToProto(*t.config_updates, op->mutable_config_updates());
+      if (t.table_metadata_updates) {
+        UpdateMapToProto(*t.table_metadata_updates, op->mutable_table_metadata_updates());
+      }
+      if (t.schema_metadata_updates) {
+        UpdateMapToProto(*t.schema_metadata_updates, op->mutable_schema_metadata_updates());
+      }
+      for (const auto& [id, map] : t.field_metadata_updates) {
+        UpdateMapToProto(map, &(*op->mutable_field_metadata_updates())[id]);
+      }
+      return Status();
+    }
+    case OperationType::kDataReplacement: {
+      auto* op = out->mutable_data_replacement();
+      for (const auto& [id, file] : t.replacements) {
+        auto* r = op->add_replacements();
+        r->set_fragment_id(id);
+        DataFileToProto(file, r->mutable_new_file());
+      }
+      return Status();
+    }
+    case OperationType::kCreateIndex:
+    case OperationType::kUpdateMemWalState:
+    case OperationType::kClone:
+    case OperationType::kUpdateBases:
     case OperationType::kUnknown:
       break;
   }
   return Status::InvalidArgument(
-      "cannot write a transaction whose operation lance-nd does not model; expected append, "
-      "delete, overwrite, merge, restore or project");
+      "cannot write a transaction of operation '" + std::string(OperationTypeName(t.operation)) +
+      "': lance-nd only writes append, delete, overwrite, merge, restore, reserve_fragments, "
+      "project, rewrite, update, update_config and data_replacement");
 }
 
 Result<Transaction> TransactionFromProto(const lance::table::Transaction& proto) {
   Transaction t;
   t.read_version = proto.read_version();
   t.uuid = proto.uuid();
-  using P = lance::table::Transaction;
+  t.tag = proto.tag();
+  t.properties = PairsFromMap(proto.transaction_properties());
   switch (proto.operation_case()) {
-    case P::kAppend:
+    case PTxn::kAppend:
       t.operation = OperationType::kAppend;
       LND_RETURN_NOT_OK(FragmentsFromProto(proto.append().fragments(), &t.fragments));
       break;
-    case P::kDelete:
+    case PTxn::kDelete:
       t.operation = OperationType::kDelete;
-      LND_RETURN_NOT_OK(FragmentsFromProto(proto.delete_().updated_fragments(), &t.fragments));
+      LND_RETURN_NOT_OK(
+          FragmentsFromProto(proto.delete_().updated_fragments(), &t.updated_fragments));
       t.deleted_fragment_ids.assign(proto.delete_().deleted_fragment_ids().begin(),
                                     proto.delete_().deleted_fragment_ids().end());
       t.predicate = proto.delete_().predicate();
       break;
-    case P::kOverwrite:
+    case PTxn::kOverwrite:
       t.operation = OperationType::kOverwrite;
       LND_RETURN_NOT_OK(FragmentsFromProto(proto.overwrite().fragments(), &t.fragments));
       t.schema = FieldsFromProto(proto.overwrite().schema());
       t.schema_metadata = MetadataFromMap(proto.overwrite().schema_metadata());
+      t.config_upserts = PairsFromMap(proto.overwrite().config_upsert_values());
       break;
-    case P::kMerge:
+    case PTxn::kCreateIndex:
+      t.operation = OperationType::kCreateIndex;
+      t.num_new_indices = static_cast<std::uint32_t>(proto.create_index().new_indices_size());
+      t.num_removed_indices =
+          static_cast<std::uint32_t>(proto.create_index().removed_indices_size());
+      break;
+    case PTxn::kRewrite: {
+      t.operation = OperationType::kRewrite;
+      const auto& op = proto.rewrite();
+      for (const auto& g : op.groups()) {
+        RewriteGroup group;
+        LND_RETURN_NOT_OK(FragmentsFromProto(g.old_fragments(), &group.old_fragments));
+        LND_RETURN_NOT_OK(FragmentsFromProto(g.new_fragments(), &group.new_fragments));
+        t.rewrite_groups.push_back(std::move(group));
+      }
+      if (op.old_fragments_size() > 0 || op.new_fragments_size() > 0) {
+        RewriteGroup group;  // legacy flat form = one group
+        LND_RETURN_NOT_OK(FragmentsFromProto(op.old_fragments(), &group.old_fragments));
+        LND_RETURN_NOT_OK(FragmentsFromProto(op.new_fragments(), &group.new_fragments));
+        t.rewrite_groups.push_back(std::move(group));
+      }
+      break;
+    }
+    case PTxn::kMerge:
       t.operation = OperationType::kMerge;
       LND_RETURN_NOT_OK(FragmentsFromProto(proto.merge().fragments(), &t.fragments));
       t.schema = FieldsFromProto(proto.merge().schema());
       t.schema_metadata = MetadataFromMap(proto.merge().schema_metadata());
       break;
-    case P::kRestore:
+    case PTxn::kRestore:
       t.operation = OperationType::kRestore;
       t.restore_version = proto.restore().version();
       break;
-    case P::kReserveFragments:
+    case PTxn::kReserveFragments:
       t.operation = OperationType::kReserveFragments;
+      t.num_fragments = proto.reserve_fragments().num_fragments();
       break;
-    case P::kProject:
+    case PTxn::kUpdate: {
+      t.operation = OperationType::kUpdate;
+      const auto& op = proto.update();
+      t.deleted_fragment_ids.assign(op.removed_fragment_ids().begin(),
+                                    op.removed_fragment_ids().end());
+      LND_RETURN_NOT_OK(FragmentsFromProto(op.updated_fragments(), &t.updated_fragments));
+      LND_RETURN_NOT_OK(FragmentsFromProto(op.new_fragments(), &t.fragments));
+      t.fields_modified.assign(op.fields_modified().begin(), op.fields_modified().end());
+      t.fields_for_preserving_frag_bitmap.assign(op.fields_for_preserving_frag_bitmap().begin(),
+                                                 op.fields_for_preserving_frag_bitmap().end());
+      t.update_mode = static_cast<std::uint32_t>(op.update_mode());
+      break;
+    }
+    case PTxn::kProject:
       t.operation = OperationType::kProject;
       t.schema = FieldsFromProto(proto.project().schema());
       break;
-    case P::OPERATION_NOT_SET:
+    case PTxn::kUpdateConfig: {
+      t.operation = OperationType::kUpdateConfig;
+      const auto& op = proto.update_config();
+      if (op.has_config_updates()) t.config_updates = UpdateMapFromProto(op.config_updates());
+      if (op.has_table_metadata_updates()) {
+        t.table_metadata_updates = UpdateMapFromProto(op.table_metadata_updates());
+      }
+      if (op.has_schema_metadata_updates()) {
+        t.schema_metadata_updates = UpdateMapFromProto(op.schema_metadata_updates());
+      }
+      for (const auto& [id, map] : op.field_metadata_updates()) {
+        t.field_metadata_updates.emplace_back(id, UpdateMapFromProto(map));
+      }
+      std::sort(t.field_metadata_updates.begin(), t.field_metadata_updates.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      break;
+    }
+    case PTxn::kDataReplacement:
+      t.operation = OperationType::kDataReplacement;
+      for (const auto& r : proto.data_replacement().replacements()) {
+        t.replacements.emplace_back(r.fragment_id(), DataFileFromProto(r.new_file()));
+      }
+      break;
+    case PTxn::kUpdateMemWalState:
+      t.operation = OperationType::kUpdateMemWalState;
+      break;
+    case PTxn::kClone:
+      t.operation = OperationType::kClone;
+      break;
+    case PTxn::kUpdateBases:
+      t.operation = OperationType::kUpdateBases;
+      break;
+    case PTxn::OPERATION_NOT_SET:
       t.operation = OperationType::kUnknown;
+      t.unknown_operation_field = UnknownOperationField(proto);
       break;
   }
   return t;

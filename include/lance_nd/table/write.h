@@ -1,0 +1,60 @@
+// Writing tables: data files for new fragments, and create / append / overwrite commits.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/array/type.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/file/writer_options.h"
+#include "lance_nd/io/file_system.h"
+#include "lance_nd/table/commit.h"
+#include "lance_nd/table/dataset.h"
+#include "lance_nd/table/manifest.h"
+
+namespace lance_nd::table {
+
+enum class WriteMode : std::uint8_t {
+  kCreate,     // new table (AlreadyExists when one is there)
+  kAppend,     // add rows to an existing table (same schema)
+  kOverwrite,  // replace all rows (and the schema) of a table; creates it when missing
+};
+
+struct WriteOptions {
+  WriteMode mode = WriteMode::kCreate;
+  std::int64_t max_rows_per_file = 1024 * 1024;  // Lance's default
+  std::int64_t max_bytes_per_file = 90LL << 30;  // Lance's default
+  file::WriterOptions file_options;              // version 2.2 default
+  CommitOptions commit;
+};
+
+/// \brief Write data files for new fragments under `<path>/data/<name>.lance` (Lance-style
+/// names: 24 binary digits + 26 hex digits of a random UUID), one fragment per file, files
+/// rolled at max_rows_per_file / max_bytes_per_file (checked between batches slices). Fragment
+/// ids are left 0 (assigned at commit); DataFile.fields are the leaf field ids of `fields`,
+/// column_indices 0..n-1, file_size_bytes exact. Files are synced before returning. NOT
+/// committed. Batches must match `fields` (SchemaMismatch naming the field otherwise).
+Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::string& path,
+                                             const std::vector<LanceField>& fields,
+                                             std::span<const array::RecordBatchPtr> batches,
+                                             const WriteOptions& options);
+
+/// \brief Create / append / overwrite. Create: an Overwrite transaction with read_version 0
+/// (AlreadyExists when a table is there: use kAppend or kOverwrite). Append: an Append on the
+/// latest version; the batches must have the table's schema (SchemaMismatch naming the field
+/// and both types; evolution.h adds columns). Overwrite: an Overwrite on the latest version
+/// (a create when there is no table). At least one batch is needed for create / overwrite (the
+/// schema comes from it); a zero-row batch creates an empty table.
+Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+                           std::span<const array::RecordBatchPtr> batches,
+                           const WriteOptions& options = {});
+
+/// \brief Fields with fresh ids (pre-order, 0..n-1) for a new table's Arrow schema, logical
+/// types as Lance writes them. NotImplemented for types the table layer cannot store.
+Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema);
+
+}  // namespace lance_nd::table
