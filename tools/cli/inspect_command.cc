@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "inspect_table.h"
 #include "lance_nd/file/reader.h"
 #include "lance_nd/io/file_system.h"
 
@@ -48,27 +49,36 @@ json ToJson(const std::string& path, const FileDescription& d) {
                  {"num_columns", d.columns.size()},
                  {"num_global_buffers", d.global_buffers.size()}};
   j["global_buffers"] = json::array();
-  for (const auto& [pos, size] : d.global_buffers) j["global_buffers"].push_back({{"position", pos}, {"size", size}});
+  for (const auto& [pos, size] : d.global_buffers)
+    j["global_buffers"].push_back({{"position", pos}, {"size", size}});
   j["schema_metadata"] = MetadataJson(d.schema_metadata);
   j["fields"] = json::array();
   for (const auto& f : d.fields) {
-    json jf = {{"id", f.id}, {"parent_id", f.parent_id}, {"path", f.path},
-               {"logical_type", f.logical_type}, {"nullable", f.nullable},
+    json jf = {{"id", f.id},
+               {"parent_id", f.parent_id},
+               {"path", f.path},
+               {"logical_type", f.logical_type},
+               {"nullable", f.nullable},
                {"metadata", MetadataJson(f.metadata)}};
     if (f.column >= 0) jf["column"] = f.column;
     j["fields"].push_back(jf);
   }
   j["columns"] = json::array();
   for (const auto& c : d.columns) {
-    json jc = {{"index", c.index}, {"path", c.path}, {"field_id", c.field_id},
+    json jc = {{"index", c.index},
+               {"path", c.path},
+               {"field_id", c.field_id},
                {"encoding", c.encoding_type_url},
                {"metadata", {{"position", c.metadata_position}, {"size", c.metadata_size}}}};
     jc["pages"] = json::array();
     for (const auto& p : c.pages) {
-      json jp = {{"first_row", p.first_row}, {"num_rows", p.num_rows}, {"layout", p.layout},
+      json jp = {{"first_row", p.first_row},
+                 {"num_rows", p.num_rows},
+                 {"layout", p.layout},
                  {"bytes", p.num_bytes}};
       jp["buffers"] = json::array();
-      for (const auto& [pos, size] : p.buffers) jp["buffers"].push_back({{"position", pos}, {"size", size}});
+      for (const auto& [pos, size] : p.buffers)
+        jp["buffers"].push_back({{"position", pos}, {"size", size}});
       jc["pages"].push_back(jp);
     }
     j["columns"].push_back(jc);
@@ -89,12 +99,14 @@ void PrintText(const std::string& path, const FileDescription& d) {
   }
   if (!d.schema_metadata.empty()) {
     std::cout << "  schema metadata:\n";
-    for (const auto& [k, v] : d.schema_metadata.entries()) std::cout << "    " << k << " = " << v << "\n";
+    for (const auto& [k, v] : d.schema_metadata.entries())
+      std::cout << "    " << k << " = " << v << "\n";
   }
   std::cout << "schema:\n";
   for (const auto& f : d.fields) {
     const auto depth = static_cast<std::size_t>(std::count(f.path.begin(), f.path.end(), '.'));
-    const std::string name = f.path.substr(f.path.rfind('.') == std::string::npos ? 0 : f.path.rfind('.') + 1);
+    const std::string name =
+        f.path.substr(f.path.rfind('.') == std::string::npos ? 0 : f.path.rfind('.') + 1);
     std::cout << "  " << std::string(depth * 2, ' ') << name << ": " << f.logical_type
               << (f.nullable ? "" : " not null") << "  [id " << f.id << ", parent " << f.parent_id;
     if (f.column >= 0) std::cout << ", column " << f.column;
@@ -107,8 +119,8 @@ void PrintText(const std::string& path, const FileDescription& d) {
   for (const auto& c : d.columns) {
     std::uint64_t bytes = 0;
     for (const auto& p : c.pages) bytes += p.num_bytes;
-    std::cout << "  column " << c.index << " " << c.path << " (field " << c.field_id << "): "
-              << c.pages.size() << " page" << (c.pages.size() == 1 ? "" : "s") << ", "
+    std::cout << "  column " << c.index << " " << c.path << " (field " << c.field_id
+              << "): " << c.pages.size() << " page" << (c.pages.size() == 1 ? "" : "s") << ", "
               << Bytes(bytes) << "\n";
     for (std::size_t i = 0; i < c.pages.size(); ++i) {
       const auto& p = c.pages[i];
@@ -122,13 +134,29 @@ void PrintText(const std::string& path, const FileDescription& d) {
 }  // namespace
 
 void AddInspectCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("inspect", "Describe a Lance data file: footer, versions, schema "
-                                            "with field ids, columns, pages, layouts, encodings");
+  auto* cmd = app.add_subcommand(
+      "inspect",
+      "Describe a Lance data file (footer, schema with field ids, columns, pages, encodings) or a "
+      "Lance table directory (versions, manifest, schema with field ids, fragments, deletion "
+      "files, tags)");
   auto path = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
-  cmd->add_option("file", *path, "a Lance data file (.lance)")->required();
+  auto version = std::make_shared<std::uint64_t>(0);
+  cmd->add_option("file", *path, "a Lance data file (.lance) or table directory")->required();
   cmd->add_flag("--json", *as_json, "print JSON instead of text");
-  cmd->callback([path, as_json] {
+  auto* version_opt =
+      cmd->add_option("--version", *version, "table version to describe (default: the latest)");
+  cmd->callback([path, as_json, version, version_opt] {
+    if (IsTableDirectory(*path)) {
+      std::optional<std::uint64_t> v;
+      if (version_opt->count() > 0) v = *version;
+      std::exit(InspectTable(*path, v, *as_json));
+    }
+    if (version_opt->count() > 0) {
+      std::cerr << "lance-nd inspect: --version applies to table directories (with _versions/); "
+                << *path << " is not one\n";
+      std::exit(1);
+    }
     auto opened = io::LocalFileSystem()->OpenForRead(*path);
     if (!opened.ok()) {
       std::cerr << "lance-nd inspect: " << opened.status().ToString() << "\n";
