@@ -1,4 +1,4 @@
-#include "lance_nd/file/lance_schema.h"
+#include "lance_nd/file/lance_schema_internal.h"
 
 #include <charconv>
 #include <map>
@@ -47,16 +47,26 @@ std::optional<int32_t> ParsePositive(std::string_view s) {
 // A non-nested logical type (everything except struct / list / large_list).
 Result<DataTypePtr> ParseScalarType(std::string_view lt) {
   static const std::map<std::string_view, DataTypePtr (*)()> kSimple = {
-      {"null", array::Null},          {"bool", array::Bool},
-      {"int8", array::Int8},          {"uint8", array::UInt8},
-      {"int16", array::Int16},        {"uint16", array::UInt16},
-      {"int32", array::Int32},        {"uint32", array::UInt32},
-      {"int64", array::Int64},        {"uint64", array::UInt64},
-      {"halffloat", array::Float16},  {"float", array::Float32},
-      {"double", array::Float64},     {"string", array::Utf8},
-      {"binary", array::Binary},      {"large_string", array::LargeUtf8},
-      {"large_binary", array::LargeBinary}, {"json", array::LargeBinary},
-      {"date32:day", array::Date32},  {"date64:ms", array::Date64},
+      {"null", array::Null},
+      {"bool", array::Bool},
+      {"int8", array::Int8},
+      {"uint8", array::UInt8},
+      {"int16", array::Int16},
+      {"uint16", array::UInt16},
+      {"int32", array::Int32},
+      {"uint32", array::UInt32},
+      {"int64", array::Int64},
+      {"uint64", array::UInt64},
+      {"halffloat", array::Float16},
+      {"float", array::Float32},
+      {"double", array::Float64},
+      {"string", array::Utf8},
+      {"binary", array::Binary},
+      {"large_string", array::LargeUtf8},
+      {"large_binary", array::LargeBinary},
+      {"json", array::LargeBinary},
+      {"date32:day", array::Date32},
+      {"date64:ms", array::Date64},
   };
   if (auto it = kSimple.find(lt); it != kSimple.end()) return it->second();
   const auto parts = Split(lt, ':');
@@ -196,36 +206,58 @@ Result<SchemaTree> SchemaFromProto(const lance::file::Schema& proto) {
 
 Result<std::string> LogicalTypeName(const DataType& type) {
   switch (type.id()) {
-    case TypeId::kNull: return std::string("null");
-    case TypeId::kBool: return std::string("bool");
-    case TypeId::kInt8: return std::string("int8");
-    case TypeId::kInt16: return std::string("int16");
-    case TypeId::kInt32: return std::string("int32");
-    case TypeId::kInt64: return std::string("int64");
-    case TypeId::kUInt8: return std::string("uint8");
-    case TypeId::kUInt16: return std::string("uint16");
-    case TypeId::kUInt32: return std::string("uint32");
-    case TypeId::kUInt64: return std::string("uint64");
-    case TypeId::kFloat16: return std::string("halffloat");
-    case TypeId::kFloat32: return std::string("float");
-    case TypeId::kFloat64: return std::string("double");
-    case TypeId::kUtf8: return std::string("string");
-    case TypeId::kLargeUtf8: return std::string("large_string");
-    case TypeId::kBinary: return std::string("binary");
-    case TypeId::kLargeBinary: return std::string("large_binary");
-    case TypeId::kFixedSizeBinary: return "fixed_size_binary:" + std::to_string(type.fixed_size());
-    case TypeId::kDate32: return std::string("date32:day");
-    case TypeId::kDate64: return std::string("date64:ms");
+    case TypeId::kNull:
+      return std::string("null");
+    case TypeId::kBool:
+      return std::string("bool");
+    case TypeId::kInt8:
+      return std::string("int8");
+    case TypeId::kInt16:
+      return std::string("int16");
+    case TypeId::kInt32:
+      return std::string("int32");
+    case TypeId::kInt64:
+      return std::string("int64");
+    case TypeId::kUInt8:
+      return std::string("uint8");
+    case TypeId::kUInt16:
+      return std::string("uint16");
+    case TypeId::kUInt32:
+      return std::string("uint32");
+    case TypeId::kUInt64:
+      return std::string("uint64");
+    case TypeId::kFloat16:
+      return std::string("halffloat");
+    case TypeId::kFloat32:
+      return std::string("float");
+    case TypeId::kFloat64:
+      return std::string("double");
+    case TypeId::kUtf8:
+      return std::string("string");
+    case TypeId::kLargeUtf8:
+      return std::string("large_string");
+    case TypeId::kBinary:
+      return std::string("binary");
+    case TypeId::kLargeBinary:
+      return std::string("large_binary");
+    case TypeId::kFixedSizeBinary:
+      return "fixed_size_binary:" + std::to_string(type.fixed_size());
+    case TypeId::kDate32:
+      return std::string("date32:day");
+    case TypeId::kDate64:
+      return std::string("date64:ms");
     case TypeId::kTimestamp:
       return "timestamp:" + std::string(array::TimeUnitName(type.unit())) + ":" +
              (type.timezone().empty() ? std::string("-") : type.timezone());
-    case TypeId::kDuration: return "duration:" + std::string(array::TimeUnitName(type.unit()));
-    case TypeId::kStruct: return std::string("struct");
+    case TypeId::kDuration:
+      return "duration:" + std::string(array::TimeUnitName(type.unit()));
+    case TypeId::kStruct:
+      return std::string("struct");
     case TypeId::kList:
       return std::string(type.value_type()->id() == TypeId::kStruct ? "list.struct" : "list");
     case TypeId::kLargeList:
       return std::string(type.value_type()->id() == TypeId::kStruct ? "large_list.struct"
-                                                                     : "large_list");
+                                                                    : "large_list");
     case TypeId::kFixedSizeList: {
       const DataType& item = *type.value_type();
       if (item.is_nested()) {
@@ -295,3 +327,47 @@ int CountLeafColumns(const DataType& type) {
 }
 
 }  // namespace lance_nd::file::internal
+
+namespace lance_nd::file {
+
+Result<array::SchemaPtr> SchemaFromLanceFields(std::span<const LanceSchemaField> fields,
+                                               const array::Metadata& schema_metadata) {
+  lance::file::Schema proto;
+  for (const LanceSchemaField& f : fields) {
+    lance::file::Field* pf = proto.add_fields();
+    pf->set_name(f.name);
+    pf->set_id(f.id);
+    pf->set_parent_id(f.parent_id);
+    pf->set_logical_type(f.logical_type);
+    pf->set_nullable(f.nullable);
+    for (const auto& [k, v] : f.metadata.entries()) (*pf->mutable_metadata())[k] = v;
+  }
+  for (const auto& [k, v] : schema_metadata.entries()) (*proto.mutable_metadata())[k] = v;
+  LND_ASSIGN_OR_RETURN(internal::SchemaTree tree, internal::SchemaFromProto(proto));
+  return tree.schema;
+}
+
+Result<std::vector<LanceSchemaField>> LanceFieldsFromSchema(const array::Schema& schema,
+                                                            std::int32_t first_id) {
+  lance::file::Schema proto;
+  LND_RETURN_NOT_OK(internal::SchemaToProto(schema, &proto, first_id));
+  std::vector<LanceSchemaField> out;
+  out.reserve(static_cast<std::size_t>(proto.fields_size()));
+  for (const lance::file::Field& pf : proto.fields()) {
+    LanceSchemaField f;
+    f.name = pf.name();
+    f.id = pf.id();
+    f.parent_id = pf.parent_id();
+    f.logical_type = pf.logical_type();
+    f.nullable = pf.nullable();
+    f.metadata = internal::MetadataFromProto(pf.metadata());
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Result<std::string> LanceLogicalType(const array::DataType& type) {
+  return internal::LogicalTypeName(type);
+}
+
+}  // namespace lance_nd::file

@@ -1,6 +1,7 @@
 // Conversion between the Lance schema (lance.file.Schema: fields in pre-order with ids and
 // parent ids, logical type strings) and array::Schema, plus the field tree the reader uses to
-// map leaf fields to columns. Private to the file layer (the writer uses it too).
+// map leaf fields to columns. The proto-level parts are private to the file layer (the writer
+// uses them too); the public, proto-free API is include/lance_nd/file/lance_schema.h.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/file/lance_schema.h"  // the public part (include/)
 
 namespace lance::file {
 class Schema;

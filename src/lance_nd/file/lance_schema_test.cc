@@ -1,4 +1,4 @@
-#include "lance_nd/file/lance_schema.h"
+#include "lance_nd/file/lance_schema_internal.h"
 
 #include <gtest/gtest.h>
 
@@ -32,9 +32,10 @@ TEST(LanceSchemaTest, LogicalTypeNames) {
 
 TEST(LanceSchemaTest, RoundTripKeepsTypesIdsAndMetadata) {
   Metadata meta({{"ARROW:extension:name", "nd.array"}, {"k", "v"}});
-  auto nd = Struct({MakeField("values", List(Float32())),
-                    MakeField("dim_names", List(MakeField("item", Utf8(), false))),
-                    MakeField("attrs", Struct({MakeField("units", Utf8())}), true, Metadata({{"x", "y"}}))});
+  auto nd = Struct(
+      {MakeField("values", List(Float32())),
+       MakeField("dim_names", List(MakeField("item", Utf8(), false))),
+       MakeField("attrs", Struct({MakeField("units", Utf8())}), true, Metadata({{"x", "y"}}))});
   auto schema = MakeSchema({MakeField("t", nd, true, meta), MakeField("id", Int64(), false),
                             MakeField("ts", Timestamp(TimeUnit::kSecond, "+01:00")),
                             MakeField("vec", FixedSizeList(Float32(), 4))},
@@ -49,7 +50,8 @@ TEST(LanceSchemaTest, RoundTripKeepsTypesIdsAndMetadata) {
   EXPECT_EQ(proto.fields(8).logical_type(), "timestamp:s:+01:00");
   EXPECT_EQ(proto.fields(9).logical_type(), "fixed_size_list:float:4");
   LND_ASSERT_OK_AND_ASSIGN(auto tree, SchemaFromProto(proto));
-  EXPECT_TRUE(tree.schema->Equals(*schema)) << tree.schema->ToString() << "\nvs\n" << schema->ToString();
+  EXPECT_TRUE(tree.schema->Equals(*schema)) << tree.schema->ToString() << "\nvs\n"
+                                            << schema->ToString();
   EXPECT_EQ(tree.num_columns, 6);  // values.item, dim_names.item, attrs.units, id, ts, vec
   EXPECT_EQ(tree.fields[0].children[2].children[0].column, 2);
   EXPECT_EQ(tree.fields[3].column, 5);
@@ -95,3 +97,40 @@ TEST(LanceSchemaTest, Errors) {
 
 }  // namespace
 }  // namespace lance_nd::file::internal
+
+namespace lance_nd::file {
+namespace {
+
+TEST(LanceSchemaPublicTest, FieldsRoundTripThroughArrowSchema) {
+  auto schema = array::MakeSchema(
+      {array::MakeField("id", array::Int64(), false),
+       array::MakeField("s",
+                        array::Struct({array::MakeField("x", array::Float32()),
+                                       array::MakeField("tags", array::List(array::Utf8()))}),
+                        true, array::Metadata({{"k", "v"}}))});
+  LND_ASSERT_OK_AND_ASSIGN(auto fields, LanceFieldsFromSchema(*schema, 5));
+  ASSERT_EQ(fields.size(), 5u);
+  EXPECT_EQ(fields[0], (LanceSchemaField{"id", 5, -1, "int64", false, {}}));
+  EXPECT_EQ(fields[1],
+            (LanceSchemaField{"s", 6, -1, "struct", true, array::Metadata({{"k", "v"}})}));
+  EXPECT_EQ(fields[3], (LanceSchemaField{"tags", 8, 6, "list", true, {}}));
+  EXPECT_EQ(fields[4], (LanceSchemaField{"item", 9, 8, "string", true, {}}));
+  LND_ASSERT_OK_AND_ASSIGN(auto back, SchemaFromLanceFields(fields));
+  EXPECT_EQ(back->ToString(), schema->ToString());
+  LND_ASSERT_OK_AND_ASSIGN(std::string lt,
+                           LanceLogicalType(*array::FixedSizeList(array::Float32(), 4)));
+  EXPECT_EQ(lt, "fixed_size_list:float:4");
+}
+
+TEST(LanceSchemaPublicTest, MalformedTreeIsCorrupt) {
+  const LanceSchemaField orphan[] = {{"a", 0, -1, "int32", true, {}},
+                                     {"b", 1, 7, "int32", true, {}}};
+  LND_EXPECT_ERROR(SchemaFromLanceFields(orphan), StatusCode::kCorrupt,
+                   "names parent id 7, which does not precede it");
+  const LanceSchemaField unknown[] = {{"a", 0, -1, "quaternion", true, {}}};
+  LND_EXPECT_ERROR(SchemaFromLanceFields(unknown), StatusCode::kNotImplemented,
+                   "logical type 'quaternion'");
+}
+
+}  // namespace
+}  // namespace lance_nd::file

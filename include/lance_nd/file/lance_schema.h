@@ -1,0 +1,51 @@
+// The Lance schema (a list of fields in pre-order with ids, parent ids and logical type strings,
+// as stored in data files and table manifests) <-> array::Schema. Public so the table layer
+// shares the one mapping of logical types.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/type.h"
+#include "lance_nd/core/result.h"
+
+namespace lance_nd::file {
+
+/// \brief One field of a Lance schema (lance.file.Field without the deprecated members).
+struct LanceSchemaField {
+  std::string name;
+  std::int32_t id = 0;
+  std::int32_t parent_id = -1;  // -1 for top-level fields
+  std::string logical_type;     // "int32", "struct", "list", "fixed_size_list:float:4", ...
+  bool nullable = true;
+  array::Metadata metadata;
+  bool operator==(const LanceSchemaField&) const = default;
+};
+
+/// \brief The Arrow schema of `fields` (tree rebuilt from parent ids, which must precede their
+/// children; logical types mapped to Arrow types). Corrupt for a malformed tree (duplicate ids,
+/// unknown parents, lists without exactly one child), NotImplemented for unsupported logical
+/// types; both name the field.
+Result<array::SchemaPtr> SchemaFromLanceFields(std::span<const LanceSchemaField> fields,
+                                               const array::Metadata& schema_metadata = {});
+
+/// \brief The Lance fields of an Arrow schema: pre-order, ids from `first_id` upwards (structs,
+/// lists and list items take ids; fixed-size-list items do not).
+Result<std::vector<LanceSchemaField>> LanceFieldsFromSchema(const array::Schema& schema,
+                                                            std::int32_t first_id = 0);
+
+/// \brief The Lance logical type string of `type` ("float", "timestamp:us:UTC", "list.struct",
+/// "fixed_size_list:float:128", ...). NotImplemented for types Lance cannot store.
+Result<std::string> LanceLogicalType(const array::DataType& type);
+
+}  // namespace lance_nd::file
+
+// Inside the lance-nd build tree (src/ on the include path) this header also brings the file
+// layer's proto-level internals (file::internal::SchemaFromProto, SchemaToProto, FieldNode...),
+// which code written before the public API existed still uses. Installed headers lack src/, so
+// users see only the declarations above. New code: include lance_schema_internal.h directly.
+#if __has_include("lance_nd/file/lance_schema_internal.h")
+#include "lance_nd/file/lance_schema_internal.h"
+#endif
