@@ -48,6 +48,12 @@ if (cmd === "create") {
 } else if (cmd === "append") {
   const [writer, commits, perCommit, log] = rest.map((x, i) => (i < 3 ? Number(x) : x));
   const t = await db.openTable(name);
+  const go = process.env.TABLE_WRITER_GO;  // start barrier, as in table_writer_tool
+  if (go) {
+    fs.writeFileSync(`${go}.ready.${writer}`, "\n");
+    const deadline = Date.now() + 120000;
+    while (!fs.existsSync(go) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+  }
   let failures = 0;
   for (let c = 0; c < commits; ++c) {
     try {

@@ -39,6 +39,7 @@ else
   "$tool" create "$table" $creator_rows || { echo "FAIL: create"; exit 1; }
 fi
 
+export TABLE_WRITER_GO="$work/go"  # start barrier: every writer waits for this file
 pids=() names=() claims=()
 for w in $(seq 1 "$writers"); do
   "$tool" append "$table" "$w" "$commits" "$rows" "$work/w$w.log" >"$work/w$w.out" 2>&1 &
@@ -50,6 +51,13 @@ for l in $(seq 1 "$lance_writers"); do
     >"$work/w$w.out" 2>&1 &
   pids+=($!) names+=("lance-$w") claims+=("$w:$work/w$w.log:$rows")
 done
+# Release the writers together once all are ready (Node needs ~1 s to load LanceDB).
+total=$((writers + lance_writers))
+for _ in $(seq 1 1200); do
+  [ "$(ls "$work" | grep -c '^go\.ready\.')" -ge "$total" ] && break
+  sleep 0.1
+done
+touch "$work/go"
 status=0
 for i in "${!pids[@]}"; do
   if ! wait "${pids[$i]}"; then
@@ -58,6 +66,16 @@ for i in "${!pids[@]}"; do
     echo "writer ${names[$i]}: $(tail -n 1 "$work/w${names[$i]#*-}.out")"
   fi
 done
+
+# How much the writers' commits interleaved (versions in order, one letter per writer kind).
+order=$(for f in "$work"/w*.log; do
+          w=$(basename "$f" .log); awk -v w="${w#w}" '{print $3, (w > 100 ? "L" : "o")}' "$f"
+        done | sort -n | awk '{printf "%s", $2}')
+switches=$(echo "$order" | fold -w1 | uniq | wc -l)
+echo "commit order (o = lance-nd, L = Lance): $order ($switches runs)"
+if [ "$lance_writers" -gt 0 ] && [ "$writers" -gt 0 ] && [ "$switches" -lt 3 ]; then
+  echo "WARNING: lance-nd and Lance commits barely interleaved"
+fi
 
 echo "verify (lance-nd):"
 "$tool" verify "$table" $creator_rows --dump "$work/ours.keys" "${claims[@]}" || status=1

@@ -6,11 +6,16 @@
 //   table_writer_tool verify TABLE CREATOR_ROWS [--dump FILE] [--no-chain] WRITER:LOG:ROWS...
 //       full check (tests/table_concurrency/table_rows.h VerifyRowsTable); with --dump writes
 //       the sorted rows "writer,commit,row" one per line.
+// Start barrier (append): with TABLE_WRITER_GO=FILE set, the writer creates FILE.ready.<id> and
+// waits (up to 120 s) until FILE exists, so that all writers start committing together.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "table_rows.h"
@@ -40,8 +45,19 @@ int Create(const std::string& table, int rows) {
   return 0;
 }
 
+void WaitForGo(int writer) {
+  const char* go = std::getenv("TABLE_WRITER_GO");
+  if (go == nullptr) return;
+  std::ofstream(std::string(go) + ".ready." + std::to_string(writer)).put('\n');
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!std::filesystem::exists(go) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 int Append(const std::string& table, int writer, long commits, int rows, const std::string& log) {
   auto fs = lance_nd::io::LocalFileSystem();
+  WaitForGo(writer);
   FILE* out = log.empty() ? stdout : std::fopen(log.c_str(), "a");
   if (out == nullptr) {
     std::cerr << "cannot open log " << log << "\n";
