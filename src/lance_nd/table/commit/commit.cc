@@ -1,0 +1,228 @@
+// The commit loop: .txn file, manifest built from the latest version, atomic create-if-absent,
+// conflict checks against the versions committed since read_version, hint file.
+#include "lance_nd/table/commit.h"
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "lance_nd/table/commit/build_manifest.h"
+
+namespace lance_nd::table {
+namespace {
+
+std::string Join(const std::string& dir, const std::string& name) {
+  if (dir.empty()) return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+std::mt19937_64& Rng() {
+  thread_local std::mt19937_64 rng([] {
+    std::random_device rd;
+    const std::uint64_t t = static_cast<std::uint64_t>(
+        std::chrono::high_resolution_clock::now().time_since_epoch().count());
+    std::seed_seq seq{
+        rd(), rd(), rd(), rd(), static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(t >> 32)};
+    return std::mt19937_64(seq);
+  }());
+  return rng;
+}
+
+struct Latest {
+  VersionList versions;
+  ManifestFile file;
+  std::string manifest_path;
+};
+
+// The latest version, nullopt when the table has no committed version.
+Result<std::optional<Latest>> LoadLatest(io::FileSystem& fs, const std::string& path) {
+  auto versions = ListVersions(fs, path);
+  if (!versions.ok()) {
+    if (versions.status().IsNotFound()) return std::optional<Latest>();
+    return std::move(versions).status();
+  }
+  Latest latest;
+  latest.versions = std::move(*versions);
+  const std::uint64_t v = latest.versions.versions.back();
+  latest.manifest_path = Join(Join(path, "_versions"), ManifestFileName(v, latest.versions.naming));
+  LND_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(latest.manifest_path));
+  LND_ASSIGN_OR_RETURN(latest.file, ReadManifestFile(*file));
+  if (latest.file.manifest.version != v) {
+    return Status::Corrupt("manifest file '" + latest.manifest_path + "' holds version " +
+                           std::to_string(latest.file.manifest.version) +
+                           " but its name says version " + std::to_string(v));
+  }
+  return std::optional<Latest>(std::move(latest));
+}
+
+Result<ManifestFile> LoadVersion(io::FileSystem& fs, const std::string& path, std::uint64_t version,
+                                 ManifestNaming naming) {
+  const std::string name = Join(Join(path, "_versions"), ManifestFileName(version, naming));
+  auto file = fs.OpenForRead(name);
+  if (!file.ok()) {
+    if (file.status().IsNotFound()) {
+      return Status::NotFound("table '" + path + "' has no manifest for version " +
+                              std::to_string(version) + " ('" + name +
+                              "'); it may have been cleaned up");
+    }
+    return std::move(file).status();
+  }
+  return ReadManifestFile(**file);
+}
+
+// The transaction of a committed version: inline section, else its .txn file.
+Result<Transaction> LoadTransaction(io::FileSystem& fs, const std::string& path,
+                                    std::uint64_t version, const ManifestFile& mf) {
+  if (mf.transaction) return *mf.transaction;
+  if (mf.manifest.transaction_file.empty()) {
+    return Status::CommitConflict(
+        "version " + std::to_string(version) + " of table '" + path +
+        "' records no transaction (neither inline nor a .txn file), so a concurrent commit "
+        "cannot be checked against it; reload the table and retry");
+  }
+  const std::string txn_path = Join(Join(path, "_transactions"), mf.manifest.transaction_file);
+  LND_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(txn_path));
+  LND_ASSIGN_OR_RETURN(io::Bytes bytes, io::ReadWholeFile(*file));
+  return ParseTransaction(*bytes, txn_path);
+}
+
+Status CheckWritable(const Manifest& m, const std::string& manifest_path) {
+  LND_RETURN_NOT_OK(CheckWriterFeatureFlags(m.writer_feature_flags, manifest_path));
+  if (m.num_base_paths != 0) {
+    return Status::NotImplemented("manifest '" + manifest_path +
+                                  "' uses base paths (shallow clone / multi-base); lance-nd "
+                                  "cannot write to such tables yet");
+  }
+  if (m.branch) {
+    return Status::NotImplemented("manifest '" + manifest_path + "' belongs to branch '" +
+                                  *m.branch + "'; lance-nd cannot write to branches yet");
+  }
+  return Status();
+}
+
+void WriteHint(io::FileSystem& fs, const std::string& path, std::uint64_t version) {
+  const std::string dir = Join(path, "_versions");
+  const std::string tmp = Join(dir, ".tmp-hint-" + NewUuid());
+  const std::string body = "{\"version\":" + std::to_string(version) + "}";
+  auto out = fs.Create(tmp);
+  if (!out.ok()) return;
+  Status st =
+      (*out)->Write(std::span(reinterpret_cast<const std::uint8_t*>(body.data()), body.size()));
+  if (st.ok()) st = (*out)->Close();
+  if (st.ok()) st = fs.Rename(tmp, Join(dir, "latest_version_hint.json"));
+  if (!st.ok()) (void)fs.Delete(tmp);  // best effort: the hint is advisory
+}
+
+void BackOff(int attempt) {
+  // Randomised, growing slots like Lance (a few ms up to ~1 s).
+  const int cap = std::min(1000, 5 << std::min(attempt, 8));
+  std::uniform_int_distribution<int> ms(1, cap);
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms(Rng())));
+}
+
+}  // namespace
+
+std::string NewUuid() {
+  std::uniform_int_distribution<unsigned> byte(0, 255);
+  std::uint8_t b[16];
+  for (std::uint8_t& x : b) x = static_cast<std::uint8_t>(byte(Rng()));
+  b[6] = static_cast<std::uint8_t>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<std::uint8_t>((b[8] & 0x3f) | 0x80);
+  std::string out;
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    std::snprintf(hex, sizeof hex, "%02x", b[i]);
+    out += hex;
+  }
+  return out;
+}
+
+Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+                                  Transaction txn, const CommitOptions& options) {
+  if (fs == nullptr) return Status::InvalidArgument("CommitTransaction needs a file system");
+  if (options.max_attempts < 1) {
+    return Status::InvalidArgument("CommitOptions.max_attempts is " +
+                                   std::to_string(options.max_attempts) + "; expected >= 1");
+  }
+  if (txn.uuid.empty()) txn.uuid = NewUuid();
+  // Serialising first validates the operation (lance-nd cannot write CreateIndex etc.).
+  LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> txn_bytes, SerializeTransaction(txn));
+  const std::string txn_name = std::to_string(txn.read_version) + "-" + txn.uuid + ".txn";
+
+  std::optional<ManifestFile> restored;
+  std::uint64_t checked_up_to = txn.read_version;
+  bool txn_file_written = false;
+  for (int attempt = 0; attempt < options.max_attempts; ++attempt) {
+    LND_ASSIGN_OR_RETURN(std::optional<Latest> latest, LoadLatest(*fs, path));
+    ManifestNaming naming = ManifestNaming::kV2;
+    if (latest) {
+      naming = latest->versions.naming;
+      const Manifest& lm = latest->file.manifest;
+      if (txn.read_version > lm.version) {
+        return Status::InvalidArgument("transaction read version " +
+                                       std::to_string(txn.read_version) +
+                                       " is newer than the latest version " +
+                                       std::to_string(lm.version) + " of '" + path + "'");
+      }
+      LND_RETURN_NOT_OK(CheckWritable(lm, latest->manifest_path));
+      // Everything committed since we last looked must be compatible with us.
+      for (std::uint64_t v : latest->versions.versions) {
+        if (v <= checked_up_to) continue;
+        Transaction theirs;
+        if (v == lm.version) {
+          LND_ASSIGN_OR_RETURN(theirs, LoadTransaction(*fs, path, v, latest->file));
+        } else {
+          LND_ASSIGN_OR_RETURN(ManifestFile mf, LoadVersion(*fs, path, v, naming));
+          LND_ASSIGN_OR_RETURN(theirs, LoadTransaction(*fs, path, v, mf));
+        }
+        LND_RETURN_NOT_OK(internal::CheckCompatible(txn, theirs, v));
+      }
+      checked_up_to = lm.version;
+      if (txn.operation == OperationType::kRestore && !restored) {
+        LND_ASSIGN_OR_RETURN(restored, LoadVersion(*fs, path, txn.restore_version, naming));
+      }
+    } else if (txn.read_version != 0) {
+      return Status::NotFound("no Lance table at '" + path + "' (transaction read version " +
+                              std::to_string(txn.read_version) + "); create the table first");
+    }
+
+    if (options.write_transaction_file && !txn_file_written) {
+      Status st = fs->CreateIfAbsent(Join(Join(path, "_transactions"), txn_name), txn_bytes);
+      if (!st.ok()) return st.WithContext("writing the transaction file '" + txn_name + "'");
+      txn_file_written = true;
+    }
+
+    internal::BuildContext ctx;
+    ctx.latest = latest ? &latest->file.manifest : nullptr;
+    ctx.restored = restored ? &restored->manifest : nullptr;
+    ctx.transaction_file = options.write_transaction_file ? txn_name : "";
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
+    ctx.timestamp_seconds = static_cast<std::int64_t>(ns / 1'000'000'000);
+    ctx.timestamp_nanos = static_cast<std::int32_t>(ns % 1'000'000'000);
+    LND_ASSIGN_OR_RETURN(Manifest next, internal::BuildManifest(txn, ctx));
+    LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> bytes, SerializeManifestFile(next, &txn));
+    const std::string manifest_path =
+        Join(Join(path, "_versions"), ManifestFileName(next.version, naming));
+    Status st = fs->CreateIfAbsent(manifest_path, bytes);
+    if (st.ok()) {
+      WriteHint(*fs, path, next.version);
+      return Dataset::Open(fs, path, next.version);
+    }
+    if (!st.IsAlreadyExists()) {
+      return st.WithContext("committing version " + std::to_string(next.version));
+    }
+    BackOff(attempt);  // someone else took this version: re-check and retry
+  }
+  return Status::CommitConflict("gave up committing the " +
+                                    std::string(OperationTypeName(txn.operation)) + " to '" + path +
+                                    "' after " + std::to_string(options.max_attempts) +
+                                    " attempts: other writers kept committing first; retry later",
+                                /*retryable=*/true);
+}
+
+}  // namespace lance_nd::table

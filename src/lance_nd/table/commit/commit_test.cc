@@ -1,0 +1,380 @@
+// The commit protocol: versions, .txn files, rebasing over concurrent commits, conflicts,
+// carrying a Lance 12 table's state forward.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "lance_nd/table/commit.h"
+#include "lance_nd/table/test_util.h"
+#include "lance_nd/table/write.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::table {
+namespace {
+
+using testing::TestBatch;
+
+Result<Dataset> Create(const std::shared_ptr<io::FileSystem>& fs, const std::string& path,
+                       std::int64_t rows = 5) {
+  std::vector<array::RecordBatchPtr> batches = {TestBatch(0, rows)};
+  return WriteTable(fs, path, batches);
+}
+
+Result<std::vector<Fragment>> NewFragments(io::FileSystem& fs, const Dataset& ds,
+                                           std::int64_t first, std::int64_t rows) {
+  std::vector<array::RecordBatchPtr> batches = {TestBatch(first, rows)};
+  return WriteFragments(fs, ds.path(), ds.manifest().fields, batches, WriteOptions{});
+}
+
+Transaction AppendTxn(std::uint64_t read_version, std::vector<Fragment> fragments) {
+  Transaction t;
+  t.read_version = read_version;
+  t.operation = OperationType::kAppend;
+  t.fragments = std::move(fragments);
+  return t;
+}
+
+Transaction DeleteTxn(std::uint64_t read_version, Fragment fragment, std::uint64_t rows) {
+  Transaction t;
+  t.read_version = read_version;
+  t.operation = OperationType::kDelete;
+  fragment.deletion_file = DeletionFile{DeletionFileType::kArrowArray, read_version,
+                                        fragment.id + 1000, rows, std::nullopt};
+  t.updated_fragments = {fragment};
+  t.predicate = "id < 1";
+  return t;
+}
+
+TEST(TableCommit, TwoAppendsFromTheSameReadVersionBothLand) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
+  LND_ASSERT_OK_AND_ASSIGN(auto b, NewFragments(*fs, v1, 200, 3));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", AppendTxn(1, a)));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction(fs, "t", AppendTxn(1, b)));
+  EXPECT_EQ(v2.version(), 2u);
+  EXPECT_EQ(v3.version(), 3u);
+  EXPECT_EQ(v3.CountRows(), 10u);
+  ASSERT_EQ(v3.fragments().size(), 3u);
+  EXPECT_EQ(v3.fragments()[1].id, 1u);
+  EXPECT_EQ(v3.fragments()[2].id, 2u);
+  EXPECT_EQ(v3.fragments()[2].physical_rows, 3u);
+  // The rebased transaction keeps its read version (Lance does the same).
+  EXPECT_EQ(v3.transaction()->read_version, 1u);
+  EXPECT_EQ(v3.manifest().transaction_file.substr(0, 2), "1-");
+  LND_ASSERT_OK_AND_ASSIGN(bool exists,
+                           fs->Exists("t/_transactions/" + v3.manifest().transaction_file));
+  EXPECT_TRUE(exists);
+}
+
+TEST(TableCommit, AppendAfterConcurrentOverwriteIsConflict) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
+  WriteOptions overwrite;
+  overwrite.mode = WriteMode::kOverwrite;
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(50, 1)};
+  LND_ASSERT_OK(WriteTable(fs, "t", rows, overwrite).status());
+  LND_EXPECT_ERROR(CommitTransaction(fs, "t", AppendTxn(1, a)), StatusCode::kCommitConflict,
+                   "version 2 was committed by a Overwrite operation after this Append was "
+                   "planned at version 1");
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, "t"));
+  EXPECT_EQ(latest.version(), 2u);
+  EXPECT_EQ(latest.CountRows(), 1u);
+}
+
+TEST(TableCommit, ConcurrentCreateLosesWithConflict) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK(Create(fs, "t").status());
+  Transaction create;
+  create.operation = OperationType::kOverwrite;
+  create.schema = testing::NestedFields();
+  LND_EXPECT_ERROR(CommitTransaction(fs, "t", create), StatusCode::kCommitConflict,
+                   "version 1 was committed by a Overwrite");
+}
+
+TEST(TableCommit, DeletesOnDifferentFragmentsRebase) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 4), TestBatch(4, 4)};
+  WriteOptions o;
+  o.max_rows_per_file = 4;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows, o));
+  ASSERT_EQ(v1.fragments().size(), 2u);
+  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3,
+                           CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[1], 2)));
+  EXPECT_EQ(v3.version(), 3u);
+  EXPECT_EQ(v3.CountRows(), 5u);
+  ASSERT_TRUE(v3.fragments()[0].deletion_file.has_value());
+  ASSERT_TRUE(v3.fragments()[1].deletion_file.has_value());
+  EXPECT_EQ(v3.manifest().reader_feature_flags, kFlagDeletionFiles);
+  EXPECT_EQ(v3.manifest().writer_feature_flags, kFlagDeletionFiles);
+}
+
+TEST(TableCommit, DeletesOnTheSameFragmentConflict) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
+  auto st = CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 2)).status();
+  LND_EXPECT_ERROR(st, StatusCode::kCommitConflict, "both modify the same fragment(s)");
+  EXPECT_TRUE(st.retryable());
+}
+
+TEST(TableCommit, AppendRebasesOverDeleteAndKeepsTheDeletion) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
+  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction(fs, "t", AppendTxn(1, a)));
+  EXPECT_EQ(v3.CountRows(), 6u);
+  EXPECT_TRUE(v3.fragments()[0].deletion_file.has_value());
+}
+
+TEST(TableCommit, UnknownWinnerOperationIsConflictNamingIt) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  // Version 2 written by "someone else" with an operation lance-nd does not know (field 116).
+  Manifest m = v1.manifest();
+  m.version = 2;
+  m.transaction_file = "1-x.txn";
+  const std::vector<std::uint8_t> txn = {0x08, 0x01, 0xa2, 0x07, 0x00};
+  LND_ASSERT_OK(testing::WriteBytes(*fs, "t/_transactions/1-x.txn", txn));
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
+  LND_ASSERT_OK(
+      fs->CreateIfAbsent("t/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
+  LND_EXPECT_ERROR(CommitTransaction(fs, "t", AppendTxn(1, a)), StatusCode::kCommitConflict,
+                   "Unknown (transaction field 116)");
+}
+
+TEST(TableCommit, WinnerWithoutTransactionIsConflict) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  Manifest m = v1.manifest();
+  m.version = 2;
+  m.transaction_file.clear();
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
+  LND_ASSERT_OK(
+      fs->CreateIfAbsent("t/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
+  LND_EXPECT_ERROR(CommitTransaction(fs, "t", AppendTxn(1, a)), StatusCode::kCommitConflict,
+                   "records no transaction");
+}
+
+TEST(TableCommit, KeepsV1NamingOfTheTable) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "src"));
+  // The same version 1 under a V1 name in another table directory.
+  LND_ASSERT_OK_AND_ASSIGN(auto in, fs->OpenForRead(v1.manifest_path()));
+  LND_ASSERT_OK_AND_ASSIGN(io::Bytes bytes, io::ReadWholeFile(*in));
+  LND_ASSERT_OK(testing::WriteBytes(*fs, "t/_versions/1.manifest",
+                                    std::vector<std::uint8_t>(bytes->begin(), bytes->end())));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", AppendTxn(1, a)));
+  EXPECT_EQ(v2.versions().naming, ManifestNaming::kV1);
+  LND_ASSERT_OK_AND_ASSIGN(bool exists, fs->Exists("t/_versions/2.manifest"));
+  EXPECT_TRUE(exists);
+}
+
+TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 4), TestBatch(4, 4)};
+  WriteOptions o;
+  o.max_rows_per_file = 4;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows, o));
+
+  Transaction reserve;
+  reserve.read_version = 1;
+  reserve.operation = OperationType::kReserveFragments;
+  reserve.num_fragments = 2;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", reserve));
+  EXPECT_EQ(v2.manifest().max_fragment_id, std::optional<std::uint32_t>(3));
+  EXPECT_EQ(v2.fragments().size(), 2u);
+
+  // Compaction planned at version 1: fragments 0 and 1 -> one new fragment with reserved id 2.
+  std::vector<array::RecordBatchPtr> all = {TestBatch(0, 8)};
+  LND_ASSERT_OK_AND_ASSIGN(auto merged,
+                           WriteFragments(*fs, "t", v1.manifest().fields, all, WriteOptions{}));
+  merged[0].id = 2;
+  Transaction rewrite;
+  rewrite.read_version = 1;
+  rewrite.operation = OperationType::kRewrite;
+  rewrite.rewrite_groups = {RewriteGroup{v1.fragments(), merged}};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction(fs, "t", rewrite));
+  ASSERT_EQ(v3.fragments().size(), 1u);
+  EXPECT_EQ(v3.fragments()[0].id, 2u);
+  EXPECT_EQ(v3.CountRows(), 8u);
+  EXPECT_EQ(v3.manifest().max_fragment_id, std::optional<std::uint32_t>(3));
+
+  Transaction config;
+  config.read_version = 3;
+  config.operation = OperationType::kUpdateConfig;
+  config.config_updates = UpdateMap{{{"lance.auto_cleanup.interval", "20"}}, false};
+  config.table_metadata_updates = UpdateMap{{{"owner", "nd"}}, false};
+  config.field_metadata_updates = {{0, UpdateMap{{{"unit", "count"}}, false}}};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, CommitTransaction(fs, "t", config));
+  EXPECT_EQ(
+      v4.manifest().config,
+      (std::vector<std::pair<std::string, std::string>>{{"lance.auto_cleanup.interval", "20"}}));
+  EXPECT_EQ(v4.manifest().writer_feature_flags, kFlagTableConfig);
+  EXPECT_EQ(v4.manifest().table_metadata,
+            (std::vector<std::pair<std::string, std::string>>{{"owner", "nd"}}));
+  EXPECT_EQ(v4.manifest().fields[0].metadata.Get("unit"), std::optional<std::string_view>("count"));
+
+  // An append after the config change keeps config, table metadata and field metadata.
+  LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v4, 100, 2));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, CommitTransaction(fs, "t", AppendTxn(4, a)));
+  EXPECT_EQ(v5.manifest().config, v4.manifest().config);
+  EXPECT_EQ(v5.manifest().table_metadata, v4.manifest().table_metadata);
+  EXPECT_EQ(v5.manifest().fields, v4.manifest().fields);
+  EXPECT_EQ(v5.fragments().back().id, 4u);  // after the reserved ids
+
+  Transaction restore;
+  restore.read_version = 5;
+  restore.operation = OperationType::kRestore;
+  restore.restore_version = 1;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, CommitTransaction(fs, "t", restore));
+  EXPECT_EQ(v6.version(), 6u);
+  EXPECT_EQ(v6.fragments(), v1.fragments());
+  EXPECT_EQ(v6.manifest().max_fragment_id, std::optional<std::uint32_t>(4));
+  EXPECT_EQ(v6.transaction()->operation, OperationType::kRestore);
+}
+
+TEST(TableCommit, RewriteOfAFragmentDeletedConcurrentlyConflicts) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
+  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
+  Transaction rewrite;
+  rewrite.read_version = 1;
+  rewrite.operation = OperationType::kRewrite;
+  rewrite.rewrite_groups = {RewriteGroup{v1.fragments(), {}}};
+  LND_EXPECT_ERROR(CommitTransaction(fs, "t", rewrite), StatusCode::kCommitConflict,
+                   "by a Delete operation after this Rewrite");
+}
+
+TEST(TableCommit, CannotWriteCreateIndex) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK(Create(fs, "t").status());
+  Transaction t;
+  t.read_version = 1;
+  t.operation = OperationType::kCreateIndex;
+  LND_EXPECT_ERROR(CommitTransaction(fs, "t", t), StatusCode::kInvalidArgument,
+                   "cannot write a transaction of operation 'CreateIndex'");
+}
+
+TEST(TableCommit, NewUuidIsVersion4) {
+  const std::string u = NewUuid();
+  ASSERT_EQ(u.size(), 36u);
+  EXPECT_EQ(u[8], '-');
+  EXPECT_EQ(u[14], '4');
+  EXPECT_NE(std::string("89ab").find(u[19]), std::string::npos);
+  EXPECT_NE(NewUuid(), u);
+}
+
+void RaceAppends(std::shared_ptr<io::FileSystem> fs, const std::string& path) {
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, path, 3));
+  constexpr int kWriters = 6;
+  std::vector<std::vector<Fragment>> fragments;
+  for (int i = 0; i < kWriters; ++i) {
+    LND_ASSERT_OK_AND_ASSIGN(auto f, NewFragments(*fs, v1, 1000 * (i + 1), i + 1));
+    fragments.push_back(std::move(f));
+  }
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kWriters; ++i) {
+    threads.emplace_back([&, i] {
+      auto r = CommitTransaction(fs, path, AppendTxn(1, fragments[static_cast<std::size_t>(i)]));
+      if (!r.ok()) {
+        ADD_FAILURE() << r.status().ToString();
+        ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, path));
+  EXPECT_EQ(latest.version(), 1u + kWriters);
+  EXPECT_EQ(latest.CountRows(), 3u + 21u);
+  ASSERT_EQ(latest.fragments().size(), 1u + kWriters);
+  for (std::size_t i = 0; i < latest.fragments().size(); ++i) {
+    EXPECT_EQ(latest.fragments()[i].id, i);
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto txns, fs->List(path + "/_transactions"));
+  EXPECT_EQ(txns.size(), 1u + kWriters);
+}
+
+TEST(TableCommit, RacingThreadsAllLandInMemory) { RaceAppends(io::MakeMemoryFileSystem(), "t"); }
+
+TEST(TableCommit, RacingThreadsAllLandOnLocalDisk) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_commit_race_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  RaceAppends(io::LocalFileSystem(), (dir / "t.lance").string());
+  std::filesystem::remove_all(dir);
+}
+
+std::string GoldenPath() {
+  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
+  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/lance12_nested.lance";
+}
+
+TEST(TableCommit, AppendToLance12TableKeepsItsState) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_commit_golden_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "t.lance").string();
+  std::filesystem::copy(GoldenPath(), path, std::filesystem::copy_options::recursive);
+  auto fs = io::LocalFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, Dataset::Open(fs, path));
+  ASSERT_EQ(v4.version(), 4u);
+
+  // Give the table an index section, config and table metadata (version 5, hand-made).
+  Manifest m5 = v4.manifest();
+  m5.version = 5;
+  m5.index_section_blob = std::string("\x0a\x03\x1a\x01x", 5);  // IndexSection{indices{name x}}
+  m5.config = {{"lance.test", "1"}};
+  m5.table_metadata = {{"owner", "lance"}};
+  m5.writer_feature_flags |= kFlagTableConfig;
+  Transaction t5;
+  t5.read_version = 4;
+  t5.uuid = NewUuid();
+  t5.operation = OperationType::kUpdateConfig;
+  t5.config_updates = UpdateMap{{{"lance.test", "1"}}, false};
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m5, &t5));
+  LND_ASSERT_OK(
+      fs->CreateIfAbsent(path + "/_versions/" + ManifestFileName(5, ManifestNaming::kV2), bytes));
+
+  // Append (planned at version 4, so it also rebases over version 5) a copy of fragment 1.
+  Fragment copy = v4.fragments()[1];
+  copy.id = 0;
+  copy.deletion_file.reset();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, CommitTransaction(fs, path, AppendTxn(4, {copy})));
+  EXPECT_EQ(v6.version(), 6u);
+  EXPECT_EQ(v6.versions().versions, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(v6.manifest().index_section_blob, m5.index_section_blob);
+  EXPECT_EQ(v6.manifest().config, m5.config);
+  EXPECT_EQ(v6.manifest().table_metadata, m5.table_metadata);
+  EXPECT_EQ(v6.manifest().fields, v4.manifest().fields);  // incl. Lance's encoding members
+  EXPECT_FALSE(v4.manifest().fields[0].unmodelled_proto.empty());
+  EXPECT_EQ(v6.manifest().schema_metadata, v4.manifest().schema_metadata);
+  EXPECT_EQ(v6.manifest().data_format_version, "2.2");
+  EXPECT_EQ(v6.manifest().reader_feature_flags, kFlagDeletionFiles);
+  EXPECT_EQ(v6.manifest().writer_feature_flags, kFlagDeletionFiles | kFlagTableConfig);
+  ASSERT_EQ(v6.fragments().size(), 3u);
+  EXPECT_EQ(v6.fragments()[2].id, 2u);
+  EXPECT_EQ(v6.manifest().max_fragment_id, std::optional<std::uint32_t>(2));
+  EXPECT_EQ(v6.CountRows(), 13u + 5u);
+  EXPECT_EQ(v6.manifest().writer_library, "lance-nd");
+  // Older versions are untouched.
+  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(fs, path, 4));
+  EXPECT_EQ(again.manifest().writer_library, "lance");
+  EXPECT_EQ(again.CountRows(), 13u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace lance_nd::table

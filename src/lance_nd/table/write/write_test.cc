@@ -1,0 +1,232 @@
+// Create / append / overwrite through WriteTable, read back through the file layer.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "lance_nd/array/view.h"
+#include "lance_nd/file/reader.h"
+#include "lance_nd/table/test_util.h"
+#include "lance_nd/table/write.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::table {
+namespace {
+
+using testing::TestBatch;
+
+// All ids stored in the table's data files, in fragment order (deletions ignored).
+std::vector<std::int64_t> ReadIds(const Dataset& ds) {
+  std::vector<std::int64_t> ids;
+  for (const Fragment& f : ds.fragments()) {
+    for (const DataFile& file : f.files) {
+      auto in = ds.file_system()->OpenForRead(ds.path() + "/data/" + file.path);
+      EXPECT_TRUE(in.ok()) << in.status().ToString();
+      if (!in.ok()) return ids;
+      EXPECT_EQ((*in)->Size(), file.file_size_bytes);
+      auto reader = file::FileReader::Open(*in);
+      EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+      if (!reader.ok()) return ids;
+      auto batch = reader->ReadAll({"id"});
+      EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+      if (!batch.ok()) return ids;
+      EXPECT_EQ(static_cast<std::uint64_t>((*batch)->num_rows()), f.physical_rows);
+      array::PrimitiveView<std::int64_t> v(*(*batch)->column(0));
+      for (std::int64_t i = 0; i < v.length(); ++i) ids.push_back(v.Value(i));
+    }
+  }
+  return ids;
+}
+
+std::vector<std::int64_t> Range(std::int64_t a, std::int64_t b) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t i = a; i < b; ++i) out.push_back(i);
+  return out;
+}
+
+std::string Slurp(io::FileSystem& fs, const std::string& path) {
+  auto f = fs.OpenForRead(path);
+  if (!f.ok()) return "<missing>";
+  auto bytes = io::ReadWholeFile(**f);
+  if (!bytes.ok()) return "<unreadable>";
+  return std::string((*bytes)->begin(), (*bytes)->end());
+}
+
+void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string& path) {
+  std::vector<array::RecordBatchPtr> first = {TestBatch(0, 10), TestBatch(10, 5)};
+  WriteOptions create;
+  create.max_rows_per_file = 8;  // 15 rows -> files of 8 and 7 rows
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, path, first, create));
+  EXPECT_EQ(v1.version(), 1u);
+  EXPECT_EQ(v1.CountRows(), 15u);
+  ASSERT_EQ(v1.fragments().size(), 2u);
+  EXPECT_EQ(v1.fragments()[0].id, 0u);
+  EXPECT_EQ(v1.fragments()[1].id, 1u);
+  EXPECT_EQ(v1.fragments()[0].physical_rows, 8u);
+  EXPECT_EQ(v1.manifest().max_fragment_id, std::optional<std::uint32_t>(1));
+  EXPECT_EQ(v1.manifest().writer_library, "lance-nd");
+  EXPECT_EQ(v1.manifest().data_format_version, "2.2");
+  EXPECT_EQ(v1.manifest().schema_metadata, testing::TestSchema()->metadata());
+  ASSERT_TRUE(v1.transaction().has_value());
+  EXPECT_EQ(v1.transaction()->operation, OperationType::kOverwrite);
+  EXPECT_EQ(v1.transaction()->read_version, 0u);
+  EXPECT_EQ(v1.manifest().transaction_file, "0-" + v1.transaction()->uuid + ".txn");
+  LND_ASSERT_OK_AND_ASSIGN(bool txn_exists,
+                           fs->Exists(path + "/_transactions/" + v1.manifest().transaction_file));
+  EXPECT_TRUE(txn_exists);
+  EXPECT_EQ(Slurp(*fs, path + "/_versions/latest_version_hint.json"), "{\"version\":1}");
+  // Leaf-only fields (id 0, s.x 2, s.tags.item 4), columns 0..2, Lance-style file names.
+  const DataFile& df = v1.fragments()[0].files[0];
+  EXPECT_EQ(df.fields, (std::vector<std::int32_t>{0, 2, 4}));
+  EXPECT_EQ(df.column_indices, (std::vector<std::int32_t>{0, 1, 2}));
+  EXPECT_EQ(df.file_major_version, 2u);
+  EXPECT_EQ(df.file_minor_version, 2u);
+  EXPECT_EQ(df.path.size(), 56u);
+  EXPECT_EQ(df.path.find_first_not_of("01"), 24u);
+  EXPECT_EQ(ReadIds(v1), Range(0, 15));
+
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  std::vector<array::RecordBatchPtr> more = {TestBatch(15, 3)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, path, more, append));
+  EXPECT_EQ(v2.version(), 2u);
+  EXPECT_EQ(v2.CountRows(), 18u);
+  ASSERT_EQ(v2.fragments().size(), 3u);
+  EXPECT_EQ(v2.fragments()[2].id, 2u);
+  EXPECT_EQ(v2.manifest().max_fragment_id, std::optional<std::uint32_t>(2));
+  EXPECT_EQ(v2.transaction()->operation, OperationType::kAppend);
+  EXPECT_EQ(v2.transaction()->read_version, 1u);
+  EXPECT_EQ(v2.manifest().fields, v1.manifest().fields);
+  EXPECT_EQ(ReadIds(v2), Range(0, 18));
+  EXPECT_EQ(Slurp(*fs, path + "/_versions/latest_version_hint.json"), "{\"version\":2}");
+
+  WriteOptions overwrite;
+  overwrite.mode = WriteMode::kOverwrite;
+  std::vector<array::RecordBatchPtr> fresh = {TestBatch(100, 4)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, WriteTable(fs, path, fresh, overwrite));
+  EXPECT_EQ(v3.version(), 3u);
+  EXPECT_EQ(v3.CountRows(), 4u);
+  ASSERT_EQ(v3.fragments().size(), 1u);
+  EXPECT_EQ(v3.fragments()[0].id, 0u);  // Lance numbers an overwrite from 0 again
+  EXPECT_EQ(v3.manifest().max_fragment_id, std::optional<std::uint32_t>(2));  // monotonic
+  EXPECT_EQ(v3.transaction()->operation, OperationType::kOverwrite);
+  EXPECT_EQ(v3.transaction()->read_version, 2u);
+  EXPECT_EQ(ReadIds(v3), Range(100, 104));
+
+  // Every version is still there, each with its transaction file.
+  LND_ASSERT_OK_AND_ASSIGN(Dataset old, Dataset::Open(fs, path, 2));
+  EXPECT_EQ(ReadIds(old), Range(0, 18));
+  LND_ASSERT_OK_AND_ASSIGN(auto txns, fs->List(path + "/_transactions"));
+  EXPECT_EQ(txns.size(), 3u);
+}
+
+TEST(TableWrite, CreateAppendOverwriteInMemory) {
+  CreateAppendOverwrite(io::MakeMemoryFileSystem(), "mem/t.lance");
+}
+
+TEST(TableWrite, CreateAppendOverwriteOnLocalDisk) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_write_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  CreateAppendOverwrite(io::LocalFileSystem(), (dir / "t.lance").string());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TableWrite, CreateOnExistingTableIsAlreadyExists) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
+  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  LND_EXPECT_ERROR(WriteTable(fs, "t", rows), StatusCode::kAlreadyExists, "use WriteMode::kAppend");
+}
+
+TEST(TableWrite, AppendToMissingTableIsNotFound) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  LND_EXPECT_ERROR(WriteTable(fs, "t", rows, append), StatusCode::kNotFound,
+                   "create it with WriteMode::kCreate");
+}
+
+TEST(TableWrite, AppendWithOtherTypeIsSchemaMismatch) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
+  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  auto schema = std::make_shared<array::Schema>(
+      std::vector<array::FieldPtr>{std::make_shared<array::Field>("id", array::Int32(), false),
+                                   testing::TestSchema()->field(1)});
+  array::PrimitiveBuilder<std::int32_t> ids(array::Int32());
+  ids.Append(1);
+  LND_ASSERT_OK_AND_ASSIGN(auto id_array, ids.Finish());
+  auto s_array = TestBatch(1, 1)->column(1);
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, array::RecordBatch::Make(schema, 1, {id_array, s_array}));
+  std::vector<array::RecordBatchPtr> bad = {batch};
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  LND_EXPECT_ERROR(WriteTable(fs, "t", bad, append), StatusCode::kSchemaMismatch,
+                   "field 'id' of the appended data has type int32 but the table 't' stores "
+                   "it as int64");
+  // Nothing was committed.
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, "t"));
+  EXPECT_EQ(ds.version(), 1u);
+}
+
+TEST(TableWrite, AppendWithMissingColumnIsSchemaMismatch) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
+  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  auto schema = std::make_shared<array::Schema>(
+      std::vector<array::FieldPtr>{testing::TestSchema()->field(0)});
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, array::RecordBatch::Make(schema, 3, {rows[0]->column(0)}));
+  std::vector<array::RecordBatchPtr> bad = {batch};
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  LND_EXPECT_ERROR(WriteTable(fs, "t", bad, append), StatusCode::kSchemaMismatch,
+                   "has no field 's'");
+}
+
+TEST(TableWrite, EmptyCreateHasNoFragments) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 0)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(fs, "t", rows));
+  EXPECT_EQ(ds.version(), 1u);
+  EXPECT_TRUE(ds.fragments().empty());
+  EXPECT_FALSE(ds.manifest().max_fragment_id.has_value());
+  EXPECT_EQ(ds.manifest().data_format_version, "2.2");
+  EXPECT_EQ(ds.schema()->num_fields(), 2);
+}
+
+TEST(TableWrite, FieldsFromSchemaArePreOrder) {
+  LND_ASSERT_OK_AND_ASSIGN(auto fields, FieldsFromSchema(*testing::TestSchema()));
+  ASSERT_EQ(fields.size(), 5u);
+  const char* names[] = {"id", "s", "x", "tags", "item"};
+  const std::int32_t parents[] = {-1, -1, 1, 1, 3};
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    EXPECT_EQ(fields[i].name, names[i]);
+    EXPECT_EQ(fields[i].id, static_cast<std::int32_t>(i));
+    EXPECT_EQ(fields[i].parent_id, parents[i]);
+  }
+  EXPECT_EQ(fields[0].logical_type, "int64");
+  EXPECT_FALSE(fields[0].nullable);
+  EXPECT_EQ(fields[3].logical_type, "list");
+}
+
+TEST(TableWrite, WriteFragmentsRollsFilesByBytes) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(auto fields, FieldsFromSchema(*testing::TestSchema()));
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3), TestBatch(3, 3), TestBatch(6, 3)};
+  WriteOptions o;
+  o.max_bytes_per_file = 1;  // every batch closes its file
+  LND_ASSERT_OK_AND_ASSIGN(auto fragments, WriteFragments(*fs, "t", fields, rows, o));
+  ASSERT_EQ(fragments.size(), 3u);
+  for (const Fragment& f : fragments) {
+    EXPECT_EQ(f.id, 0u);
+    EXPECT_EQ(f.physical_rows, 3u);
+    LND_ASSERT_OK_AND_ASSIGN(bool exists, fs->Exists("t/data/" + f.files[0].path));
+    EXPECT_TRUE(exists);
+  }
+  // Not committed: no table.
+  LND_EXPECT_ERROR(Dataset::Open(fs, "t").status(), StatusCode::kNotFound, "no Lance table");
+}
+
+}  // namespace
+}  // namespace lance_nd::table
