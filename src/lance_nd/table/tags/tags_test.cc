@@ -1,0 +1,203 @@
+#include "lance_nd/table/tags.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "lance_nd/table/tags/ops_test_util.h"
+#include "lance_nd/table/test_util.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::table {
+namespace {
+
+using ops_testing::CopyLocalTree;
+using ops_testing::Lance12TaggedTable;
+using ops_testing::ReadText;
+using ops_testing::TempDir;
+
+TEST(TagJsonTest, MatchesLance12BytesExactly) {
+  auto local = io::LocalFileSystem();
+  for (const std::string name : {"x", "v-one"}) {
+    const std::string file = Lance12TaggedTable() + "/_refs/tags/" + name + ".json";
+    LND_ASSERT_OK_AND_ASSIGN(std::string text, ReadText(*local, file));
+    LND_ASSERT_OK_AND_ASSIGN(TagInfo tag, ParseTagFileJson(text, name, file));
+    EXPECT_EQ(tag.name, name);
+    EXPECT_FALSE(tag.branch.has_value());
+    EXPECT_EQ(TagFileJson(tag), text);
+  }
+}
+
+TEST(TagJsonTest, ParseRejectsNonTags) {
+  LND_EXPECT_ERROR(ParseTagFileJson("{", "t", "f.json"), StatusCode::kCorrupt,
+                   "tag file 'f.json' is not valid JSON");
+  LND_EXPECT_ERROR(ParseTagFileJson("[1]", "t", "f.json"), StatusCode::kCorrupt,
+                   "is not a JSON object");
+  LND_EXPECT_ERROR(ParseTagFileJson("{\"manifestSize\": 3}", "t", "f.json"), StatusCode::kCorrupt,
+                   "has no \"version\"");
+  LND_EXPECT_ERROR(ParseTagFileJson("{\"version\": -1}", "t", "f.json"), StatusCode::kCorrupt,
+                   "\"version\" that is not an unsigned integer");
+  LND_EXPECT_ERROR(ParseTagFileJson("{\"version\": \"2\"}", "t", "f.json"), StatusCode::kCorrupt,
+                   "\"version\" that is not an unsigned integer");
+  LND_EXPECT_ERROR(ParseTagFileJson("{\"version\": 0}", "t", "f.json"), StatusCode::kCorrupt,
+                   "version 0");
+  LND_EXPECT_ERROR(ParseTagFileJson("{\"version\": 2, \"branch\": 5}", "t", "f.json"),
+                   StatusCode::kCorrupt, "\"branch\" that is neither null nor a string");
+  LND_EXPECT_ERROR(ParseTagFileJson("{\"version\": 2, \"manifestSize\": 1.5}", "t", "f.json"),
+                   StatusCode::kCorrupt, "\"manifestSize\" that is not an unsigned integer");
+  // The older form (snake_case size absent, no timestamps) still reads.
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo old, ParseTagFileJson("{\"version\": 7}", "t", "f"));
+  EXPECT_EQ(old.version, 7u);
+  EXPECT_EQ(old.manifest_size, 0u);
+  EXPECT_TRUE(old.created_at.empty());
+}
+
+TEST(TagJsonTest, EscapesStrings) {
+  TagInfo t;
+  t.version = 3;
+  t.branch = "a\"b\\c\n\x01";
+  t.created_at = "c";
+  t.updated_at = "u";
+  const std::string json = TagFileJson(t);
+  EXPECT_NE(json.find("\"branch\": \"a\\\"b\\\\c\\n\\u0001\""), std::string::npos) << json;
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo back, ParseTagFileJson(json, "", "f"));
+  EXPECT_EQ(back, t);
+}
+
+TEST(TagNameTest, LanceRules) {
+  for (const char* ok : {"x", "v-one", "release_1.2", "A9", "a.b.c", "lock", "x.locks"}) {
+    LND_EXPECT_OK(ValidateTagName(ok));
+  }
+  LND_EXPECT_ERROR(ValidateTagName(""), StatusCode::kInvalidArgument, "cannot be empty");
+  LND_EXPECT_ERROR(ValidateTagName("a/b"), StatusCode::kInvalidArgument,
+                   "invalid tag name 'a/b': only ASCII letters, digits");
+  LND_EXPECT_ERROR(ValidateTagName("a b"), StatusCode::kInvalidArgument, "only ASCII");
+  LND_EXPECT_ERROR(ValidateTagName("\xc3\xa9"), StatusCode::kInvalidArgument, "only ASCII");
+  LND_EXPECT_ERROR(ValidateTagName(".a"), StatusCode::kInvalidArgument, "cannot begin with '.'");
+  LND_EXPECT_ERROR(ValidateTagName("a."), StatusCode::kInvalidArgument, "cannot end with '.'");
+  LND_EXPECT_ERROR(ValidateTagName("a.lock"), StatusCode::kInvalidArgument, "'.lock'");
+  LND_EXPECT_ERROR(ValidateTagName("a..b"), StatusCode::kInvalidArgument, "cannot contain '..'");
+}
+
+TEST(TagsLance12Test, ListsAndOpensLanceTags) {
+  auto local = io::LocalFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(auto tags, ListTags(*local, Lance12TaggedTable()));
+  ASSERT_EQ(tags.size(), 2u);
+  EXPECT_EQ(tags[0].name, "v-one");
+  EXPECT_EQ(tags[0].version, 1u);
+  EXPECT_EQ(tags[0].manifest_size, 443u);
+  EXPECT_EQ(tags[1].name, "x");
+  EXPECT_EQ(tags[1].version, 2u);
+  EXPECT_EQ(tags[1].manifest_size, 464u);
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, OpenTag(local, Lance12TaggedTable(), "v-one"));
+  EXPECT_EQ(v1.version(), 1u);
+  EXPECT_EQ(v1.CountRows(), 3u);
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, OpenTag(local, Lance12TaggedTable(), "x"));
+  EXPECT_EQ(v2.CountRows(), 5u);
+}
+
+class TagsTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (GetParam()) {
+      fs_ = io::LocalFileSystem();
+      table_ = temp_.path() + "/t.lance";
+    } else {
+      fs_ = io::MakeMemoryFileSystem();
+      table_ = "db/t.lance";
+    }
+    LND_ASSERT_OK(CopyLocalTree(Lance12TaggedTable(), *fs_, table_));
+    LND_ASSERT_OK(fs_->Delete(table_ + "/_refs/tags/x.json"));
+    LND_ASSERT_OK(fs_->Delete(table_ + "/_refs/tags/v-one.json"));
+  }
+  TempDir temp_;
+  std::shared_ptr<io::FileSystem> fs_;
+  std::string table_;
+};
+
+TEST_P(TagsTest, CreateWritesLanceForm) {
+  LND_ASSERT_OK_AND_ASSIGN(auto none, ListTags(*fs_, table_));
+  EXPECT_TRUE(none.empty());
+  LND_ASSERT_OK(CreateTag(*fs_, table_, "rel-1", 2));
+  LND_ASSERT_OK_AND_ASSIGN(std::string text, ReadText(*fs_, table_ + "/_refs/tags/rel-1.json"));
+  // Same shape as Lance's file; only the timestamps differ.
+  const std::regex lance_form(
+      "\\{\n  \"branch\": null,\n  \"version\": 2,\n  \"createdAt\": "
+      "\"(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d{3}|\\.\\d{6}|\\.\\d{9})?Z)\",\n"
+      "  \"updatedAt\": \"\\1\",\n  \"manifestSize\": 464,\n  \"metadata\": \\{\\}\n\\}");
+  EXPECT_TRUE(std::regex_match(text, lance_form)) << text;
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo got, GetTag(*fs_, table_, "rel-1"));
+  EXPECT_EQ(got.version, 2u);
+  EXPECT_EQ(got.manifest_size, 464u);
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, OpenTag(fs_, table_, "rel-1"));
+  EXPECT_EQ(ds.version(), 2u);
+  EXPECT_EQ(ds.CountRows(), 5u);
+}
+
+TEST_P(TagsTest, CreateListDelete) {
+  LND_ASSERT_OK(CreateTag(*fs_, table_, "b", 3));
+  LND_ASSERT_OK(CreateTag(*fs_, table_, "a", 1));
+  LND_ASSERT_OK(CreateTag(*fs_, table_, "c", 1));
+  // A temporary file and a non-tag name in the directory are ignored.
+  LND_ASSERT_OK(testing::WriteBytes(*fs_, table_ + "/_refs/tags/.tmpAB12", {'x'}));
+  LND_ASSERT_OK_AND_ASSIGN(auto tags, ListTags(*fs_, table_));
+  ASSERT_EQ(tags.size(), 3u);
+  EXPECT_EQ(tags[0].name, "a");
+  EXPECT_EQ(tags[1].name, "b");
+  EXPECT_EQ(tags[1].version, 3u);
+  EXPECT_EQ(tags[1].manifest_size, 510u);
+  EXPECT_EQ(tags[2].name, "c");
+  LND_ASSERT_OK(DeleteTag(*fs_, table_, "b"));
+  LND_ASSERT_OK_AND_ASSIGN(tags, ListTags(*fs_, table_));
+  ASSERT_EQ(tags.size(), 2u);
+  EXPECT_EQ(tags[1].name, "c");
+  // Deleted tags can be created again, at another version.
+  LND_ASSERT_OK(CreateTag(*fs_, table_, "b", 2));
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo b, GetTag(*fs_, table_, "b"));
+  EXPECT_EQ(b.version, 2u);
+}
+
+TEST_P(TagsTest, Errors) {
+  LND_ASSERT_OK(CreateTag(*fs_, table_, "x", 1));
+  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "x", 2), StatusCode::kAlreadyExists,
+                   "tag 'x' already exists");
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo x, GetTag(*fs_, table_, "x"));
+  EXPECT_EQ(x.version, 1u);  // not overwritten
+  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "y", 99), StatusCode::kNotFound,
+                   "cannot tag version 99 of table");
+  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "y", 0), StatusCode::kNotFound, "versions 1..3");
+  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "a..b", 1), StatusCode::kInvalidArgument, "'..'");
+  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "../x", 1), StatusCode::kInvalidArgument, "only ASCII");
+  LND_EXPECT_ERROR(DeleteTag(*fs_, table_, "nope"), StatusCode::kNotFound,
+                   "tag 'nope' does not exist");
+  LND_EXPECT_ERROR(GetTag(*fs_, table_, "nope"), StatusCode::kNotFound,
+                   "tag 'nope' does not exist");
+  LND_EXPECT_ERROR(OpenTag(fs_, table_, "nope"), StatusCode::kNotFound,
+                   "tag 'nope' does not exist");
+  LND_EXPECT_ERROR(CreateTag(*fs_, table_ + "-missing", "x", 1), StatusCode::kNotFound,
+                   "no Lance table");
+  // A tag whose version was removed: OpenTag says which tag and version.
+  LND_ASSERT_OK(testing::WriteBytes(
+      *fs_, table_ + "/_refs/tags/gone.json",
+      std::vector<std::uint8_t>{'{', '"', 'v', 'e', 'r', 's', 'i', 'o', 'n', '"', ':', '9', '}'}));
+  LND_EXPECT_ERROR(OpenTag(fs_, table_, "gone"), StatusCode::kNotFound,
+                   "opening tag 'gone' (version 9)");
+  LND_ASSERT_OK(testing::WriteBytes(*fs_, table_ + "/_refs/tags/bad.json", {'[', ']'}));
+  LND_EXPECT_ERROR(ListTags(*fs_, table_), StatusCode::kCorrupt, "bad.json");
+  LND_ASSERT_OK(testing::WriteBytes(
+      *fs_, table_ + "/_refs/tags/br.json",
+      std::vector<std::uint8_t>{'{', '"', 'v', 'e', 'r', 's', 'i', 'o', 'n', '"', ':', '1', ',',
+                                '"', 'b', 'r', 'a', 'n', 'c', 'h', '"', ':', '"', 'd', '"', '}'}));
+  LND_EXPECT_ERROR(OpenTag(fs_, table_, "br"), StatusCode::kNotImplemented, "branch 'd'");
+}
+
+INSTANTIATE_TEST_SUITE_P(MemoryAndLocal, TagsTest, ::testing::Values(false, true),
+                         [](const auto& param_info) {
+                           return param_info.param ? "Local" : "Memory";
+                         });
+
+}  // namespace
+}  // namespace lance_nd::table
