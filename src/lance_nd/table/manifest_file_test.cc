@@ -198,3 +198,142 @@ TEST(TableSchema, BadTreesAreCorrupt) {
 
 }  // namespace
 }  // namespace lance_nd::table
+
+namespace lance_nd::table {
+namespace {
+
+Transaction RoundTrip(const Transaction& t) {
+  auto bytes = SerializeTransaction(t);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  if (!bytes.ok()) return {};
+  auto back = ParseTransaction(*bytes, "t.txn");
+  EXPECT_TRUE(back.ok()) << back.status().ToString();
+  return back.ok() ? *back : Transaction{};
+}
+
+TEST(TableManifestFile, EveryWritableOperationRoundTrips) {
+  const auto fragments = testing::SampleManifest(2).fragments;
+  Transaction base;
+  base.read_version = 7;
+  base.uuid = "u";
+  base.tag = "tag";
+  base.properties = {{"__lance_commit_message", "hi"}};
+
+  Transaction del = base;
+  del.operation = OperationType::kDelete;
+  del.updated_fragments = fragments;
+  del.deleted_fragment_ids = {9};
+  Transaction back = RoundTrip(del);
+  EXPECT_EQ(back.updated_fragments, del.updated_fragments);
+  EXPECT_EQ(back.properties, del.properties);
+  EXPECT_EQ(back.tag, "tag");
+  EXPECT_EQ(back.TouchedFragmentIds(), (std::vector<std::uint64_t>{0, 3, 9}));
+
+  Transaction update = base;
+  update.operation = OperationType::kUpdate;
+  update.deleted_fragment_ids = {1};
+  update.updated_fragments = {fragments[0]};
+  update.fragments = {fragments[1]};
+  update.fields_modified = {2};
+  update.fields_for_preserving_frag_bitmap = {2, 4};
+  update.update_mode = 1;
+  back = RoundTrip(update);
+  EXPECT_EQ(back.operation, OperationType::kUpdate);
+  EXPECT_EQ(back.deleted_fragment_ids, update.deleted_fragment_ids);
+  EXPECT_EQ(back.updated_fragments, update.updated_fragments);
+  EXPECT_EQ(back.fragments, update.fragments);
+  EXPECT_EQ(back.fields_modified, update.fields_modified);
+  EXPECT_EQ(back.fields_for_preserving_frag_bitmap, update.fields_for_preserving_frag_bitmap);
+  EXPECT_EQ(back.update_mode, 1u);
+
+  Transaction rewrite = base;
+  rewrite.operation = OperationType::kRewrite;
+  rewrite.rewrite_groups = {RewriteGroup{fragments, {fragments[0]}}};
+  back = RoundTrip(rewrite);
+  EXPECT_EQ(back.rewrite_groups, rewrite.rewrite_groups);
+  EXPECT_EQ(back.TouchedFragmentIds(), (std::vector<std::uint64_t>{0, 3}));
+
+  Transaction reserve = base;
+  reserve.operation = OperationType::kReserveFragments;
+  reserve.num_fragments = 4;
+  EXPECT_EQ(RoundTrip(reserve).num_fragments, 4u);
+
+  Transaction config = base;
+  config.operation = OperationType::kUpdateConfig;
+  config.config_updates = UpdateMap{{{"a", "1"}, {"b", std::nullopt}}, false};
+  config.schema_metadata_updates = UpdateMap{{{"k", "v"}}, true};
+  config.field_metadata_updates = {{2, UpdateMap{{{"unit", "m"}}, false}},
+                                   {4, UpdateMap{{}, true}}};
+  back = RoundTrip(config);
+  EXPECT_EQ(back.config_updates, config.config_updates);
+  EXPECT_FALSE(back.table_metadata_updates.has_value());
+  EXPECT_EQ(back.schema_metadata_updates, config.schema_metadata_updates);
+  EXPECT_EQ(back.field_metadata_updates, config.field_metadata_updates);
+
+  Transaction replace = base;
+  replace.operation = OperationType::kDataReplacement;
+  replace.replacements = {{3, fragments[0].files[0]}};
+  back = RoundTrip(replace);
+  EXPECT_EQ(back.replacements, replace.replacements);
+
+  Transaction over = base;
+  over.operation = OperationType::kOverwrite;
+  over.schema = testing::NestedFields();
+  over.config_upserts = {{"lance.x", "1"}};
+  EXPECT_EQ(RoundTrip(over).config_upserts, over.config_upserts);
+
+  Transaction restore = base;
+  restore.operation = OperationType::kRestore;
+  restore.restore_version = 3;
+  EXPECT_EQ(RoundTrip(restore).restore_version, 3u);
+}
+
+TEST(TableManifestFile, ClassifiesOperationsItCannotWrite) {
+  // create_index (103) with one opaque IndexMetadata, and clone (113).
+  const std::vector<std::uint8_t> create_index = {0x08, 0x02, 0xba, 0x06, 0x04,
+                                                  0x0a, 0x02, 0x1a, 0x00};
+  LND_ASSERT_OK_AND_ASSIGN(Transaction t, ParseTransaction(create_index, "ci.txn"));
+  EXPECT_EQ(t.operation, OperationType::kCreateIndex);
+  EXPECT_EQ(t.num_new_indices, 1u);
+  LND_EXPECT_ERROR(SerializeTransaction(t), StatusCode::kInvalidArgument, "'CreateIndex'");
+  const std::vector<std::uint8_t> clone = {0x08, 0x02, 0x8a, 0x07, 0x02, 0x08, 0x01};
+  LND_ASSERT_OK_AND_ASSIGN(t, ParseTransaction(clone, "clone.txn"));
+  EXPECT_EQ(t.operation, OperationType::kClone);
+  EXPECT_EQ(OperationTypeName(t.operation), "Clone");
+}
+
+TEST(TableManifestFile, IndexSectionAndUnmodelledFieldsAreKept) {
+  Manifest m = testing::SampleManifest(3);
+  m.index_section_blob = std::string("\x0a\x03\x1a\x01x", 5);
+  // Unmodelled members: base_paths (18) in the manifest, encoding (7) on a field, inline row
+  // ids (5) on a fragment.
+  m.unmodelled_proto = std::string("\x92\x01\x05\x08\x01\x22\x01p", 8);
+  m.fields[0].unmodelled_proto = std::string("\x38\x03", 2);
+  m.fragments[0].unmodelled_proto = std::string("\x2a\x01\x00", 3);
+  m.fragments[0].has_row_ids = true;
+  Transaction t = testing::SampleAppend(2);
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, &t));
+  LND_ASSERT_OK_AND_ASSIGN(ManifestFile back, ParseManifestFile(bytes, "x.manifest"));
+  EXPECT_EQ(back.manifest.index_section, std::optional<std::uint64_t>(0));
+  EXPECT_EQ(back.manifest.transaction_section, std::optional<std::uint64_t>(9));
+  EXPECT_EQ(back.manifest.index_section_blob, m.index_section_blob);
+  EXPECT_EQ(back.manifest.num_base_paths, 1u);
+  EXPECT_EQ(back.manifest.unmodelled_proto, m.unmodelled_proto);
+  EXPECT_EQ(back.manifest.fields, m.fields);
+  EXPECT_EQ(back.manifest.fragments, m.fragments);
+  EXPECT_TRUE(back.manifest.fragments[0].has_row_ids);
+  ASSERT_TRUE(back.transaction.has_value());
+  EXPECT_EQ(back.transaction->fragments, t.fragments);
+}
+
+TEST(TableManifestFile, IndexSectionOutsideTheFileIsCorrupt) {
+  Manifest m = testing::SampleManifest(3);
+  m.index_section_blob = std::string("\x0a\x03\x1a\x01x", 5);
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
+  bytes[0] = 0x40;  // the index section claims 64 bytes
+  LND_EXPECT_ERROR(ParseManifestFile(bytes, "x.manifest"), StatusCode::kCorrupt,
+                   "index section at 0 claims 64 bytes");
+}
+
+}  // namespace
+}  // namespace lance_nd::table
