@@ -1,0 +1,88 @@
+// Lance 12 reads and appends to a table lance-nd wrote, and lance-nd rebases its own append
+// over Lance's concurrent one. Skipped when node or interop/node_modules is missing.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "lance_nd/table/commit.h"
+#include "lance_nd/table/test_util.h"
+#include "lance_nd/table/write.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd::table {
+namespace {
+
+std::string SourceDir() {
+  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
+  return src ? src : ".";
+}
+
+// Runs the node script; returns its stdout ("" on failure).
+std::string RunNode(const std::string& db, const std::string& mode) {
+  const std::string cmd = "node " + SourceDir() + "/src/lance_nd/table/commit/lance_interop.mjs " +
+                          db + " t " + mode + " 2>&1";
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return out;
+  std::array<char, 512> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) out += buf.data();
+  const int rc = ::pclose(p);
+  return rc == 0 ? out : "exit " + std::to_string(rc) + ": " + out;
+}
+
+std::int64_t JsonInt(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::atoll(json.c_str() + at + key.size() + 3);
+}
+
+TEST(TableCommitLanceInterop, Lance12ReadsAppendsAndWeRebase) {
+  if (std::system("node --version > /dev/null 2>&1") != 0 ||
+      !std::filesystem::exists(SourceDir() + "/interop/node_modules/@lancedb/lancedb")) {
+    GTEST_SKIP() << "node or interop/node_modules missing";
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_commit_interop_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string db = dir.string();
+  const std::string path = db + "/t.lance";
+  auto fs = io::LocalFileSystem();
+  std::vector<array::RecordBatchPtr> first = {testing::TestBatch(0, 5)};
+  LND_ASSERT_OK(WriteTable(fs, path, first).status());
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  std::vector<array::RecordBatchPtr> second = {testing::TestBatch(5, 3)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, path, second, append));
+  // Our next append, planned at version 2 but committed after Lance's.
+  std::vector<array::RecordBatchPtr> third = {testing::TestBatch(10, 4)};
+  LND_ASSERT_OK_AND_ASSIGN(auto planned,
+                           WriteFragments(*fs, path, v2.manifest().fields, third, WriteOptions{}));
+
+  const std::string lance = RunNode(db, "add");
+  ASSERT_EQ(JsonInt(lance, "rows"), 8) << lance;
+  EXPECT_EQ(JsonInt(lance, "idsum"), 28) << lance;  // 0..7
+  EXPECT_EQ(JsonInt(lance, "version"), 3) << lance;
+  EXPECT_EQ(JsonInt(lance, "after"), 10) << lance;
+
+  Transaction txn;
+  txn.read_version = 2;
+  txn.operation = OperationType::kAppend;
+  txn.fragments = planned;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, CommitTransaction(fs, path, txn));
+  EXPECT_EQ(v4.version(), 4u);
+  EXPECT_EQ(v4.CountRows(), 14u);
+  ASSERT_EQ(v4.fragments().size(), 4u);
+  EXPECT_EQ(v4.fragments()[3].id, 3u);
+
+  const std::string check = RunNode(db, "count");
+  EXPECT_EQ(JsonInt(check, "rows"), 14) << check;
+  EXPECT_EQ(JsonInt(check, "version"), 4) << check;
+  EXPECT_EQ(JsonInt(check, "idsum"), 28 + 1001 + 46) << check;  // + 500, 501 + 10..13
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace lance_nd::table
