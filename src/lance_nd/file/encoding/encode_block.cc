@@ -161,7 +161,8 @@ Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& ce, const DataBlock
       const auto& ob = ce.out_of_line_bitpacking();
       const std::uint64_t bits = ob.uncompressed_bits_per_value();
       LND_RETURN_NOT_OK(CheckFixedWord(values, "out-of-line bitpacking", bits));
-      if (ob.values().compression_case() != Case::kFlat || ob.values().flat().bits_per_value() > bits) {
+      if (ob.values().compression_case() != Case::kFlat ||
+          ob.values().flat().bits_per_value() > bits) {
         return InvalidInput("out-of-line bitpacking", "packed width must be flat(w), w <= bits");
       }
       const std::size_t width = static_cast<std::size_t>(ob.values().flat().bits_per_value());
@@ -184,15 +185,39 @@ Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& ce, const DataBlock
       std::vector<std::uint8_t> vals;
       std::vector<std::uint8_t> lens;
       const std::uint8_t* d = values.data->data();
-      std::uint64_t i = 0;
-      while (i < values.num_values) {
-        std::uint64_t j = i + 1;
-        while (j < values.num_values && j - i < 255 && std::memcmp(d + j * w, d + i * w, w) == 0) {
-          ++j;
+      // Runs of equal values (at most 255 long), compared as words of the value's width.
+      auto runs = [&](auto t) {
+        using T = decltype(t);
+        const std::uint64_t n = values.num_values;
+        std::uint64_t i = 0;
+        while (i < n) {
+          T cur;
+          std::memcpy(&cur, d + i * w, sizeof(T));
+          std::uint64_t j = i + 1;
+          while (j < n && j - i < 255) {
+            T next;
+            std::memcpy(&next, d + j * w, sizeof(T));
+            if (next != cur) break;
+            ++j;
+          }
+          vals.insert(vals.end(), d + i * w, d + (i + 1) * w);
+          lens.push_back(static_cast<std::uint8_t>(j - i));
+          i = j;
         }
-        vals.insert(vals.end(), d + i * w, d + (i + 1) * w);
-        lens.push_back(static_cast<std::uint8_t>(j - i));
-        i = j;
+      };
+      switch (w) {
+        case 1:
+          runs(std::uint8_t{});
+          break;
+        case 2:
+          runs(std::uint16_t{});
+          break;
+        case 4:
+          runs(std::uint32_t{});
+          break;
+        default:
+          runs(std::uint64_t{});
+          break;
       }
       std::vector<std::uint8_t> out(8 + vals.size() + lens.size());
       StoreLE<std::uint64_t>(out.data(), vals.size());
@@ -203,8 +228,8 @@ Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& ce, const DataBlock
     case Case::kGeneral: {
       LND_ASSIGN_OR_RETURN(BufferPtr inner, EncodeBlock(ce.general().values(), values));
       const auto& c = ce.general().compression();
-      const GeneralScheme s = c.scheme() == pb::COMPRESSION_ALGORITHM_ZSTD ? GeneralScheme::kZstd
-                                                                            : GeneralScheme::kLz4;
+      const GeneralScheme s =
+          c.scheme() == pb::COMPRESSION_ALGORITHM_ZSTD ? GeneralScheme::kZstd : GeneralScheme::kLz4;
       return GeneralCompress(s, inner->span(),
                              c.has_level() ? std::optional<std::int32_t>(c.level()) : std::nullopt);
     }
@@ -231,7 +256,14 @@ Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& ce, const DataBlock
 
 Result<BufferPtr> EncodeLevels(const pb::CompressiveEncoding& ce,
                                std::span<const std::uint16_t> levels) {
-  auto data = array::Buffer::Copy(levels.data(), static_cast<int64_t>(levels.size() * 2));
+  if (ce.compression_case() == Case::kFlat && ce.flat().bits_per_value() == 16) {
+    // flat levels are the bytes themselves (the block would be a view of them)
+    return array::Buffer::Copy(levels.data(), static_cast<int64_t>(levels.size() * 2));
+  }
+  // A view: every other encoder writes a new buffer (or fails).
+  auto data =
+      std::make_shared<const array::Buffer>(reinterpret_cast<const std::uint8_t*>(levels.data()),
+                                            static_cast<int64_t>(levels.size() * 2), nullptr);
   return EncodeBlock(ce, DataBlock::Fixed(16, levels.size(), std::move(data)));
 }
 
@@ -342,7 +374,8 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
       const std::string_view v = value_at(i);
       bytes.insert(bytes.end(), v.begin(), v.end());
     }
-    out.dictionary = DataBlock::Fixed(64, order.size(), array::Buffer::FromVector(std::move(bytes)));
+    out.dictionary =
+        DataBlock::Fixed(64, order.size(), array::Buffer::FromVector(std::move(bytes)));
     items = MakeFlat(64);
   }
   if (request.version == FormatVersion::k2_2) {
@@ -386,7 +419,8 @@ Result<PerValueEncoded> EncodePerValue(const DataBlock& values, const EncodingRe
       return out;
     }
     if (item_bits % 8 != 0) {
-      return Status::NotImplemented("fixed_size_list: per-value items with validity must be whole bytes");
+      return Status::NotImplemented(
+          "fixed_size_list: per-value items with validity must be whole bytes");
     }
     const std::uint64_t data_row = values.bits_per_value / 8;
     const std::uint64_t row = validity_bytes + data_row;
@@ -472,8 +506,8 @@ Result<EncodingRequest> EncodingRequest::FromFieldMetadata(const array::Metadata
   EncodingRequest r;
   r.version = version;
   auto bad = [](std::string_view key, std::string_view value, std::string_view expected) {
-    return Status::InvalidArgument(detail::Cat("field metadata ", key, " = '", value,
-                                               "' is invalid; expected ", expected));
+    return Status::InvalidArgument(
+        detail::Cat("field metadata ", key, " = '", value, "' is invalid; expected ", expected));
   };
   if (auto v = metadata.Get("lance-encoding:compression")) {
     if (*v == "none") {
@@ -507,7 +541,8 @@ Result<EncodingRequest> EncodingRequest::FromFieldMetadata(const array::Metadata
       return bad("lance-encoding:bss", *v, "auto, on or off");
     }
   }
-  auto parse_double = [&](std::string_view key, double lo, double hi) -> Result<std::optional<double>> {
+  auto parse_double = [&](std::string_view key, double lo,
+                          double hi) -> Result<std::optional<double>> {
     auto v = metadata.Get(key);
     if (!v) return std::optional<double>();
     try {

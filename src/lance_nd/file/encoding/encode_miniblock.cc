@@ -28,6 +28,8 @@ constexpr std::uint64_t kVariableChunkLimit = 16 * 1024;
 constexpr std::uint64_t kRleMaxChunkValues = 2048;
 constexpr std::uint64_t kMinGeneralBytes = 4096;
 constexpr std::uint8_t kVariablePad = 0x48;
+// Chunks per parallel work item (see detail::ParallelFor).
+constexpr std::uint64_t kChunksPerTask = 64;
 
 Status InvalidInput(std::string_view encoding, std::string_view what) {
   return Status::InvalidArgument(detail::Cat(encoding, ": ", what));
@@ -54,7 +56,8 @@ BufferPtr BitSlice(const BufferPtr& bits, std::uint64_t start, std::uint64_t cou
   auto buffer = detail::Allocate((count + 7) / 8, &out);
   if (start % 8 == 0) {
     std::memcpy(out, bits->data() + start / 8, (count + 7) / 8);
-    if (count % 8 != 0) out[count / 8] = static_cast<std::uint8_t>(out[count / 8] & ((1u << (count % 8)) - 1));
+    if (count % 8 != 0)
+      out[count / 8] = static_cast<std::uint8_t>(out[count / 8] & ((1u << (count % 8)) - 1));
     return buffer;
   }
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -121,8 +124,8 @@ Result<MiniBlockEncoded> ChunkFsl(const DataBlock& v, std::uint64_t per_chunk) {
   if (per_chunk == 0) {
     const bool aligned = v.bits_per_value % 8 == 0;
     const std::uint64_t vals_per_word = aligned ? 1 : 8;
-    const std::uint64_t est = validity_bytes * vals_per_word +
-                              (aligned ? v.bits_per_value / 8 : v.bits_per_value);
+    const std::uint64_t est =
+        validity_bytes * vals_per_word + (aligned ? v.bits_per_value / 8 : v.bits_per_value);
     per_chunk = FlatValuesPerChunk(aligned ? est * 8 : est);
   }
   MiniBlockEncoded out = detail::NewEncoded();
@@ -149,23 +152,27 @@ Result<MiniBlockEncoded> ChunkFsl(const DataBlock& v, std::uint64_t per_chunk) {
 
 template <typename T>
 MiniBlockEncoded ChunkInlineT(const DataBlock& v) {
-  constexpr std::uint64_t kBits = sizeof(T) * 8;
   MiniBlockEncoded out = detail::NewEncoded();
   out.num_buffers = 1;
-  std::array<T, kFastLanesBlock> block{};
-  std::array<T, kFastLanesBlock + 1> packed{};
-  for (std::uint64_t start = 0; start < v.num_values; start += kFastLanesBlock) {
-    const std::uint64_t n = std::min<std::uint64_t>(kFastLanesBlock, v.num_values - start);
-    block.fill(0);
-    std::memcpy(block.data(), v.data->data() + start * sizeof(T), n * sizeof(T));
-    const std::size_t width = BitWidthOfMax(block.data(), kFastLanesBlock);
-    packed[0] = static_cast<T>(width);
-    FastLanesPack<T>(block.data(), width, packed.data() + 1);
-    const std::size_t words = 1 + FastLanesPackedWords<T>(width);
-    out.chunks.push_back(
-        {n, {array::Buffer::Copy(packed.data(), static_cast<int64_t>(words * sizeof(T)))}});
-  }
-  (void)kBits;
+  const std::uint64_t num_chunks = (v.num_values + kFastLanesBlock - 1) / kFastLanesBlock;
+  out.chunks.resize(num_chunks);
+  // Blocks are packed independently, on two threads.
+  detail::ParallelFor(num_chunks, kChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
+    std::array<T, kFastLanesBlock> block{};
+    std::array<T, kFastLanesBlock + 1> packed{};
+    for (std::uint64_t c = cb; c < ce; ++c) {
+      const std::uint64_t start = c * kFastLanesBlock;
+      const std::uint64_t n = std::min<std::uint64_t>(kFastLanesBlock, v.num_values - start);
+      block.fill(0);
+      std::memcpy(block.data(), v.data->data() + start * sizeof(T), n * sizeof(T));
+      const std::size_t width = BitWidthOfMax(block.data(), kFastLanesBlock);
+      packed[0] = static_cast<T>(width);
+      FastLanesPack<T>(block.data(), width, packed.data() + 1);
+      const std::size_t words = 1 + FastLanesPackedWords<T>(width);
+      out.chunks[c] = EncodedChunk{
+          n, {array::Buffer::Copy(packed.data(), static_cast<int64_t>(words * sizeof(T)))}};
+    }
+  });
   return out;
 }
 
@@ -289,19 +296,30 @@ Result<MiniBlockEncoded> ChunkRle(const DataBlock& v) {
     std::uint64_t i = 0;
     while (i < n) {
       std::uint64_t j = i + 1;
-      while (j < n && j - i < 255 && std::memcmp(data + (start + j) * w, data + (start + i) * w, w) == 0) ++j;
+      while (j < n && j - i < 255 &&
+             std::memcmp(data + (start + j) * w, data + (start + i) * w, w) == 0)
+        ++j;
       values.insert(values.end(), data + (start + i) * w, data + (start + i + 1) * w);
       lengths.push_back(static_cast<std::uint8_t>(j - i));
       i = j;
     }
-    out.chunks.push_back(
-        {n, {array::Buffer::FromVector(std::move(values)), array::Buffer::FromVector(std::move(lengths))}});
+    out.chunks.push_back({n,
+                          {array::Buffer::FromVector(std::move(values)),
+                           array::Buffer::FromVector(std::move(lengths))}});
     start += n;
   }
   return out;
 }
 
 // ---- byte stream split -------------------------------------------------------------------
+
+// Byte j of value i goes to dst[j * n + i].
+template <std::uint64_t W>
+void BssSplit(const std::uint8_t* src, std::uint64_t n, std::uint8_t* dst) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    for (std::uint64_t j = 0; j < W; ++j) dst[j * n + i] = src[i * W + j];
+  }
+}
 
 Result<MiniBlockEncoded> ChunkBss(const DataBlock& v, std::uint64_t per_chunk) {
   const std::uint64_t bits = v.bits_per_value;
@@ -313,16 +331,29 @@ Result<MiniBlockEncoded> ChunkBss(const DataBlock& v, std::uint64_t per_chunk) {
   MiniBlockEncoded out = detail::NewEncoded();
   *out.encoding = MakeByteStreamSplit(bits);
   out.num_buffers = 1;
-  for (std::uint64_t start = 0; start < v.num_values; start += per_chunk) {
-    const std::uint64_t n = std::min(per_chunk, v.num_values - start);
-    std::uint8_t* dst = nullptr;
-    auto buffer = detail::Allocate(n * w, &dst);
-    const std::uint8_t* src = v.data->data() + start * w;
-    for (std::uint64_t i = 0; i < n; ++i) {
-      for (std::uint64_t j = 0; j < w; ++j) dst[j * n + i] = src[i * w + j];
+  const std::uint64_t num_chunks = (v.num_values + per_chunk - 1) / per_chunk;
+  out.chunks.resize(num_chunks);
+  detail::ParallelFor(num_chunks, kChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
+    for (std::uint64_t c = cb; c < ce; ++c) {
+      const std::uint64_t start = c * per_chunk;
+      const std::uint64_t n = std::min(per_chunk, v.num_values - start);
+      std::uint8_t* dst = nullptr;
+      auto buffer = detail::Allocate(n * w, &dst);
+      const std::uint8_t* src = v.data->data() + start * w;
+      switch (w) {
+        case 2:
+          BssSplit<2>(src, n, dst);
+          break;
+        case 4:
+          BssSplit<4>(src, n, dst);
+          break;
+        default:
+          BssSplit<8>(src, n, dst);
+          break;
+      }
+      out.chunks[c] = EncodedChunk{n, {std::move(buffer)}};
     }
-    out.chunks.push_back({n, {std::move(buffer)}});
-  }
+  });
   return out;
 }
 
@@ -333,16 +364,28 @@ Result<MiniBlockEncoded> WrapGeneral(MiniBlockEncoded inner, EncodingRequest::Co
   std::uint64_t total = 0;
   for (const auto& c : inner.chunks) total += c.buffers.empty() ? 0 : Size(c.buffers[0]);
   if (inner.chunks.empty() || total < kMinGeneralBytes) return inner;
-  const GeneralScheme s = scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd
-                                                                         : GeneralScheme::kLz4;
+  const GeneralScheme s =
+      scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd : GeneralScheme::kLz4;
   MiniBlockEncoded out = detail::NewEncoded();
   out.num_buffers = inner.num_buffers;
+  // Chunks are compressed independently, on two threads; errors are reported in chunk order.
+  out.chunks = inner.chunks;
+  std::vector<Status> errors(inner.chunks.size());
+  detail::ParallelFor(
+      inner.chunks.size(), kChunksPerTask / 4, [&](std::uint64_t cb, std::uint64_t ce) {
+        for (std::uint64_t c = cb; c < ce; ++c) {
+          auto compressed = GeneralCompress(s, inner.chunks[c].buffers[0]->span(), level);
+          if (compressed.ok()) {
+            out.chunks[c].buffers[0] = std::move(*compressed);
+          } else {
+            errors[c] = compressed.status();
+          }
+        }
+      });
   std::uint64_t compressed = 0;
-  for (const auto& c : inner.chunks) {
-    EncodedChunk chunk = c;
-    LND_ASSIGN_OR_RETURN(chunk.buffers[0], GeneralCompress(s, c.buffers[0]->span(), level));
-    compressed += Size(chunk.buffers[0]);
-    out.chunks.push_back(std::move(chunk));
+  for (std::size_t c = 0; c < out.chunks.size(); ++c) {
+    LND_RETURN_NOT_OK(errors[c]);
+    compressed += Size(out.chunks[c].buffers[0]);
   }
   if (compressed >= total) return inner;
   *out.encoding = MakeGeneral(scheme, level, *inner.encoding);
@@ -463,32 +506,101 @@ std::uint64_t InlineBitpackedBytes(const std::uint8_t* data, std::uint64_t n) {
   return total;
 }
 
-std::uint64_t InlineBytes(const DataBlock& v) {
-  switch (v.bits_per_value) {
+std::uint64_t InlineBytesOf(const std::uint8_t* data, std::uint64_t n, std::uint64_t bits) {
+  switch (bits) {
     case 8:
-      return InlineBitpackedBytes<std::uint8_t>(v.data->data(), v.num_values);
+      return InlineBitpackedBytes<std::uint8_t>(data, n);
     case 16:
-      return InlineBitpackedBytes<std::uint16_t>(v.data->data(), v.num_values);
+      return InlineBitpackedBytes<std::uint16_t>(data, n);
     case 32:
-      return InlineBitpackedBytes<std::uint32_t>(v.data->data(), v.num_values);
+      return InlineBitpackedBytes<std::uint32_t>(data, n);
     default:
-      return InlineBitpackedBytes<std::uint64_t>(v.data->data(), v.num_values);
+      return InlineBitpackedBytes<std::uint64_t>(data, n);
   }
 }
 
-// (runs, bytes of the RLE encoding)
+// Bytes of inline bitpacking, in blocks of kFastLanesBlock values (counted on two threads).
+std::uint64_t InlineBytes(const DataBlock& v) {
+  const std::uint64_t n = v.num_values;
+  const std::uint64_t w = v.bits_per_value / 8;
+  const std::uint64_t blocks = (n + kFastLanesBlock - 1) / kFastLanesBlock;
+  constexpr std::uint64_t kBlocksPerTask = 256;
+  std::vector<std::uint64_t> part((blocks + kBlocksPerTask - 1) / kBlocksPerTask, 0);
+  detail::ParallelFor(part.size(), 1, [&](std::uint64_t pb, std::uint64_t pe) {
+    for (std::uint64_t p = pb; p < pe; ++p) {
+      const std::uint64_t begin = p * kBlocksPerTask * kFastLanesBlock;
+      const std::uint64_t end = std::min(n, begin + kBlocksPerTask * kFastLanesBlock);
+      part[p] = InlineBytesOf(v.data->data() + begin * w, end - begin, v.bits_per_value);
+    }
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t b : part) total += b;
+  return total;
+}
+
+// Runs of equal values in [begin, end): count, RLE bytes, and the first and last run lengths.
+struct RunStats {
+  std::uint64_t runs = 0, bytes = 0, first = 0, last = 0;
+};
+
+template <typename T>
+RunStats RunStatsT(const std::uint8_t* d, std::uint64_t begin, std::uint64_t end) {
+  RunStats out;
+  std::uint64_t i = begin;
+  while (i < end) {
+    T cur;
+    std::memcpy(&cur, d + i * sizeof(T), sizeof(T));
+    std::uint64_t j = i + 1;
+    while (j < end) {
+      T next;
+      std::memcpy(&next, d + j * sizeof(T), sizeof(T));
+      if (next != cur) break;
+      ++j;
+    }
+    if (out.runs == 0) out.first = j - i;
+    out.last = j - i;
+    ++out.runs;
+    out.bytes += (j - i + 254) / 255 * (sizeof(T) + 1);
+    i = j;
+  }
+  return out;
+}
+
+// (runs, bytes of the RLE encoding); the two halves are counted on two threads and merged.
 std::pair<std::uint64_t, std::uint64_t> RleStats(const DataBlock& v) {
   const std::uint64_t w = v.bits_per_value / 8;
   const std::uint8_t* d = v.data->data();
-  std::uint64_t runs = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t i = 0;
-  while (i < v.num_values) {
-    std::uint64_t j = i + 1;
-    while (j < v.num_values && std::memcmp(d + j * w, d + i * w, w) == 0) ++j;
-    ++runs;
-    bytes += (j - i + 254) / 255 * (w + 1);
-    i = j;
+  const std::uint64_t n = v.num_values;
+  auto stats = [&](std::uint64_t b, std::uint64_t e) {
+    switch (w) {
+      case 1:
+        return RunStatsT<std::uint8_t>(d, b, e);
+      case 2:
+        return RunStatsT<std::uint16_t>(d, b, e);
+      case 4:
+        return RunStatsT<std::uint32_t>(d, b, e);
+      default:
+        return RunStatsT<std::uint64_t>(d, b, e);
+    }
+  };
+  constexpr std::uint64_t kMinSplit = 1 << 16;
+  if (n < 2 * kMinSplit) {
+    const RunStats s = stats(0, n);
+    return {s.runs, s.bytes};
+  }
+  const std::uint64_t mid = n / 2;
+  std::array<RunStats, 2> parts;
+  detail::ParallelFor(2, 1, [&](std::uint64_t b, std::uint64_t) {
+    parts[b] = b == 0 ? stats(0, mid) : stats(mid, n);
+  });
+  std::uint64_t runs = parts[0].runs + parts[1].runs;
+  std::uint64_t bytes = parts[0].bytes + parts[1].bytes;
+  if (std::memcmp(d + (mid - 1) * w, d + mid * w, w) == 0) {
+    // the run across the middle was counted twice
+    auto cost = [&](std::uint64_t len) { return (len + 254) / 255 * (w + 1); };
+    runs -= 1;
+    bytes =
+        bytes - cost(parts[0].last) - cost(parts[1].first) + cost(parts[0].last + parts[1].first);
   }
   return {runs, bytes};
 }

@@ -31,8 +31,8 @@ Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
   const std::uint64_t usize = LoadLE<std::uint32_t>(input.data());
   const std::uint64_t csize = input.size() - 4;
   if (usize > csize * kLz4MaxRatio + 16 || usize > std::numeric_limits<int>::max()) {
-    return Corrupt("general(lz4)", "declared uncompressed size ", usize,
-                   " is impossible for ", csize, " compressed bytes");
+    return Corrupt("general(lz4)", "declared uncompressed size ", usize, " is impossible for ",
+                   csize, " compressed bytes");
   }
   if (csize > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
     return Corrupt("general(lz4)", "compressed block of ", csize, " bytes is too large");
@@ -57,8 +57,8 @@ Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame
   const std::uint64_t ratio_cap = frame.size() * kZstdMaxRatio + 65536;
   const std::uint64_t cap = std::min(declared.value_or(ratio_cap), kMaxDecompressedBytes);
   if (declared && (*declared > ratio_cap || *declared > kMaxDecompressedBytes)) {
-    return Corrupt("general(zstd)", "declared uncompressed size ", *declared,
-                   " is impossible for ", frame.size(), " compressed bytes");
+    return Corrupt("general(zstd)", "declared uncompressed size ", *declared, " is impossible for ",
+                   frame.size(), " compressed bytes");
   }
   ZSTD_DStream* ds = ZSTD_createDStream();
   if (ds == nullptr) return Status::IOError("general(zstd): cannot create a zstd stream");
@@ -82,8 +82,8 @@ Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame
   }
   ZSTD_freeDStream(ds);
   if (ZSTD_isError(ret)) {
-    return Corrupt("general(zstd)", "invalid zstd frame of ", frame.size(), " bytes: ",
-                   ZSTD_getErrorName(ret));
+    return Corrupt("general(zstd)", "invalid zstd frame of ", frame.size(),
+                   " bytes: ", ZSTD_getErrorName(ret));
   }
   if (too_big) {
     return Corrupt("general(zstd)", "frame of ", frame.size(), " bytes decompresses to more than ",
@@ -101,9 +101,8 @@ Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame
 
 Result<array::BufferPtr> ZstdDecompress(std::span<const std::uint8_t> input) {
   if (input.empty()) return array::Buffer::Empty();
-  const bool raw_frame =
-      input.size() < 8 ||
-      (LoadLE<std::uint32_t>(input.data()) == 0xFD2FB528u && (input[4] & 0x10) == 0);
+  const bool raw_frame = input.size() < 8 || (LoadLE<std::uint32_t>(input.data()) == 0xFD2FB528u &&
+                                              (input[4] & 0x10) == 0);
   if (raw_frame) return ZstdDecompressFrame(input, std::nullopt);
   const std::uint64_t usize = LoadLE<std::uint64_t>(input.data());
   return ZstdDecompressFrame(input.subspan(8), usize);
@@ -144,8 +143,18 @@ Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const s
     const std::size_t bound = ZSTD_compressBound(input.size());
     std::vector<std::uint8_t> out(8 + bound);
     StoreLE<std::uint64_t>(out.data(), input.size());
+    // One compression context per thread, reused: ZSTD_compressCCtx at a level gives the same
+    // frame as ZSTD_compress (which makes a fresh context per call).
+    struct CCtx {
+      ZSTD_CCtx* ctx = ZSTD_createCCtx();
+      ~CCtx() { ZSTD_freeCCtx(ctx); }
+    };
+    thread_local CCtx cctx;
     const std::size_t n =
-        ZSTD_compress(out.data() + 8, bound, input.data(), input.size(), level.value_or(0));
+        cctx.ctx != nullptr
+            ? ZSTD_compressCCtx(cctx.ctx, out.data() + 8, bound, input.data(), input.size(),
+                                level.value_or(0))
+            : ZSTD_compress(out.data() + 8, bound, input.data(), input.size(), level.value_or(0));
     if (ZSTD_isError(n)) {
       return Status::IOError(
           detail::Cat("general(zstd): compression failed: ", ZSTD_getErrorName(n)));

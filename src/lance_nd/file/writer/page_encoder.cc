@@ -9,6 +9,7 @@
 #include <string>
 
 #include "lance_nd/core/endian.h"
+#include "lance_nd/file/encoding/encode_internal.h"
 #include "lance_nd/file/writer/value_codec.h"
 
 namespace lance_nd::file::internal::writer {
@@ -26,8 +27,7 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-void AddLayers(const ShreddedPage& page,
-               google::protobuf::RepeatedField<int>* out) {
+void AddLayers(const ShreddedPage& page, google::protobuf::RepeatedField<int>* out) {
   for (Layer l : page.layers) out->Add(static_cast<pb21::RepDefLayer>(l));
 }
 
@@ -79,55 +79,85 @@ std::optional<EncodedPage> MaybeInlineConstant(const ShreddedPage& page,
     return std::nullopt;
   }
   const auto w = static_cast<std::size_t>(v.slot_bytes);
+  const std::uint8_t* bytes = v.data().data();
   for (std::uint64_t i = 1; i < v.num_slots; ++i) {
-    if (std::memcmp(v.bytes.data(), v.bytes.data() + i * w, w) != 0) return std::nullopt;
+    if (std::memcmp(bytes, bytes + i * w, w) != 0) return std::nullopt;
   }
   EncodedPage out;
   out.num_rows = page.num_rows;
   pb21::PageLayout layout;
   auto* constant = layout.mutable_constant_layout();
   AddLayers(page, constant->mutable_layers());
-  constant->set_inline_value(std::string(reinterpret_cast<const char*>(v.bytes.data()), w));
+  constant->set_inline_value(std::string(reinterpret_cast<const char*>(bytes), w));
   out.layout = SerializeLayout(layout);
   return out;
 }
 
 // ---- mini-block ------------------------------------------------------------------------------
 
-void PadTo8(std::vector<std::uint8_t>* buf) {
-  while (buf->size() % 8 != 0) buf->push_back(kChunkPad);
-}
-
 struct LevelRange {
   std::uint64_t begin = 0, end = 0;
 };
 
-// Returns an empty result (nullopt-like: ok with no buffers) when the chunk limits cannot be met
-// with the given cap; `retry_cap` then holds the next cap to try (0 = impossible).
+// Level entries of each chunk: a chunk ends after the level entry of its last value slot (the
+// last chunk takes all remaining entries).
+std::vector<LevelRange> ChunkLevelRanges(const ShreddedPage& page, const MiniBlockValues& values) {
+  std::vector<LevelRange> ranges(values.chunks.size());
+  const bool levels = page.has_rep || page.has_def;
+  // Without def levels (or without lists) every level entry holds exactly one slot.
+  const bool every_level_is_slot = !page.has_def || page.max_rep == 0;
+  std::uint64_t slot = 0, lpos = 0, walked = 0, seen = 0;
+  for (std::size_t c = 0; c < values.chunks.size(); ++c) {
+    slot += values.chunks[c].num_values;
+    std::uint64_t lend = 0;
+    if (levels) {
+      if (c + 1 == values.chunks.size()) {
+        lend = page.num_levels;
+      } else if (every_level_is_slot) {
+        lend = slot;
+      } else {
+        while (seen < slot && walked < page.num_levels) {
+          if (page.IsVisible(page.def[walked])) ++seen;
+          ++walked;
+        }
+        lend = walked;
+      }
+    }
+    ranges[c] = LevelRange{lpos, lend};
+    lpos = lend;
+  }
+  return ranges;
+}
+
+constexpr std::uint64_t Pad8(std::uint64_t n) { return (n + 7) / 8 * 8; }
+
+// One chunk's levels and layout, computed before the chunks are laid out.
+struct ChunkPlan {
+  Status status;  // an encoding error of this chunk's levels
+  BufferPtr rep, def;
+  std::uint64_t bytes = 0;  // the chunk's size in the data buffer (a multiple of 8)
+  // repetition index inputs: rows finishing inside the chunk (entries k >= 1 starting a row),
+  // entries after the chunk's last row start, whether entry 0 starts a row
+  std::uint64_t rows = 0, leftovers = 0;
+  bool starts_row = false;
+};
+
+// Work items per parallel range: small enough to balance, large enough to amortize.
+constexpr std::uint64_t kChunksPerTask = 64;
+
+// Returns false (ok) when the chunk limits cannot be met with the given cap; `retry_cap` then
+// holds the next cap to try (0 = impossible). Chunks are encoded and copied on two threads; the
+// output does not depend on the split.
 Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options,
                           MiniBlockValueEncoder* encoder, std::uint64_t cap,
                           std::uint64_t* retry_cap, EncodedPage* out) {
   const bool large = options.version == Version::k2_2;
   LND_ASSIGN_OR_RETURN(MiniBlockValues values, encoder->Encode(cap));
-  const bool levels = page.has_rep || page.has_def;
   std::uint64_t max_chunk_values = 0;
   for (const auto& c : values.chunks) max_chunk_values = std::max(max_chunk_values, c.num_values);
   *retry_cap = max_chunk_values > 1 ? std::bit_floor(max_chunk_values) / 2 : 0;
 
-  // level ranges per chunk
-  std::vector<LevelRange> ranges(values.chunks.size());
-  {
-    std::uint64_t slot = 0, lpos = 0;
-    for (std::size_t c = 0; c < values.chunks.size(); ++c) {
-      slot += values.chunks[c].num_values;
-      std::uint64_t lend = 0;
-      if (levels) {
-        lend = c + 1 == values.chunks.size() ? page.num_levels : page.slot_level[slot - 1] + 1;
-      }
-      ranges[c] = LevelRange{lpos, lend};
-      lpos = lend;
-    }
-  }
+  const std::vector<LevelRange> ranges = ChunkLevelRanges(page, values);
 
   pb21::CompressiveEncoding rep_enc, def_enc;
   if (page.has_rep) {
@@ -137,58 +167,79 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
     LND_ASSIGN_OR_RETURN(def_enc, ChooseLevelEncoding(page.def, options));
   }
 
-  std::vector<std::uint8_t> data;
+  const std::size_t num_chunks = values.chunks.size();
+  std::vector<ChunkPlan> plans(num_chunks);
+  const std::uint64_t size_bytes = large ? 4 : 2;
+  encoding::detail::ParallelFor(
+      num_chunks, kChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
+        for (std::uint64_t c = cb; c < ce; ++c) {
+          ChunkPlan& plan = plans[c];
+          const ValueChunk& chunk = values.chunks[c];
+          const LevelRange r = ranges[c];
+          const std::uint64_t nlev = r.end - r.begin;
+          if (nlev > kMaxU16) continue;  // reported in order below
+          if (page.has_rep) {
+            auto rep = EncodeLevels(rep_enc, std::span(page.rep).subspan(r.begin, nlev));
+            if (!rep.ok()) {
+              plan.status = rep.status();
+              continue;
+            }
+            plan.rep = std::move(*rep);
+          }
+          if (page.has_def) {
+            auto def = EncodeLevels(def_enc, std::span(page.def).subspan(r.begin, nlev));
+            if (!def.ok()) {
+              plan.status = def.status();
+              continue;
+            }
+            plan.def = std::move(*def);
+          }
+          std::uint64_t bytes =
+              2 + (plan.rep ? 2 : 0) + (plan.def ? 2 : 0) + size_bytes * chunk.buffers.size();
+          bytes = Pad8(bytes);
+          if (plan.rep) bytes += Pad8(static_cast<std::uint64_t>(plan.rep->size()));
+          if (plan.def) bytes += Pad8(static_cast<std::uint64_t>(plan.def->size()));
+          for (const auto& b : chunk.buffers) bytes += Pad8(static_cast<std::uint64_t>(b->size()));
+          plan.bytes = bytes;
+          if (page.has_rep) {
+            // Lance's repetition index: rows finishing in the chunk + leftover entries.
+            const auto rv = std::span(page.rep).subspan(r.begin, nlev);
+            std::uint64_t rows = 0;
+            for (std::size_t k = 1; k < rv.size(); ++k) rows += rv[k] == page.max_rep ? 1 : 0;
+            std::uint64_t leftovers = rv.size();
+            for (std::size_t k = rv.size(); k-- > 0;) {
+              if (rv[k] == page.max_rep) {
+                leftovers = rv.size() - k;
+                break;
+              }
+            }
+            plan.rows = rows;
+            plan.leftovers = leftovers;
+            plan.starts_row = !rv.empty() && rv[0] == page.max_rep;
+          }
+        }
+      });
+
+  // Limits, chunk metadata and the repetition index, in chunk order.
   std::vector<std::uint8_t> meta;
+  meta.reserve(num_chunks * (large ? 4 : 2));
   std::vector<std::uint64_t> rep_index;
-  for (std::size_t c = 0; c < values.chunks.size(); ++c) {
+  if (page.has_rep) rep_index.reserve(num_chunks * 2);
+  std::vector<std::uint64_t> offsets(num_chunks + 1, 0);
+  for (std::size_t c = 0; c < num_chunks; ++c) {
+    const ChunkPlan& plan = plans[c];
     const ValueChunk& chunk = values.chunks[c];
-    const LevelRange r = ranges[c];
-    const std::uint64_t nlev = r.end - r.begin;
+    const std::uint64_t nlev = ranges[c].end - ranges[c].begin;
     if (nlev > kMaxU16) return false;
-    BufferPtr rep_buf, def_buf;
-    if (page.has_rep) {
-      LND_ASSIGN_OR_RETURN(
-          rep_buf, EncodeLevels(rep_enc, std::span(page.rep).subspan(r.begin, nlev)));
-      if (static_cast<std::uint64_t>(rep_buf->size()) > kMaxU16) return false;
-    }
-    if (page.has_def) {
-      LND_ASSIGN_OR_RETURN(
-          def_buf, EncodeLevels(def_enc, std::span(page.def).subspan(r.begin, nlev)));
-      if (static_cast<std::uint64_t>(def_buf->size()) > kMaxU16) return false;
-    }
-    const std::size_t start = data.size();
-    auto put16 = [&](std::uint64_t v) {
-      data.push_back(static_cast<std::uint8_t>(v & 0xFF));
-      data.push_back(static_cast<std::uint8_t>((v >> 8) & 0xFF));
-    };
-    put16(nlev);
-    if (rep_buf) put16(static_cast<std::uint64_t>(rep_buf->size()));
-    if (def_buf) put16(static_cast<std::uint64_t>(def_buf->size()));
+    LND_RETURN_NOT_OK(plan.status);
+    if (plan.rep && static_cast<std::uint64_t>(plan.rep->size()) > kMaxU16) return false;
+    if (plan.def && static_cast<std::uint64_t>(plan.def->size()) > kMaxU16) return false;
     for (const auto& b : chunk.buffers) {
       const auto size = static_cast<std::uint64_t>(b->size());
-      if (large) {
-        if (size > 0xFFFFFFFFu) return false;
-        put16(size & 0xFFFF);
-        put16(size >> 16);
-      } else {
-        if (size > kMaxU16) return false;
-        put16(size);
-      }
+      if (size > (large ? std::uint64_t{0xFFFFFFFFu} : kMaxU16)) return false;
     }
-    PadTo8(&data);
-    for (const BufferPtr* b : {&rep_buf, &def_buf}) {
-      if (*b) {
-        data.insert(data.end(), (*b)->data(), (*b)->data() + (*b)->size());
-        PadTo8(&data);
-      }
-    }
-    for (const auto& b : chunk.buffers) {
-      data.insert(data.end(), b->data(), b->data() + b->size());
-      PadTo8(&data);
-    }
-    const std::uint64_t chunk_bytes = data.size() - start;
-    const std::uint64_t words = chunk_bytes / 8 - 1;
-    const bool last = c + 1 == values.chunks.size();
+    const std::uint64_t words = plan.bytes / 8 - 1;
+    const bool last = c + 1 == num_chunks;
     std::uint64_t log_n = 0;
     if (!last) {
       if (!std::has_single_bit(chunk.num_values) || chunk.num_values > 4096) {
@@ -209,21 +260,9 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
       meta.push_back(static_cast<std::uint8_t>(word >> 8));
     }
     if (page.has_rep) {
-      // Lance's repetition index: rows finishing in the chunk + leftover entries.
-      const auto rv = std::span(page.rep).subspan(r.begin, nlev);
-      std::uint64_t rows = 0;
-      for (std::size_t k = 1; k < rv.size(); ++k) rows += rv[k] == page.max_rep ? 1 : 0;
-      std::uint64_t leftovers = 0;
-      if (!last) {
-        leftovers = rv.size();
-        for (std::size_t k = rv.size(); k-- > 0;) {
-          if (rv[k] == page.max_rep) {
-            leftovers = rv.size() - k;
-            break;
-          }
-        }
-      }
-      if (c != 0 && !rv.empty() && rv[0] == page.max_rep && rep_index.back() != 0) {
+      std::uint64_t rows = plan.rows;
+      const std::uint64_t leftovers = last ? 0 : plan.leftovers;
+      if (c != 0 && nlev > 0 && plan.starts_row && rep_index.back() != 0) {
         rep_index[rep_index.size() - 2] += 1;
         rep_index.back() = 0;
       }
@@ -231,12 +270,69 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
       rep_index.push_back(rows);
       rep_index.push_back(leftovers);
     }
+    offsets[c + 1] = offsets[c] + plan.bytes;
   }
+
+  // The data buffer: chunks copied in place (uninitialised memory, every byte written).
+  const std::uint64_t total = offsets[num_chunks];
+  std::shared_ptr<std::uint8_t[]> storage(new std::uint8_t[std::max<std::uint64_t>(total, 1)]);
+  std::uint8_t* base = storage.get();
+  encoding::detail::ParallelFor(
+      num_chunks, kChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
+        for (std::uint64_t c = cb; c < ce; ++c) {
+          const ChunkPlan& plan = plans[c];
+          const ValueChunk& chunk = values.chunks[c];
+          std::uint8_t* p = base + offsets[c];
+          std::uint8_t* const chunk_end = base + offsets[c + 1];
+          auto put16 = [&](std::uint64_t v) {
+            *p++ = static_cast<std::uint8_t>(v & 0xFF);
+            *p++ = static_cast<std::uint8_t>((v >> 8) & 0xFF);
+          };
+          auto pad = [&](std::uint8_t* from) {
+            const std::uint64_t used = static_cast<std::uint64_t>(p - from);
+            const std::uint64_t n = Pad8(used) - used;
+            std::memset(p, kChunkPad, n);
+            p += n;
+          };
+          std::uint8_t* const start = p;
+          put16(ranges[c].end - ranges[c].begin);
+          if (plan.rep) put16(static_cast<std::uint64_t>(plan.rep->size()));
+          if (plan.def) put16(static_cast<std::uint64_t>(plan.def->size()));
+          for (const auto& b : chunk.buffers) {
+            const auto size = static_cast<std::uint64_t>(b->size());
+            if (large) {
+              put16(size & 0xFFFF);
+              put16(size >> 16);
+            } else {
+              put16(size);
+            }
+          }
+          pad(start);
+          for (const BufferPtr* b : {&plan.rep, &plan.def}) {
+            if (*b) {
+              std::uint8_t* const from = p;
+              if ((*b)->size() > 0)
+                std::memcpy(p, (*b)->data(), static_cast<std::size_t>((*b)->size()));
+              p += (*b)->size();
+              pad(from);
+            }
+          }
+          for (const auto& b : chunk.buffers) {
+            std::uint8_t* const from = p;
+            if (b->size() > 0) std::memcpy(p, b->data(), static_cast<std::size_t>(b->size()));
+            p += b->size();
+            pad(from);
+          }
+          (void)chunk_end;
+        }
+      });
+  BufferPtr data = std::make_shared<const Buffer>(
+      base, static_cast<int64_t>(total), std::shared_ptr<const void>(storage, storage.get()));
 
   out->num_rows = page.num_rows;
   out->buffers.clear();
   out->buffers.push_back(Buffer::FromVector(std::move(meta)));
-  out->buffers.push_back(Buffer::FromVector(std::move(data)));
+  out->buffers.push_back(std::move(data));
   if (values.has_dictionary) out->buffers.push_back(values.dictionary_bytes);
   if (page.has_rep) {
     out->buffers.push_back(
@@ -282,9 +378,8 @@ Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions&
 
   const std::uint64_t value_bytes = values.variable ? values.bits_per_offset / 8 : 0;
   const std::uint64_t fixed_bytes = values.variable ? 0 : values.bits_per_value / 8;
-  const std::uint64_t upper =
-      static_cast<std::uint64_t>(values.data->size()) + word_bytes * num_items +
-      value_bytes * num_visible;
+  const std::uint64_t upper = static_cast<std::uint64_t>(values.data->size()) +
+                              word_bytes * num_items + value_bytes * num_visible;
   const bool want_index = page.has_rep || values.variable;
   std::vector<std::uint64_t> row_starts;
   std::vector<std::uint8_t> zipped;
@@ -327,8 +422,10 @@ Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions&
   if (want_index) {
     row_starts.push_back(total);
     const std::uint64_t max_index = page.has_rep || values.variable ? upper : 0;
-    const std::size_t width = max_index <= 0xFF ? 1 : max_index <= 0xFFFF ? 2
-                              : max_index <= 0xFFFFFFFFu ? 4 : 8;
+    const std::size_t width = max_index <= 0xFF          ? 1
+                              : max_index <= 0xFFFF      ? 2
+                              : max_index <= 0xFFFFFFFFu ? 4
+                                                         : 8;
     std::vector<std::uint8_t> index(row_starts.size() * width);
     for (std::size_t i = 0; i < row_starts.size(); ++i) {
       for (std::size_t k = 0; k < width; ++k) {
@@ -378,10 +475,9 @@ Result<ColumnOptions> ColumnOptions::FromField(const array::Field& field, Versio
   out.version = version;
   out.field_metadata = &field.metadata();
   LND_ASSIGN_OR_RETURN(
-      out.request,
-      encoding::EncodingRequest::FromFieldMetadata(
-          field.metadata(), version == Version::k2_1 ? encoding::FormatVersion::k2_1
-                                                     : encoding::FormatVersion::k2_2));
+      out.request, encoding::EncodingRequest::FromFieldMetadata(
+                       field.metadata(), version == Version::k2_1 ? encoding::FormatVersion::k2_1
+                                                                  : encoding::FormatVersion::k2_2));
   const array::Metadata& md = field.metadata();
   if (auto v = md.Get("lance-encoding:structural-encoding")) {
     const std::string s = Lower(*v);
@@ -418,8 +514,8 @@ Result<ColumnOptions> ColumnOptions::FromField(const array::Field& field, Versio
       out.compression_level = level;
     } else {
       return Status::InvalidArgument("field '" + field.name() +
-                                     "': lance-encoding:compression-level is '" +
-                                     std::string(*v) + "'; expected an integer");
+                                     "': lance-encoding:compression-level is '" + std::string(*v) +
+                                     "'; expected an integer");
     }
   }
   return out;

@@ -15,8 +15,9 @@ constexpr std::uint16_t kNoLevel = 0xFFFF;
 
 class Shredder {
  public:
-  explicit Shredder(const LeafColumn& leaf)
+  Shredder(const LeafColumn& leaf, ShredMode mode)
       : leaf_(leaf),
+        bulk_(mode == ShredMode::kBulk),
         n_(static_cast<int>(leaf.path.size())),
         has_null_(leaf.path.size(), 0),
         has_empty_(leaf.path.size(), 0),
@@ -43,13 +44,22 @@ class Shredder {
   Result<ShreddedPage> Run(std::span<const array::ArrayPtr> arrays) {
     for (const auto& a : arrays) {
       LND_RETURN_NOT_OK(CheckArray(*a, 0));
-      for (int64_t i = 0; i < a->length; ++i) Scan(*a, i, 0);
+      if (n_ == 1 && BulkLeaf()) {
+        ScanLeafRun(*a, 0, a->length);
+      } else {
+        for (int64_t i = 0; i < a->length; ++i) Scan(*a, i, 0);
+      }
       page_.num_rows += static_cast<std::uint64_t>(a->length);
     }
     AssignLevels();
     InitValues();
+    Reserve();
     for (const auto& a : arrays) {
-      for (int64_t i = 0; i < a->length; ++i) Emit(*a, i, 0, max_rep_);
+      if (n_ == 1 && BulkLeaf()) {
+        if (a->length > 0) EmitLeafRun(*a, 0, a->length, max_rep_, max_rep_);
+      } else {
+        for (int64_t i = 0; i < a->length; ++i) Emit(*a, i, 0, max_rep_);
+      }
     }
     FinishValues();
     return std::move(page_);
@@ -117,6 +127,137 @@ class Shredder {
     return Status::OK();
   }
 
+  // Leaf kinds whose runs are shredded at once in bulk mode.
+  bool BulkLeaf() const {
+    return bulk_ && (leaf_.kind == LeafKind::kFixed || leaf_.kind == LeafKind::kVariable);
+  }
+
+  // Scan of leaf slots [b, e) of `a` (the leaf array): only nulls matter.
+  void ScanLeafRun(const ArrayData& a, int64_t b, int64_t e) {
+    if (e <= b) return;
+    const auto count = static_cast<std::uint64_t>(e - b);
+    count_levels_ += count;
+    count_slots_ += count;
+    const std::uint8_t* bits = a.validity();
+    if (bits == nullptr || has_null_[static_cast<std::size_t>(n_ - 1)]) return;
+    for (int64_t k = b; k < e; ++k) {
+      if (!array::GetBit(bits, a.offset + k)) {
+        MarkNull(n_ - 1);
+        return;
+      }
+    }
+  }
+
+  void Reserve() {
+    const bool levels = page_.has_rep || page_.has_def;
+    if (page_.has_rep) page_.rep.reserve(count_levels_);
+    if (page_.has_def) page_.def.reserve(count_levels_);
+    (void)levels;
+    SlotValues& v = page_.values;
+    if (leaf_.kind == LeafKind::kFixedList) {
+      v.bytes.reserve(count_slots_ * static_cast<std::uint64_t>(v.slot_bytes));
+    } else if (leaf_.kind == LeafKind::kVariable) {
+      v.offsets.reserve(count_slots_ + 1);
+    }
+  }
+
+  // Emits leaf slots [b, e) of `a` (the leaf array, count > 0): the first gets rep `r_first`,
+  // the others `r_rest`. Same output as Emit() on each slot.
+  void EmitLeafRun(const ArrayData& a, int64_t b, int64_t e, std::uint16_t r_first,
+                   std::uint16_t r_rest) {
+    const auto count = static_cast<std::size_t>(e - b);
+    const std::uint8_t* bits = a.validity();
+    const std::uint16_t null_def = null_level_[static_cast<std::size_t>(n_ - 1)];
+    if (page_.has_rep) {
+      page_.rep.push_back(r_first);
+      page_.rep.insert(page_.rep.end(), count - 1, r_rest);
+    }
+    if (page_.has_def) {
+      if (bits == nullptr) {
+        page_.def.insert(page_.def.end(), count, 0);
+      } else {
+        for (int64_t k = b; k < e; ++k) {
+          page_.def.push_back(array::GetBit(bits, a.offset + k) ? 0 : null_def);
+        }
+      }
+    }
+    if (page_.has_rep || page_.has_def) page_.num_levels += count;
+    SlotValues& v = page_.values;
+    std::uint64_t valid = count;
+    if (leaf_.kind == LeafKind::kFixed) {
+      const auto w = static_cast<std::size_t>(leaf_.byte_width);
+      const std::uint64_t src_offset = static_cast<std::uint64_t>(a.offset + b) * w;
+      if (bits == nullptr && v.bytes.empty() &&
+          (!run_ || (run_.get() == a.buffers[1].get() && run_offset_ + run_bytes_ == src_offset))) {
+        // Still one contiguous run of the input: no copy (yet).
+        if (!run_) {
+          run_ = a.buffers[1];
+          run_offset_ = src_offset;
+        }
+        run_bytes_ += count * w;
+        v.num_slots += count;
+        v.num_valid += count;
+        return;
+      }
+      MaterializeRun();
+      const std::size_t at = v.bytes.size();
+      const std::uint8_t* src = a.buffers[1]->data() + src_offset;
+      v.bytes.insert(v.bytes.end(), src, src + count * w);
+      if (bits != nullptr) {
+        for (std::size_t k = 0; k < count; ++k) {
+          if (!array::GetBit(bits, a.offset + b + static_cast<int64_t>(k))) {
+            std::memset(v.bytes.data() + at + k * w, 0, w);
+            --valid;
+          }
+        }
+      }
+    } else {  // kVariable
+      array::BinaryView view(a);
+      const std::uint64_t base = v.bytes.size();
+      if (bits == nullptr) {
+        const int64_t first = view.Offset(b);
+        const int64_t last = view.Offset(e);
+        const std::uint8_t* data = a.buffers[2] ? a.buffers[2]->data() : nullptr;
+        if (last > first) v.bytes.insert(v.bytes.end(), data + first, data + last);
+        int64_t prev = first;
+        for (int64_t k = b; k < e; ++k) {
+          const int64_t next = view.Offset(k + 1);
+          v.offsets.push_back(base + static_cast<std::uint64_t>(next - first));
+          v.max_value_bytes =
+              std::max<std::uint64_t>(v.max_value_bytes, static_cast<std::uint64_t>(next - prev));
+          prev = next;
+        }
+      } else {
+        for (int64_t k = b; k < e; ++k) {
+          if (array::GetBit(bits, a.offset + k)) {
+            const std::string_view s = view.Value(k);
+            v.bytes.insert(v.bytes.end(), s.begin(), s.end());
+            v.max_value_bytes = std::max<std::uint64_t>(v.max_value_bytes, s.size());
+          } else {
+            --valid;
+          }
+          v.offsets.push_back(v.bytes.size());
+        }
+      }
+    }
+    v.num_slots += count;
+    v.num_valid += valid;
+  }
+
+  // Copies the pending input run (if any) into the slot bytes; every other append of fixed-width
+  // slots comes after this.
+  void MaterializeRun() {
+    SlotValues& v = page_.values;
+    if (v.bytes.capacity() == 0) {
+      v.bytes.reserve(count_slots_ * static_cast<std::uint64_t>(v.slot_bytes));
+    }
+    if (!run_) return;
+    v.bytes.insert(v.bytes.end(), run_->data() + run_offset_,
+                   run_->data() + run_offset_ + run_bytes_);
+    run_.reset();
+    run_bytes_ = 0;
+  }
+
   bool IsNull(const ArrayData& a, int64_t i, int j) const {
     if (j == n_ - 1 && leaf_.kind == LeafKind::kNull) return true;
     return a.IsNull(i);
@@ -136,6 +277,8 @@ class Shredder {
   void Scan(const ArrayData& a, int64_t i, int j) {
     if (IsNull(a, i, j)) {
       MarkNull(j);
+      ++count_levels_;
+      if (innermost_list_ < j) ++count_slots_;
       return;
     }
     const PathNode& node = leaf_.path[static_cast<std::size_t>(j)];
@@ -148,13 +291,20 @@ class Shredder {
         const int64_t b = lv.ValueOffset(i), e = lv.ValueOffset(i + 1);
         if (b >= e) {
           has_empty_[static_cast<std::size_t>(j)] = 1;
+          ++count_levels_;
           return;
         }
         const ArrayData& child = *a.children[0];
+        if (j + 2 == n_ && BulkLeaf()) {
+          ScanLeafRun(child, b, e);
+          return;
+        }
         for (int64_t k = b; k < e; ++k) Scan(child, k, j + 1);
         return;
       }
       case PathNode::Kind::kLeaf:
+        ++count_levels_;
+        ++count_slots_;
         return;
     }
   }
@@ -237,10 +387,6 @@ class Shredder {
     if (page_.has_rep || page_.has_def) ++page_.num_levels;
   }
 
-  void NoteSlot() {
-    if (page_.has_rep || page_.has_def) page_.slot_level.push_back(page_.num_levels - 1);
-  }
-
   static void AppendBit(std::vector<std::uint8_t>* bits, std::uint64_t index, bool value) {
     if ((index & 7) == 0) bits->push_back(0);
     if (value) bits->back() = static_cast<std::uint8_t>(bits->back() | (1u << (index & 7)));
@@ -250,6 +396,7 @@ class Shredder {
     SlotValues& v = page_.values;
     switch (leaf_.kind) {
       case LeafKind::kFixed:
+        MaterializeRun();
         v.bytes.resize(v.bytes.size() + static_cast<std::size_t>(v.slot_bytes), 0);
         break;
       case LeafKind::kFixedList:
@@ -270,7 +417,6 @@ class Shredder {
       case LeafKind::kEmptyStruct:
         break;
     }
-    v.valid.push_back(0);
     ++v.num_slots;
   }
 
@@ -281,7 +427,8 @@ class Shredder {
     if (d == leaf_.fsl_dims.size()) {
       // the items themselves
       const auto w = static_cast<std::size_t>(leaf_.byte_width);
-      const std::uint8_t* src = a.buffers[1]->data() + static_cast<std::size_t>(a.offset + start) * w;
+      const std::uint8_t* src =
+          a.buffers[1]->data() + static_cast<std::size_t>(a.offset + start) * w;
       v.bytes.insert(v.bytes.end(), src, src + static_cast<std::size_t>(count) * w);
       return;
     }
@@ -303,6 +450,7 @@ class Shredder {
     SlotValues& v = page_.values;
     switch (leaf_.kind) {
       case LeafKind::kFixed: {
+        MaterializeRun();
         const auto w = static_cast<std::size_t>(leaf_.byte_width);
         const std::uint8_t* src = a.buffers[1]->data() + static_cast<std::size_t>(a.offset + i) * w;
         v.bytes.insert(v.bytes.end(), src, src + w);
@@ -326,7 +474,6 @@ class Shredder {
       case LeafKind::kEmptyStruct:
         break;
     }
-    v.valid.push_back(1);
     ++v.num_valid;
     ++v.num_slots;
   }
@@ -337,7 +484,6 @@ class Shredder {
       PushLevel(r, null_level_[uj]);
       // visible only when no list is at or inside this layer
       if (innermost_list_ < j) {
-        NoteSlot();
         AppendNullSlot();
       }
       return;
@@ -356,21 +502,43 @@ class Shredder {
         }
         const ArrayData& child = *a.children[0];
         const auto inner_rep = static_cast<std::uint16_t>(list_level_[uj] - 1);
+        if (j + 2 == n_ && BulkLeaf()) {
+          EmitLeafRun(child, b, e, r, inner_rep);
+          return;
+        }
         for (int64_t k = b; k < e; ++k) Emit(child, k, j + 1, k == b ? r : inner_rep);
         return;
       }
       case PathNode::Kind::kLeaf:
         PushLevel(r, 0);
-        NoteSlot();
         AppendValue(a, i);
         return;
     }
   }
 
-  void FinishValues() {}
+  void FinishValues() {
+    SlotValues& v = page_.values;
+    if (!run_) return;
+    if (v.bytes.empty()) {
+      // The whole page is one run of an input buffer: view it (kept alive by the slice).
+      v.external = std::make_shared<const array::Buffer>(run_->data() + run_offset_,
+                                                         static_cast<int64_t>(run_bytes_),
+                                                         std::shared_ptr<const void>(run_));
+      run_.reset();
+      return;
+    }
+    MaterializeRun();
+  }
 
   const LeafColumn& leaf_;
+  bool bulk_ = true;
   int n_;
+  std::uint64_t count_levels_ = 0;  // level entries (with levels) or rows, found by Scan
+  std::uint64_t count_slots_ = 0;   // value slots found by Scan
+  // kFixed: leaf values not copied yet, bytes [run_offset_, + run_bytes_) of run_
+  array::BufferPtr run_;
+  std::uint64_t run_offset_ = 0;
+  std::uint64_t run_bytes_ = 0;
   std::vector<char> has_null_, has_empty_;
   std::vector<std::uint16_t> null_level_, empty_level_, list_level_;
   int innermost_list_ = -1;
@@ -380,10 +548,21 @@ class Shredder {
 
 }  // namespace
 
-Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays) {
+Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays,
+                               ShredMode mode) {
   if (leaf.path.empty()) return Status::InvalidArgument("internal: empty leaf path");
-  Shredder shredder(leaf);
+  Shredder shredder(leaf, mode);
   return shredder.Run(arrays);
+}
+
+std::vector<std::uint64_t> SlotLevelIndices(const ShreddedPage& page) {
+  std::vector<std::uint64_t> out;
+  if (!page.has_rep && !page.has_def) return out;
+  out.reserve(page.values.num_slots);
+  for (std::uint64_t e = 0; e < page.num_levels; ++e) {
+    if (!page.has_def || page.IsVisible(page.def[e])) out.push_back(e);
+  }
+  return out;
 }
 
 std::uint64_t EstimateLeafBytes(const LeafColumn& leaf, const array::ArrayData& array) {

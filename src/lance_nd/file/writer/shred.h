@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lance_nd/array/array_data.h"
+#include "lance_nd/array/buffer.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/file/writer/leaf_plan.h"
 
@@ -27,11 +28,17 @@ enum class Layer : std::uint8_t {
 struct SlotValues {
   LeafKind kind = LeafKind::kFixed;
   std::uint64_t num_slots = 0;
-  std::uint64_t num_valid = 0;       // slots whose leaf value is defined
-  std::vector<std::uint8_t> valid;   // one byte per slot: 1 = defined
-  // kFixed / kFixedList: slot_bytes per slot. kBool: LSB-first bitmap.
+  std::uint64_t num_valid = 0;  // slots whose leaf value is defined
+  // kFixed / kFixedList: slot_bytes per slot. kBool: LSB-first bitmap. Read them with data():
+  // a kFixed page whose values are one contiguous run of an input buffer views that buffer
+  // (`external`) instead of copying it into `bytes`.
   std::int64_t slot_bytes = 0;
   std::vector<std::uint8_t> bytes;
+  array::BufferPtr external;
+  std::span<const std::uint8_t> data() const {
+    if (external) return external->span();
+    return {bytes.data(), bytes.size()};
+  }
   // kVariable: num_slots + 1 offsets into `bytes`.
   std::vector<std::uint64_t> offsets;
   std::uint32_t bits_per_offset = 32;
@@ -56,22 +63,27 @@ struct ShreddedPage {
   bool has_def = false;
   std::vector<std::uint16_t> rep;
   std::vector<std::uint16_t> def;
-  std::uint64_t num_levels = 0;   // entries when has_rep || has_def, else 0
-  std::uint16_t max_rep = 0;      // number of list layers
+  std::uint64_t num_levels = 0;  // entries when has_rep || has_def, else 0
+  std::uint16_t max_rep = 0;     // number of list layers
   std::uint16_t max_visible_def = 0;
   std::uint64_t num_rows = 0;
-  /// For every value slot, the index of its level entry (only when has_rep || has_def).
-  std::vector<std::uint64_t> slot_level;
   SlotValues values;
   /// True if every layer is a plain nullable item without lists (one layer only).
-  bool simple_validity() const {
-    return layers.size() == 1 && layers[0] == Layer::kNullableItem;
-  }
+  bool simple_validity() const { return layers.size() == 1 && layers[0] == Layer::kNullableItem; }
   bool IsVisible(std::uint16_t d) const { return max_rep == 0 || d <= max_visible_def; }
 };
 
+/// \brief How ShredLeaf walks the leaf values: kBulk handles runs of leaf values below a list
+/// (or a flat column) at once; kPerValue visits every value (the reference; tests compare both).
+enum class ShredMode : std::uint8_t { kBulk, kPerValue };
+
 /// \brief Shred rows of `arrays` (top-level arrays of the leaf's field, in order) for `leaf`.
-Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays);
+Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays,
+                               ShredMode mode = ShredMode::kBulk);
+
+/// \brief For every value slot, the index of its level entry (empty without levels). A slot's
+/// entry is the level whose def is visible (page.IsVisible), in order.
+std::vector<std::uint64_t> SlotLevelIndices(const ShreddedPage& page);
 
 /// \brief An estimate of the bytes the leaf's data occupies in `array` (for page accumulation).
 std::uint64_t EstimateLeafBytes(const LeafColumn& leaf, const array::ArrayData& array);

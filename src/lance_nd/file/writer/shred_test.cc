@@ -18,7 +18,7 @@ namespace t = testing;
 
 std::vector<float> Floats(const ShreddedPage& page) {
   std::vector<float> out(page.values.num_slots);
-  std::memcpy(out.data(), page.values.bytes.data(), out.size() * 4);
+  std::memcpy(out.data(), page.values.data().data(), out.size() * 4);
   return out;
 }
 
@@ -40,7 +40,7 @@ TEST(ShredTest, StructOfListWithNullStructAndEmptyList) {
   EXPECT_THAT(Floats(page), ElementsAre(1.5f, 2.5f, 4.0f));
   EXPECT_EQ(page.num_rows, 4u);
   EXPECT_EQ(page.max_visible_def, 0);
-  EXPECT_THAT(page.slot_level, ElementsAre(0, 1, 4));
+  EXPECT_THAT(SlotLevelIndices(page), ElementsAre(0, 1, 4));
 }
 
 TEST(ShredTest, NullAndEmptyListsOfNonNullItems) {
@@ -67,8 +67,8 @@ TEST(ShredTest, NestedStructsWithoutListsHaveVisibleNulls) {
   auto temp = t::Struct(temp_type, {true, true, true, false}, {attrs});
   LND_ASSERT_OK_AND_ASSIGN(SchemaPlan plan, PlanSchema(*schema, {}));
   LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page, ShredLeaf(plan.leaves[0], std::vector{temp}));
-  EXPECT_THAT(page.layers, ElementsAre(Layer::kNullableItem, Layer::kNullableItem,
-                                       Layer::kNullableItem));
+  EXPECT_THAT(page.layers,
+              ElementsAre(Layer::kNullableItem, Layer::kNullableItem, Layer::kNullableItem));
   EXPECT_THAT(page.rep, IsEmpty());
   EXPECT_THAT(page.def, ElementsAre(0, 1, 2, 3));
   EXPECT_EQ(page.values.num_slots, 4u);
@@ -99,7 +99,7 @@ TEST(ShredTest, SlicedArraysFollowOffsets) {
   LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page, ShredLeaf(plan.leaves[0], std::vector{sliced}));
   EXPECT_THAT(page.rep, ElementsAre(1, 0, 1, 0, 0));
   std::vector<std::int32_t> v(5);
-  std::memcpy(v.data(), page.values.bytes.data(), 20);
+  std::memcpy(v.data(), page.values.data().data(), 20);
   EXPECT_THAT(v, ElementsAre(2, 3, 4, 5, 6));
   EXPECT_EQ(page.num_rows, 2u);
 }
@@ -114,8 +114,7 @@ TEST(ShredTest, GarbageUnderNullListIsDropped) {
   auto with_garbage = a::MakeArrayData(
       list_type, 3, {lists->buffers[0], a::Buffer::Copy(offsets.data(), 16)}, {items});
   LND_ASSERT_OK_AND_ASSIGN(SchemaPlan plan, PlanSchema(*schema, {}));
-  LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page,
-                           ShredLeaf(plan.leaves[0], std::vector{with_garbage}));
+  LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page, ShredLeaf(plan.leaves[0], std::vector{with_garbage}));
   EXPECT_THAT(page.layers, ElementsAre(Layer::kAllValidItem, Layer::kNullableList));
   EXPECT_THAT(page.rep, ElementsAre(1, 1, 1));
   EXPECT_THAT(page.def, ElementsAre(0, 1, 0));
@@ -126,7 +125,8 @@ TEST(LeafPlanTest, PreOrderIdsAndLogicalTypes) {
   auto fsl = a::FixedSizeList(a::Float32(), 3);
   auto st = a::Struct({a::MakeField("a", a::List(a::Struct({a::MakeField("b", a::Utf8())}))),
                        a::MakeField("v", fsl)});
-  auto schema = a::MakeSchema({a::MakeField("s", st), a::MakeField("ts", a::Timestamp(a::TimeUnit::kMicro, "UTC"))});
+  auto schema = a::MakeSchema(
+      {a::MakeField("s", st), a::MakeField("ts", a::Timestamp(a::TimeUnit::kMicro, "UTC"))});
   LND_ASSERT_OK_AND_ASSIGN(SchemaPlan plan, PlanSchema(*schema, {}));
   std::vector<std::string> names, types;
   std::vector<int> parents;
@@ -165,10 +165,12 @@ namespace {
 
 TEST(LeafPlanTest, RejectsUnsupportedFixedSizeLists) {
   namespace a = ::lance_nd::array;
-  auto nested = a::MakeSchema({a::MakeField("x", a::FixedSizeList(a::FixedSizeList(a::Int32(), 2), 3))});
+  auto nested =
+      a::MakeSchema({a::MakeField("x", a::FixedSizeList(a::FixedSizeList(a::Int32(), 2), 3))});
   LND_EXPECT_ERROR(PlanSchema(*nested, {}), StatusCode::kNotImplemented, "nested fixed_size_list");
   auto of_strings = a::MakeSchema({a::MakeField("y", a::FixedSizeList(a::Utf8(), 2))});
-  LND_EXPECT_ERROR(PlanSchema(*of_strings, {}), StatusCode::kNotImplemented, "only fixed-width items");
+  LND_EXPECT_ERROR(PlanSchema(*of_strings, {}), StatusCode::kNotImplemented,
+                   "only fixed-width items");
 }
 
 }  // namespace

@@ -15,11 +15,17 @@ using array::Buffer;
 using array::BufferPtr;
 
 constexpr std::uint64_t kMaxChunkValues = 4096;
-constexpr std::uint64_t kFlatChunkBytes = 4096;     // flat values per chunk: 2^k * width <= 4 KiB
+constexpr std::uint64_t kFlatChunkBytes = 4096;      // flat values per chunk: 2^k * width <= 4 KiB
 constexpr std::uint64_t kVariableChunkBytes = 4096;  // variable chunks aim at <= 4 KiB
 constexpr std::uint8_t kVariablePad = 0x48;
 
 BufferPtr ToBuffer(std::vector<std::uint8_t> bytes) { return Buffer::FromVector(std::move(bytes)); }
+
+// A non-owning view of `bytes[offset, offset + size)`: only for buffers used while the page's
+// SlotValues are alive (everything the page encoder produces is copied out of them).
+BufferPtr View(std::span<const std::uint8_t> bytes, std::uint64_t offset, std::uint64_t size) {
+  return std::make_shared<const Buffer>(bytes.data() + offset, static_cast<int64_t>(size), nullptr);
+}
 
 pb21::CompressiveEncoding Flat(std::uint64_t bits) {
   pb21::CompressiveEncoding e;
@@ -31,7 +37,7 @@ std::uint64_t FloorPow2(std::uint64_t v) { return v == 0 ? 0 : std::bit_floor(v)
 
 // Cut n values into chunks of `per_chunk` (power of two); the last takes the rest.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> EvenChunks(std::uint64_t n,
-                                                               std::uint64_t per_chunk) {
+                                                                std::uint64_t per_chunk) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
   for (std::uint64_t start = 0; start < n; start += per_chunk) {
     out.emplace_back(start, std::min(per_chunk, n - start));
@@ -45,7 +51,8 @@ std::vector<std::uint8_t> SliceBits(const std::vector<std::uint8_t>& bits, std::
   std::vector<std::uint8_t> out((count + 7) / 8, 0);
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t b = start + i;
-    if ((bits[b >> 3] >> (b & 7)) & 1) out[i >> 3] = static_cast<std::uint8_t>(out[i >> 3] | (1u << (i & 7)));
+    if ((bits[b >> 3] >> (b & 7)) & 1)
+      out[i >> 3] = static_cast<std::uint8_t>(out[i >> 3] | (1u << (i & 7)));
   }
   return out;
 }
@@ -53,8 +60,8 @@ std::vector<std::uint8_t> SliceBits(const std::vector<std::uint8_t>& bits, std::
 Result<MiniBlockValues> EncodeFixed(const SlotValues& v, std::uint64_t cap) {
   MiniBlockValues out;
   const auto width = static_cast<std::uint64_t>(v.slot_bytes);
-  std::uint64_t per_chunk = std::min<std::uint64_t>(kMaxChunkValues,
-                                                    FloorPow2(std::max<std::uint64_t>(1, kFlatChunkBytes / width)));
+  std::uint64_t per_chunk = std::min<std::uint64_t>(
+      kMaxChunkValues, FloorPow2(std::max<std::uint64_t>(1, kFlatChunkBytes / width)));
   if (cap != 0) per_chunk = std::min(per_chunk, cap);
   if (v.kind == LeafKind::kFixedList) {
     auto* fsl = out.encoding.mutable_fixed_size_list();
@@ -79,8 +86,7 @@ Result<MiniBlockValues> EncodeFixed(const SlotValues& v, std::uint64_t cap) {
       const auto ipv = static_cast<std::uint64_t>(layer.items_per_value);
       chunk.buffers.push_back(ToBuffer(SliceBits(layer.bitmap, start * ipv, count * ipv)));
     }
-    chunk.buffers.push_back(Buffer::Copy(v.bytes.data() + start * width,
-                                         static_cast<int64_t>(count * width)));
+    chunk.buffers.push_back(View(v.data(), start * width, count * width));
     out.chunks.push_back(std::move(chunk));
   }
   return out;
@@ -193,21 +199,23 @@ Result<array::BufferPtr> EncodeLevels(const pb21::CompressiveEncoding& ce,
 
 Result<encoding::DataBlock> ToDataBlock(const SlotValues& v) {
   using encoding::DataBlock;
-  auto bytes = Buffer::Copy(v.bytes.data(), static_cast<int64_t>(v.bytes.size()));
+  auto bytes = View(v.data(), 0, v.data().size());
   switch (v.kind) {
     case LeafKind::kFixed:
       return DataBlock::Fixed(static_cast<std::uint64_t>(v.slot_bytes) * 8, v.num_slots, bytes);
     case LeafKind::kBool:
       return DataBlock::Fixed(1, v.num_slots, bytes);
     case LeafKind::kFixedList: {
-      DataBlock b = DataBlock::Fixed(static_cast<std::uint64_t>(v.slot_bytes) * 8, v.num_slots, bytes);
+      DataBlock b =
+          DataBlock::Fixed(static_cast<std::uint64_t>(v.slot_bytes) * 8, v.num_slots, bytes);
       b.items_per_value = static_cast<std::uint64_t>(v.fsl_items);
       std::int64_t prev = 1;
       for (const auto& layer : v.fsl_layers) {
         encoding::FslLayer l;
         l.dimension = static_cast<std::uint64_t>(layer.items_per_value / prev);
         prev = layer.items_per_value;
-        if (layer.any_null) l.validity = Buffer::Copy(layer.bitmap.data(), static_cast<int64_t>(layer.bitmap.size()));
+        if (layer.any_null)
+          l.validity = Buffer::Copy(layer.bitmap.data(), static_cast<int64_t>(layer.bitmap.size()));
         b.fsl.push_back(std::move(l));
       }
       return b;
@@ -218,7 +226,8 @@ Result<encoding::DataBlock> ToDataBlock(const SlotValues& v) {
         std::vector<std::uint32_t> o(v.offsets.size());
         for (std::size_t i = 0; i < o.size(); ++i) {
           if (v.offsets[i] > 0xFFFFFFFFu) {
-            return Status::NotImplemented("a page of 32-bit-offset strings exceeds 4 GiB; write smaller batches");
+            return Status::NotImplemented(
+                "a page of 32-bit-offset strings exceeds 4 GiB; write smaller batches");
           }
           o[i] = static_cast<std::uint32_t>(v.offsets[i]);
         }
@@ -241,7 +250,8 @@ MiniBlockValues FromLibrary(encoding::MiniBlockEncoded encoded) {
   MiniBlockValues out;
   out.encoding = *encoded.encoding;
   out.num_buffers = encoded.num_buffers;
-  for (auto& c : encoded.chunks) out.chunks.push_back(ValueChunk{c.num_values, std::move(c.buffers)});
+  for (auto& c : encoded.chunks)
+    out.chunks.push_back(ValueChunk{c.num_values, std::move(c.buffers)});
   return out;
 }
 
@@ -330,7 +340,7 @@ Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& v) {
     case LeafKind::kFixed:
       out.encoding = Flat(static_cast<std::uint64_t>(v.slot_bytes) * 8);
       out.bits_per_value = static_cast<std::uint64_t>(v.slot_bytes) * 8;
-      out.data = Buffer::Copy(v.bytes.data(), static_cast<int64_t>(v.bytes.size()));
+      out.data = View(v.data(), 0, v.data().size());
       return out;
     case LeafKind::kFixedList: {
       auto* fsl = out.encoding.mutable_fixed_size_list();
@@ -355,7 +365,7 @@ Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& v) {
           auto bits = SliceBits(layer.bitmap, i * ipv, ipv);
           data.insert(data.end(), bits.begin(), bits.end());
         }
-        const std::uint8_t* src = v.bytes.data() + i * static_cast<std::uint64_t>(v.slot_bytes);
+        const std::uint8_t* src = v.data().data() + i * static_cast<std::uint64_t>(v.slot_bytes);
         data.insert(data.end(), src, src + v.slot_bytes);
       }
       out.data = ToBuffer(std::move(data));
@@ -366,7 +376,7 @@ Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& v) {
       out.bits_per_offset = v.bits_per_offset;
       auto* var = out.encoding.mutable_variable();
       *var->mutable_offsets() = Flat(v.bits_per_offset);
-      out.data = Buffer::Copy(v.bytes.data(), static_cast<int64_t>(v.bytes.size()));
+      out.data = View(v.data(), 0, v.data().size());
       out.offsets = v.offsets;
       return out;
     }

@@ -54,7 +54,8 @@ class MiniBlockValueEncoder {
 Result<MiniBlockValues> EncodePlainMiniBlockValues(const SlotValues& values,
                                                    std::uint64_t max_values_per_chunk);
 
-/// \brief The page's values as a compressive-encoding DataBlock.
+/// \brief The page's values as a compressive-encoding DataBlock. Its data buffer VIEWS
+/// `values.bytes` (no copy): the block must not outlive `values`.
 Result<encoding::DataBlock> ToDataBlock(const SlotValues& values);
 
 /// \brief The block encoding for all of a page's rep or def levels.
@@ -76,8 +77,8 @@ struct PerValueValues {
   std::vector<std::uint64_t> offsets;
 };
 
-Result<PerValueValues> EncodePerValueValues(const SlotValues& values,
-                                            const ColumnOptions& options);
+/// `data` may view `values.bytes`: use it only while `values` is alive.
+Result<PerValueValues> EncodePerValueValues(const SlotValues& values, const ColumnOptions& options);
 /// \brief flat / fixed_size_list / variable, no compression.
 Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& values);
 
