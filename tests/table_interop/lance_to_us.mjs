@@ -4,10 +4,12 @@
 // every version (and every tag) must equal LanceDB's reading of it, row for row.
 //
 //   node lance_to_us.mjs --tool PATH/table_interop_tool --work DIR
+import fs from "node:fs";
 import path from "node:path";
 import {
   checkPlantedDifferences, firstDifference, freshDir, lanceTable, lancedb, makeTable,
-  ourTable, ourVersions, parseArgs, rowsOf, schemaText, storageOptions, Unavailable,
+  ourTable, ourVersions, parseArgs, rowsOf, schemaText, storageOptions, tool, Unavailable,
+  writeIpc,
 } from "./common.mjs";
 import { baseSchema, evolvedSchema, nestedAddition, rowsFor, topAddition } from "./rows.mjs";
 
@@ -44,15 +46,34 @@ async function compareAll(step) {
   console.log(`OK ${step}: ${theirVersions.length} versions, ${Object.keys(tags).length} tags equal`);
 }
 
+// Field ids: our EvolveSchema on a copy of version 2 (one Merge adding s.note and extra) must
+// give the ids Lance 12 gave with its two addColumns calls (version 4).
+let copyOfV2 = null;
+function checkEvolvedIds() {
+  const ipc = writeIpc(path.join(work, "evolved_schema.arrow"), makeTable(evolvedSchema, []));
+  tool(opt.tool, ["evolve", copyOfV2, ipc]);
+  const ours = tool(opt.tool, ["fields", copyOfV2]);
+  const theirs = tool(opt.tool, ["fields", tableDir, "4"]);
+  if (ours !== theirs) throw new Error(`evolved field ids differ:\n Lance 12:\n${theirs}\n lance-nd:\n${ours}`);
+  const planted = ours.replace(/^(note) (\d+)/m, (_, n, id) => `${n} ${Number(id) + 1}`);
+  if (planted === theirs) throw new Error("field-id comparison missed a planted difference");
+  console.log(`OK evolved field ids equal Lance 12's:\n${ours}`);
+}
+
 const steps = [
   ["create", async () => {
     tbl = await db.createTable("t", makeTable(baseSchema, rowsFor(baseSchema, 0, 10)),
       { mode: "create", storageOptions });
   }],
-  ["add", () => tbl.add(makeTable(baseSchema, rowsFor(baseSchema, 10, 5)))],
+  ["add", async () => {
+    await tbl.add(makeTable(baseSchema, rowsFor(baseSchema, 10, 5)));
+    copyOfV2 = path.join(work, "copy_v2", "t.lance");
+    fs.cpSync(tableDir, copyOfV2, { recursive: true });
+  }],
   ["addColumns new struct child", () => tbl.addColumns([nestedAddition])],
   ["addColumns new top-level column", () => tbl.addColumns([topAddition])],
   ["add with the new fields", () => tbl.add(makeTable(evolvedSchema, rowsFor(evolvedSchema, 15, 6)))],
+  ["evolved field ids", async () => checkEvolvedIds()],
   ["delete", () => tbl.delete("id = 3 OR id = 12 OR id = 16")],
   ["optimize (compaction)", () => tbl.optimize()],
   ["tags create", async () => { await (await tbl.tags()).create("two", 2); }],

@@ -9,6 +9,7 @@
 //   table_interop_tool tag TABLE NAME VERSION
 //   table_interop_tool dump TABLE OUT.arrow [--version N | --tag NAME] [--rowaddr]
 //   table_interop_tool versions TABLE                   (one version number per line)
+//   table_interop_tool fields TABLE [VERSION]           ("name id parent_id logical_type" lines)
 //
 // Prints one line describing the result on success; errors go to stderr with exit code 1.
 // Operations whose table-layer API is not available in this build exit with code 3.
@@ -192,6 +193,14 @@ Status Versions(const std::string& path) {
   return Status::OK();
 }
 
+Status Fields(const std::string& path, std::optional<std::uint64_t> version) {
+  LND_ASSIGN_OR_RETURN(auto ds, Open(path, version));
+  for (const auto& f : ds.manifest().fields) {
+    std::printf("%s %d %d %s\n", f.name.c_str(), f.id, f.parent_id, f.logical_type.c_str());
+  }
+  return Status::OK();
+}
+
 Status Run(const std::vector<std::string>& a) {
   const std::string& cmd = a[0];
   auto need = [&](std::size_t n) -> Status {
@@ -229,6 +238,14 @@ Status Run(const std::vector<std::string>& a) {
     LND_RETURN_NOT_OK(need(2));
     return Versions(a[1]);
   }
+  if (cmd == "fields") {
+    LND_RETURN_NOT_OK(need(2));
+    std::optional<std::uint64_t> version;
+    if (a.size() > 2) {
+      LND_ASSIGN_OR_RETURN(version, ParseU64(a[2], "version"));
+    }
+    return Fields(a[1], version);
+  }
   if (cmd == "dump") {
     LND_RETURN_NOT_OK(need(3));
     std::optional<std::uint64_t> version;
@@ -249,7 +266,7 @@ Status Run(const std::vector<std::string>& a) {
   }
   return Status::InvalidArgument("unknown command '" + cmd +
                                  "'; expected create, append, overwrite, evolve, delete, compact, "
-                                 "restore, tag, dump or versions");
+                                 "restore, tag, dump, versions or fields");
 }
 
 }  // namespace
