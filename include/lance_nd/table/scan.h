@@ -1,0 +1,79 @@
+// Reading a table's rows: full scans in batches, single fragments and rows by logical index.
+// Fragments' data files are mapped to table fields by field id (DataFile.fields /
+// column_indices); fields a fragment lacks read as nulls (also new children of a stored
+// struct); deleted rows are dropped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/array/type.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/table/dataset.h"
+
+namespace lance_nd::table {
+
+/// \brief Name of the optional row-address column: (fragment_id << 32) | physical offset.
+inline constexpr const char* kRowAddressColumn = "_rowaddr";
+
+struct TableScanOptions {
+  /// Top-level names ("value") or dotted paths into structs ("attrs.color"), merged and kept in
+  /// schema order, like file::FileReader. Empty = every field. "_rowaddr" may be listed too.
+  std::vector<std::string> projection;
+  /// Rows per batch (at least 1).
+  std::int64_t batch_rows = 64 * 1024;
+  /// Append a non-null uint64 column "_rowaddr".
+  bool with_row_address = false;
+};
+
+namespace internal {
+struct ScanPlan;
+struct FragmentCursor;
+}  // namespace internal
+
+/// \brief The batches of a table scan, in table order (fragments by id, rows by offset).
+class TableBatchReader {
+ public:
+  TableBatchReader(TableBatchReader&&) noexcept;
+  TableBatchReader& operator=(TableBatchReader&&) noexcept;
+  ~TableBatchReader();
+
+  /// \brief The next batch (1..batch_rows rows), or nullptr after the last one.
+  Result<array::RecordBatchPtr> Next();
+  const array::SchemaPtr& schema() const;
+
+ private:
+  friend Result<TableBatchReader> ScanTable(const Dataset& ds, const TableScanOptions& o);
+  TableBatchReader(Dataset ds, std::shared_ptr<const internal::ScanPlan> plan,
+                   std::int64_t batch_rows);
+  Dataset ds_;
+  std::shared_ptr<const internal::ScanPlan> plan_;
+  std::int64_t batch_rows_ = 1;
+  std::size_t next_fragment_ = 0;
+  std::unique_ptr<internal::FragmentCursor> cursor_;
+};
+
+/// \brief The schema a scan with `o` returns (projection applied, "_rowaddr" appended).
+Result<array::SchemaPtr> ScanSchema(const Dataset& ds, const TableScanOptions& o = {});
+
+/// \brief Every live row as one batch.
+Result<array::RecordBatchPtr> ReadTable(const Dataset& ds, const TableScanOptions& o = {});
+
+Result<TableBatchReader> ScanTable(const Dataset& ds, const TableScanOptions& o = {});
+
+/// \brief Live rows of one fragment (deleted rows dropped), fields missing from its files as
+/// nulls, as one batch.
+Result<array::RecordBatchPtr> ReadFragment(const Dataset& ds, const Fragment& f,
+                                           const TableScanOptions& o = {});
+
+/// \brief Rows by logical index 0..CountRows()-1 in table order (deleted rows skipped), in the
+/// order given (repeats allowed). An index >= CountRows() is InvalidArgument.
+Result<array::RecordBatchPtr> TakeRows(const Dataset& ds, std::span<const std::uint64_t> rows,
+                                       const TableScanOptions& o = {});
+
+}  // namespace lance_nd::table
