@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,7 +24,9 @@
 
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/commit.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/deletion.h"
 #include "lance_nd/table/evolution.h"
 #include "lance_nd/table/write.h"
 
@@ -108,9 +111,46 @@ Status Delete(const std::string& path, const std::vector<std::string>& addrs) {
   std::printf("delete: %s\n", Describe(after).c_str());
   return Status::OK();
 #else
-  (void)path;
-  (void)addrs;
-  ExitUnavailable("DeleteRows (maintenance.h)");
+  // Fallback while maintenance.cc is not linked: the same Delete transaction built here from
+  // deletion.h and commit.h (B1/C), so the interop steps can run.
+  LND_ASSIGN_OR_RETURN(auto ds, Open(path));
+  std::map<std::uint64_t, std::vector<std::uint32_t>> by_fragment;
+  for (const auto& a : addrs) {
+    LND_ASSIGN_OR_RETURN(auto v, ParseU64(a, "row address"));
+    by_fragment[v >> 32].push_back(static_cast<std::uint32_t>(v & 0xffffffffu));
+  }
+  auto fs = lance_nd::io::LocalFileSystem();
+  table::Transaction txn;
+  txn.read_version = ds.version();
+  txn.operation = table::OperationType::kDelete;
+  txn.predicate = "_rowaddr IN (...)";
+  for (const auto& frag : ds.fragments()) {
+    auto it = by_fragment.find(frag.id);
+    if (it == by_fragment.end()) continue;
+    LND_ASSIGN_OR_RETURN(auto dv, table::ReadFragmentDeletions(*fs, path, frag));
+    for (std::uint32_t off : it->second) {
+      if (off >= frag.physical_rows) {
+        return Status::InvalidArgument("row offset " + std::to_string(off) +
+                                       " is outside fragment " + std::to_string(frag.id));
+      }
+      dv.Insert(off);
+    }
+    by_fragment.erase(it);
+    if (dv.size() == frag.physical_rows) {
+      txn.deleted_fragment_ids.push_back(frag.id);
+      continue;
+    }
+    LND_ASSIGN_OR_RETURN(auto file, table::WriteDeletionFile(*fs, path, frag.id, ds.version(), dv));
+    table::Fragment updated = frag;
+    updated.deletion_file = file;
+    txn.updated_fragments.push_back(std::move(updated));
+  }
+  if (!by_fragment.empty()) {
+    return Status::InvalidArgument("no fragment " + std::to_string(by_fragment.begin()->first));
+  }
+  LND_ASSIGN_OR_RETURN(auto after, table::CommitTransaction(fs, path, std::move(txn)));
+  std::printf("delete (tool fallback): %s\n", Describe(after).c_str());
+  return Status::OK();
 #endif
 }
 
@@ -137,9 +177,18 @@ Status RestoreVersion(const std::string& path, const std::string& version) {
   std::printf("restore: %s\n", Describe(after).c_str());
   return Status::OK();
 #else
-  (void)path;
-  (void)version;
-  ExitUnavailable("Restore (maintenance.h)");
+  // Fallback while maintenance.cc is not linked: a Restore transaction through commit.h.
+  LND_ASSIGN_OR_RETURN(auto v, ParseU64(version, "version"));
+  LND_ASSIGN_OR_RETURN(auto old, Open(path, v));
+  LND_ASSIGN_OR_RETURN(auto latest, Open(path));
+  table::Transaction txn;
+  txn.read_version = latest.version();
+  txn.operation = table::OperationType::kRestore;
+  txn.restore_version = old.version();
+  LND_ASSIGN_OR_RETURN(
+      auto after, table::CommitTransaction(lance_nd::io::LocalFileSystem(), path, std::move(txn)));
+  std::printf("restore (tool fallback): %s\n", Describe(after).c_str());
+  return Status::OK();
 #endif
 }
 
