@@ -1,0 +1,97 @@
+// Table maintenance: deleting rows by address, restoring an old version, compaction (merging
+// small fragments, materialising deletions) and cleanup of old versions.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "lance_nd/core/result.h"
+#include "lance_nd/io/file_system.h"
+#include "lance_nd/table/dataset.h"
+
+namespace lance_nd::table {
+
+/// \brief Delete rows by row address ((fragment_id << 32) | physical offset) from the version
+/// `ds` was opened at, committed as one Delete transaction (rebased by the commit over
+/// compatible concurrent commits). Rows already deleted are fine (idempotent); duplicates are
+/// fine. Each touched fragment gets a new deletion file holding the union of its old and new
+/// deletions; fragments left without live rows are removed (deleted_fragment_ids), as Lance
+/// does. No commit (returns `ds` reopened unchanged) when nothing new is deleted.
+/// InvalidArgument naming the first bad address: unknown fragment, offset >= physical_rows.
+Result<Dataset> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row_addresses);
+
+/// \brief Make the content of `old_version` the latest version again: commits Restore{version}
+/// on top of the latest version (fragments and schema of the old version; max_fragment_id kept
+/// monotonic). Returns the dataset at the new version.
+Result<Dataset> Restore(const Dataset& old_version);
+
+struct CompactionOptions {
+  /// Fragments with fewer physical rows are merged with adjacent small fragments; also the
+  /// maximum rows per written fragment (Lance's default 1 Mi rows).
+  std::int64_t target_rows_per_fragment = 1024 * 1024;
+  /// Rewrite fragments whose deleted fraction exceeds the threshold (even alone).
+  bool materialize_deletions = true;
+  double materialize_deletions_threshold = 0.1;  // >= 1.0 disables materialisation
+};
+
+struct CompactionMetrics {
+  std::uint64_t fragments_removed = 0;
+  std::uint64_t fragments_added = 0;
+  std::uint64_t files_removed = 0;  // data files and deletion files of the removed fragments
+  std::uint64_t files_added = 0;
+  std::uint64_t committed_version = 0;  // 0 = nothing to do, no commit
+  bool operator==(const CompactionMetrics&) const = default;
+};
+
+/// \brief Compact the table at the version `ds` was opened at, planned like Lance (adjacent
+/// candidate fragments binned to about target_rows_per_fragment rows), keeping row order,
+/// dropping deleted rows, committed as ONE Rewrite transaction. No commit when there is
+/// nothing to do. NotImplemented for tables with indices (they would need remapping).
+Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options = {});
+
+/// \brief When a file was last modified; nullopt when unknown.
+using ModifiedTimeFn =
+    std::function<std::optional<std::chrono::system_clock::time_point>(const std::string& path)>;
+
+/// \brief Modification times of local files (std::filesystem); for io::LocalFileSystem().
+ModifiedTimeFn LocalModifiedTime();
+
+struct CleanupOptions {
+  /// Versions whose manifest timestamp is older than this are removed (except the latest and
+  /// tagged versions).
+  std::chrono::seconds older_than{7 * 24 * 3600};
+  /// Files no manifest references ("unverified": maybe an in-flight commit of another writer)
+  /// are removed only when they are older than both `older_than` and 7 days (as Lance), which
+  /// needs `modified_time`; with delete_unverified they are removed regardless of age (only
+  /// safe when nobody else writes the table).
+  bool delete_unverified = false;
+  ModifiedTimeFn modified_time;  // empty: ages unknown, unverified files are kept
+  /// The reference "now" (tests); default the system clock.
+  std::optional<std::chrono::system_clock::time_point> now;
+};
+
+struct CleanupStats {
+  std::uint64_t old_versions = 0;   // manifests removed
+  std::uint64_t bytes_removed = 0;  // all files removed
+  std::uint64_t files_removed = 0;  // all files removed, manifests included
+  std::uint64_t data_files_removed = 0;
+  std::uint64_t deletion_files_removed = 0;
+  std::uint64_t transaction_files_removed = 0;
+  std::uint64_t index_files_removed = 0;
+  bool operator==(const CleanupStats&) const = default;
+};
+
+/// \brief Remove old versions and the files only they use. Never removes the latest version, a
+/// tagged version, or any file (data, deletion, .txn, index directory) referenced by a retained
+/// version. Every manifest is read and the full referenced set computed before anything is
+/// deleted; an unreadable manifest aborts the cleanup with nothing deleted. Old manifests are
+/// deleted first, then the files.
+Result<CleanupStats> CleanupOldVersions(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+                                        const CleanupOptions& options = {});
+
+}  // namespace lance_nd::table
