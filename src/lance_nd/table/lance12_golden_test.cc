@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <sstream>
 
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/deletion.h"
+#include "lance_nd/table/scan.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::table {
@@ -71,6 +74,95 @@ TEST(TableLance12Golden, OlderVersions) {
   }
   LND_ASSERT_OK_AND_ASSIGN(Dataset v3, Dataset::Open(fs, TablePath(), 3));
   EXPECT_EQ(v3.transaction()->predicate, "id = 3 OR id = 12");
+}
+
+// Rows as the generating script (make_lance_table.mjs) defines them: id i, s = {x: i * 0.5,
+// tags: ["t<i>", "k"]}, and from version 4 a struct column `extra` that is null everywhere.
+std::string ExpectedRow(std::int64_t i, bool with_extra) {
+  std::ostringstream out;
+  out << i << "|" << static_cast<float>(i) * 0.5f << "|[t" << i << ",k]";
+  if (with_extra) out << "|null";
+  return out.str();
+}
+
+std::vector<std::string> RenderRows(const array::RecordBatch& b) {
+  std::vector<std::string> rows;
+  const array::ArrayData& id = *b.column(0);
+  const array::ArrayData& s = *b.column(1);
+  const array::ArrayData& x = *s.children.at(0);
+  const array::ArrayData& tags = *s.children.at(1);
+  const array::ArrayData& item = *tags.children.at(0);
+  for (std::int64_t r = 0; r < b.num_rows(); ++r) {
+    std::ostringstream out;
+    out << id.values<std::int64_t>()[r] << "|";
+    if (s.IsNull(r) || x.IsNull(r)) {
+      out << "null";
+    } else {
+      out << x.values<float>()[r];
+    }
+    out << "|[";
+    const auto* list_offsets = tags.values<std::int32_t>(1);
+    const auto* str_offsets = item.values<std::int32_t>(1);
+    const char* chars = reinterpret_cast<const char*>(item.buffers.at(2)->data());
+    for (std::int32_t j = list_offsets[r]; j < list_offsets[r + 1]; ++j) {
+      out << (j > list_offsets[r] ? "," : "")
+          << std::string(chars + str_offsets[j], chars + str_offsets[j + 1]);
+    }
+    out << "]";
+    if (b.num_columns() > 2) out << "|" << (b.column(2)->IsNull(r) ? "null" : "set");
+    rows.push_back(out.str());
+  }
+  return rows;
+}
+
+TEST(TableLance12Golden, ScanEveryVersion) {
+  auto fs = io::LocalFileSystem();
+  const std::vector<std::int64_t> live_v3 = {0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14};
+  for (std::uint64_t v = 1; v <= 4; ++v) {
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath(), v));
+    std::vector<std::int64_t> ids;
+    if (v == 1) {
+      for (std::int64_t i = 0; i < 10; ++i) ids.push_back(i);
+    } else if (v == 2) {
+      for (std::int64_t i = 0; i < 15; ++i) ids.push_back(i);
+    } else {
+      ids = live_v3;
+    }
+    std::vector<std::string> expected;
+    for (std::int64_t i : ids) expected.push_back(ExpectedRow(i, v == 4));
+    TableScanOptions o;
+    o.batch_rows = 4;
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, ReadTable(ds, o));
+    LND_ASSERT_OK(batch->Validate());
+    EXPECT_EQ(batch->schema()->ToString(), ds.schema()->ToString()) << "version " << v;
+    EXPECT_EQ(RenderRows(*batch), expected) << "version " << v;
+    EXPECT_EQ(static_cast<std::uint64_t>(batch->num_rows()), ds.CountRows());
+  }
+}
+
+TEST(TableLance12Golden, DeletionFilesAndTake) {
+  auto fs = io::LocalFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath()));
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector d0,
+                           ReadFragmentDeletions(*fs, TablePath(), ds.fragments()[0]));
+  EXPECT_EQ(d0.offsets(), (std::vector<std::uint32_t>{3}));  // id 3
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector d1,
+                           ReadFragmentDeletions(*fs, TablePath(), ds.fragments()[1]));
+  EXPECT_EQ(d1.offsets(), (std::vector<std::uint32_t>{2}));  // id 12
+  const std::uint64_t rows[] = {11, 3, 9, 0};
+  LND_ASSERT_OK_AND_ASSIGN(auto taken, TakeRows(ds, rows));
+  EXPECT_EQ(RenderRows(*taken),
+            (std::vector<std::string>{ExpectedRow(13, true), ExpectedRow(4, true),
+                                      ExpectedRow(10, true), ExpectedRow(0, true)}));
+  TableScanOptions o;
+  o.projection = {"extra.note", "id"};
+  o.with_row_address = true;
+  LND_ASSERT_OK_AND_ASSIGN(auto b, ReadTable(ds, o));
+  EXPECT_EQ(b->schema()->ToString(),
+            "id: int64 not null\nextra: struct<note: string>\n_rowaddr: uint64 not null");
+  EXPECT_EQ(b->column(1)->null_count(), 13);
+  EXPECT_EQ(b->column(2)->values<std::uint64_t>()[3], 4u);                 // id 4 at offset 4
+  EXPECT_EQ(b->column(2)->values<std::uint64_t>()[11], (1ull << 32) | 3);  // id 13
 }
 
 }  // namespace
