@@ -105,6 +105,8 @@ if (appendRows["lance-nd"] !== appendRows.lance) {
   problems.push(`append row counts differ: ${JSON.stringify(appendRows)}`);
 }
 const loadAfter = loadavg();
+fs.writeFileSync(w("results.json"), JSON.stringify({ started, loadBefore, loadAfter, commitMs,
+                                                     build, openMs, appendMs, bigBytes, opt }));
 
 const f = (x, d = 2) => x.toFixed(d);
 console.log(`\nTable benchmark, ${started}, load ${loadBefore} before, ${loadAfter} after`);
@@ -114,7 +116,7 @@ console.log("| measurement | lance-nd median (best) | Lance 12 median (best) | r
 console.log("|---|---|---|---|");
 const row = (name, a, b, unit, higherBetter = false) => {
   const ratio = higherBetter ? median(a) / median(b) : median(b) / median(a);
-  const best = higherBetter ? Math.max : min;
+  const best = higherBetter ? (xs) => Math.max(...xs) : min;
   console.log(`| ${name} | ${f(median(a))} ${unit} (${f(best(...a))}) | ` +
               `${f(median(b))} ${unit} (${f(best(...b))}) | ${f(ratio)}x |`);
 };
