@@ -5,7 +5,7 @@
 //
 //   node scripts/bench-table.mjs [--build build/h-tbench] [--work /tmp/lance_nd_tbench]
 //        [--commits 100] [--versions 1000] [--open-reps 20] [--small-rows 10]
-//        [--big-rows 400000] [--appends 5] [--reps 2]
+//        [--big-rows 400000] [--appends 5] [--reps 2] [--render WORK/results.json]
 //
 // 1. lance_nd_table_bench_tool gen writes small.arrow (--small-rows) and big.arrow
 //    (--big-rows of id int64, x float64, y float32, name utf8) once; both engines ingest
@@ -53,30 +53,34 @@ const engines = ["lance-nd", "lance"];
 const order = (r) => (r % 2 === 0 ? engines : [...engines].reverse());
 const problems = [];
 
+let saved = null;  // --render results.json: print a saved run again
+if (opt.render) saved = JSON.parse(fs.readFileSync(opt.render, "utf8"));
+if (!saved) {
 fs.rmSync(opt.work, { recursive: true, force: true });
 fs.mkdirSync(opt.work, { recursive: true });
-const loadBefore = loadavg();
-const started = new Date().toISOString();
-run("lance-nd", ["gen", opt.work, opt["small-rows"], opt["big-rows"]]);
+}
+const loadBefore = saved ? saved.loadBefore : loadavg();
+const started = saved ? saved.started : new Date().toISOString();
+if (!saved) run("lance-nd", ["gen", opt.work, opt["small-rows"], opt["big-rows"]]);
 const small = w("small.arrow"), big = w("big.arrow");
-const bigBytes = fs.statSync(big).size;
+const bigBytes = saved ? saved.bigBytes : fs.statSync(big).size;
 
 // Commit latency.
-const commitMs = { "lance-nd": [], lance: [] };
-for (let r = 0; r < reps; ++r) {
+const commitMs = saved ? saved.commitMs : { "lance-nd": [], lance: [] };
+for (let r = 0; !saved && r < reps; ++r) {
   for (const e of order(r)) {
     commitMs[e].push(...run(e, ["commit", small, w(`commit-${e}.lance`), opt.commits]).ms);
   }
 }
 
 // Tables with many versions, each engine opening both.
-const build = {};
-for (const e of engines) {
+const build = saved ? saved.build : {};
+for (const e of saved ? [] : engines) {
   build[e] = run(e, ["versions", small, w(`versions-${e}.lance`), opt.versions]).total_ms;
 }
-const openMs = {};
+const openMs = saved ? saved.openMs : {};
 const seen = {};
-for (let r = 0; r < reps; ++r) {
+for (let r = 0; !saved && r < reps; ++r) {
   for (const e of order(r)) {
     for (const t of engines) {
       const res = run(e, ["open", w(`versions-${t}.lance`), opt["open-reps"]]);
@@ -92,20 +96,20 @@ for (let r = 0; r < reps; ++r) {
 }
 
 // Append throughput.
-const appendMs = { "lance-nd": [], lance: [] };
+const appendMs = saved ? saved.appendMs : { "lance-nd": [], lance: [] };
 const appendRows = {};
-for (let r = 0; r < reps; ++r) {
+for (let r = 0; !saved && r < reps; ++r) {
   for (const e of order(r)) {
     const res = run(e, ["append", small, big, w(`append-${e}.lance`), opt.appends]);
     appendMs[e].push(...res.ms);
     appendRows[e] = res.rows;
   }
 }
-if (appendRows["lance-nd"] !== appendRows.lance) {
+if (!saved && appendRows["lance-nd"] !== appendRows.lance) {
   problems.push(`append row counts differ: ${JSON.stringify(appendRows)}`);
 }
-const loadAfter = loadavg();
-fs.writeFileSync(w("results.json"), JSON.stringify({ started, loadBefore, loadAfter, commitMs,
+const loadAfter = saved ? saved.loadAfter : loadavg();
+if (!saved) fs.writeFileSync(w("results.json"), JSON.stringify({ started, loadBefore, loadAfter, commitMs,
                                                      build, openMs, appendMs, bigBytes, opt }));
 
 const f = (x, d = 2) => x.toFixed(d);
@@ -117,8 +121,8 @@ console.log("|---|---|---|---|");
 const row = (name, a, b, unit, higherBetter = false) => {
   const ratio = higherBetter ? median(a) / median(b) : median(b) / median(a);
   const best = higherBetter ? (xs) => Math.max(...xs) : min;
-  console.log(`| ${name} | ${f(median(a))} ${unit} (${f(best(...a))}) | ` +
-              `${f(median(b))} ${unit} (${f(best(...b))}) | ${f(ratio)}x |`);
+  console.log(`| ${name} | ${f(median(a))} ${unit} (${f(best(a))}) | ` +
+              `${f(median(b))} ${unit} (${f(best(b))}) | ${f(ratio)}x |`);
 };
 row(`commit latency, append ${opt["small-rows"]} rows (${commitMs["lance-nd"].length} samples)`,
     commitMs["lance-nd"], commitMs.lance, "ms");
