@@ -27,6 +27,9 @@ class Buffer {
   /// \brief A new zero-filled, 64-byte-aligned buffer of `size` bytes (padded to a multiple of
   /// 64 internally). Returns the writable pointer through `out_data` for initialisation.
   static BufferPtr AllocateZeroed(int64_t size, std::uint8_t** out_data);
+  /// \brief Like AllocateZeroed, but the first `size` bytes are left uninitialised (only the
+  /// padding after them is zeroed): for buffers the caller overwrites completely at once.
+  static BufferPtr AllocateUninitialized(int64_t size, std::uint8_t** out_data);
   /// \brief Copy bytes into a new aligned buffer.
   static BufferPtr Copy(const void* data, int64_t size);
   static BufferPtr Copy(std::span<const std::uint8_t> bytes) {
@@ -43,9 +46,7 @@ class Buffer {
   const T* data_as() const {
     return reinterpret_cast<const T*>(data_);
   }
-  std::span<const std::uint8_t> span() const {
-    return {data_, static_cast<std::size_t>(size_)};
-  }
+  std::span<const std::uint8_t> span() const { return {data_, static_cast<std::size_t>(size_)}; }
   const std::shared_ptr<const void>& owner() const { return owner_; }
 
   /// \brief Zero-copy view of [offset, offset + length); the slice keeps this buffer alive.

@@ -29,6 +29,11 @@ class RandomAccessFile {
   /// IOError naming the path, the range and the file size.
   virtual Result<Bytes> ReadAt(std::uint64_t offset, std::uint64_t length) const = 0;
 
+  /// \brief Read exactly `out.size()` bytes at `offset` into caller-owned memory (no allocation,
+  /// no zero-fill; the fast path for large reads). Same errors as ReadAt. The default
+  /// implementation copies from ReadAt; the local file overrides it with a direct pread.
+  virtual Status ReadInto(std::uint64_t offset, std::span<std::uint8_t> out) const;
+
   /// \brief The path or name the file was opened with (for messages).
   virtual const std::string& path() const = 0;
 };

@@ -16,12 +16,13 @@ constexpr std::size_t kAlign = static_cast<std::size_t>(Buffer::kAlignment);
 
 // A zero-filled allocation of at least `size` bytes, rounded up to a multiple of 64 (at least
 // 64 bytes, so that empty buffers still have a valid aligned pointer).
-std::uint8_t* AllocateAligned(int64_t size) {
+std::uint8_t* AllocateAligned(int64_t size, bool zero_all = true) {
   const int64_t padded = std::max<int64_t>(AlignUp(std::max<int64_t>(size, 1), Buffer::kAlignment),
                                            Buffer::kAlignment);
   void* p = std::aligned_alloc(kAlign, static_cast<std::size_t>(padded));
   if (p == nullptr) throw std::bad_alloc();
-  std::memset(p, 0, static_cast<std::size_t>(padded));
+  const int64_t from = zero_all ? 0 : std::max<int64_t>(size, 0);
+  std::memset(static_cast<std::uint8_t*>(p) + from, 0, static_cast<std::size_t>(padded - from));
   return static_cast<std::uint8_t*>(p);
 }
 
@@ -38,17 +39,23 @@ BufferPtr Buffer::AllocateZeroed(int64_t size, std::uint8_t** out_data) {
   return std::make_shared<const Buffer>(p, size, OwnAligned(p));
 }
 
+BufferPtr Buffer::AllocateUninitialized(int64_t size, std::uint8_t** out_data) {
+  if (size < 0) size = 0;
+  std::uint8_t* p = AllocateAligned(size, /*zero_all=*/false);
+  if (out_data != nullptr) *out_data = p;
+  return std::make_shared<const Buffer>(p, size, OwnAligned(p));
+}
+
 BufferPtr Buffer::Copy(const void* data, int64_t size) {
   std::uint8_t* p = nullptr;
-  BufferPtr out = AllocateZeroed(size, &p);
+  BufferPtr out = AllocateUninitialized(size, &p);
   if (size > 0) std::memcpy(p, data, static_cast<std::size_t>(size));
   return out;
 }
 
 BufferPtr Buffer::FromVector(std::vector<std::uint8_t> bytes) {
   auto owner = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
-  return std::make_shared<const Buffer>(owner->data(), static_cast<int64_t>(owner->size()),
-                                        owner);
+  return std::make_shared<const Buffer>(owner->data(), static_cast<int64_t>(owner->size()), owner);
 }
 
 BufferPtr Buffer::Empty() {
@@ -94,8 +101,8 @@ BufferBuilder::~BufferBuilder() { std::free(data_); }
 
 void BufferBuilder::Reserve(int64_t capacity) {
   if (capacity <= capacity_) return;
-  const int64_t new_capacity =
-      AlignUp(std::max<int64_t>(capacity, std::max<int64_t>(capacity_ * 2, 64)), Buffer::kAlignment);
+  const int64_t new_capacity = AlignUp(
+      std::max<int64_t>(capacity, std::max<int64_t>(capacity_ * 2, 64)), Buffer::kAlignment);
   std::uint8_t* p = AllocateAligned(new_capacity);
   if (size_ > 0) std::memcpy(p, data_, static_cast<std::size_t>(size_));
   std::free(data_);

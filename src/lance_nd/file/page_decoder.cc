@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 #include "lance_nd/core/checked_math.h"
 #include "lance_nd/core/endian.h"
@@ -35,15 +36,24 @@ Status CheckLayers(const std::vector<int>& layers, const std::string& where) {
 }
 
 // Append `n` u16 levels decoded from a block to `out`.
+// `what` is a string or a callable returning one (built only on error).
+template <typename What>
 Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::uint16_t>* out,
-                    const std::string& what) {
+                    const What& what_in) {
+  auto what = [&]() -> std::string {
+    if constexpr (std::is_invocable_v<What>) {
+      return what_in();
+    } else {
+      return std::string(what_in);
+    }
+  };
   if (block.num_values != n) {
-    return Status::Corrupt(what + " decoded to " + N(block.num_values) + " levels, expected " +
+    return Status::Corrupt(what() + " decoded to " + N(block.num_values) + " levels, expected " +
                            N(n));
   }
   if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 16) {
     if (!block.data || static_cast<std::uint64_t>(block.data->size()) < n * 2) {
-      return Status::Corrupt(what + " holds fewer bytes than " + N(n) + " u16 levels");
+      return Status::Corrupt(what() + " holds fewer bytes than " + N(n) + " u16 levels");
     }
     const std::size_t old = out->size();
     out->resize(old + n);
@@ -58,7 +68,7 @@ Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::ui
     out->resize(out->size() + n, LoadLE<std::uint16_t>(block.data->data()));
     return Status::OK();
   }
-  return Status::Corrupt(what + " did not decode to 16-bit levels");
+  return Status::Corrupt(what() + " did not decode to 16-bit levels");
 }
 
 Status AppendRawLevels(const BufferPtr& buf, std::vector<std::uint16_t>* out,
@@ -94,7 +104,8 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   LND_RETURN_NOT_OK(CheckLayers(out.layers, where));
   out.has_rep = l.has_rep_compression();
   out.has_def = l.has_def_compression();
-  if (!l.has_value_compression()) return Status::Corrupt(where + ": mini-block page has no value compression");
+  if (!l.has_value_compression())
+    return Status::Corrupt(where + ": mini-block page has no value compression");
   const bool large = l.has_large_chunk();
   if (large && !in.is_v2_2) {
     return Status::Corrupt(where + ": has_large_chunk is set in a 2.1 file (only 2.2 allows it)");
@@ -111,7 +122,8 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   const BufferPtr& data = in.buffers[1];
   const std::uint64_t word = large ? 4 : 2;
   if (static_cast<std::uint64_t>(meta->size()) % word != 0) {
-    return Status::Corrupt(where + ": chunk metadata has " + N(static_cast<std::uint64_t>(meta->size())) +
+    return Status::Corrupt(where + ": chunk metadata has " +
+                           N(static_cast<std::uint64_t>(meta->size())) +
                            " bytes, not a multiple of " + N(word));
   }
   const std::uint64_t num_chunks = static_cast<std::uint64_t>(meta->size()) / word;
@@ -127,8 +139,61 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   std::uint64_t offset = 0;
   std::uint64_t seen = 0;
   std::vector<BufferPtr> value_bufs;
+  std::vector<std::uint64_t> sizes(l.num_buffers());
+  // Hints only (num_items is untrusted): bounded by what the chunk bytes could hold.
+  const std::uint64_t data_size = static_cast<std::uint64_t>(data->size());
+  const std::uint64_t hint = std::min<std::uint64_t>(num_items, data_size * 4 + 1024);
+  if (out.has_rep) out.rep.reserve(hint);
+  if (out.has_def) out.def.reserve(hint);
+  out.values.reserve(num_chunks);
+  const std::uint8_t* base = data->data();
+  // Messages are built only on error.
+  auto cw = [&](std::uint64_t ci) { return where + " chunk " + N(ci); };
+
+  // Bulk path: fixed word-width values (flat / inline bitpacking, optionally under general
+  // compression) are decoded straight into one buffer for the whole page: no per-chunk
+  // allocation, and readers can hand the buffer out without a copy.
+  const pb::CompressiveEncoding& vce = l.value_compression();
+  const std::uint64_t into_bits =
+      dictionary || l.num_buffers() != 1 ? 0 : encoding::MiniBlockIntoBits(vce);
+  BufferPtr page_values;
+  std::uint8_t* page_out = nullptr;
+  if (into_bits > 0) {
+    // Pre-pass over the chunk sizes: each chunk's value count must be plausible for its bytes,
+    // so the single allocation is bounded as the per-chunk decoders bound theirs.
+    const std::uint64_t vb = into_bits / 8;
+    const auto top = vce.compression_case();
+    bool ok = true;
+    std::uint64_t total = 0;
+    for (std::uint64_t ci = 0; ci < num_chunks && ok; ++ci) {
+      const std::uint64_t w = large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
+                                    : LoadLE<std::uint16_t>(meta->data() + ci * 2);
+      const std::uint64_t chunk_bytes = ((w >> 4) + 1) * 8;
+      std::uint64_t nvals;
+      if (ci + 1 < num_chunks) {
+        nvals = std::uint64_t{1} << (w & 0xF);
+      } else {
+        ok = total <= num_items;
+        nvals = ok ? num_items - total : 0;
+      }
+      if (top == pb::CompressiveEncoding::kFlat) {
+        ok = ok && nvals <= chunk_bytes / vb;
+      } else if (top == pb::CompressiveEncoding::kInlineBitpacking) {
+        ok = ok && nvals <= (chunk_bytes / vb) * 1024;
+      } else {
+        ok = ok && nvals <= 65536;
+      }
+      total += nvals;
+    }
+    if (ok && total == num_items && num_items > 0) {
+      page_values =
+          array::Buffer::AllocateUninitialized(static_cast<int64_t>(num_items * vb), &page_out);
+    }
+  }
+  auto slice = [&](std::uint64_t at, std::uint64_t len) {
+    return std::make_shared<const Buffer>(base + at, static_cast<int64_t>(len), data);
+  };
   for (std::uint64_t ci = 0; ci < num_chunks; ++ci) {
-    const std::string cw = where + " chunk " + N(ci);
     const std::uint64_t w = large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
                                   : LoadLE<std::uint16_t>(meta->data() + ci * 2);
     const std::uint64_t chunk_bytes = ((w >> 4) + 1) * 8;
@@ -138,68 +203,94 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
       nvals = std::uint64_t{1} << log2;
     } else {
       if (seen > num_items) {
-        return Status::Corrupt(cw + ": earlier chunks hold " + N(seen) + " values, more than "
-                               "the page's num_items " + N(num_items));
+        return Status::Corrupt(cw(ci) + ": earlier chunks hold " + N(seen) +
+                               " values, more than "
+                               "the page's num_items " +
+                               N(num_items));
       }
       nvals = num_items - seen;
     }
     seen += nvals;
-    LND_ASSIGN_OR_RETURN(BufferPtr chunk, Sub(data, offset, chunk_bytes, cw));
+    if (offset > data_size || chunk_bytes > data_size - offset) {
+      return Status::Corrupt(cw(ci) + " (" + N(chunk_bytes) + " bytes at " + N(offset) +
+                             ") extends past the end of its buffer (" + N(data_size) + " bytes)");
+    }
+    const std::uint64_t chunk_at = offset;
     offset += chunk_bytes;
-    const std::uint8_t* c = chunk->data();
+    const std::uint8_t* c = base + chunk_at;
     std::uint64_t p = 0;
-    auto read_size = [&](std::uint64_t width) -> Result<std::uint64_t> {
-      if (p + width > chunk_bytes) return Status::Corrupt(cw + ": chunk header is truncated");
-      const std::uint64_t v = width == 2 ? LoadLE<std::uint16_t>(c + p) : LoadLE<std::uint32_t>(c + p);
+    bool truncated = false;
+    auto read_size = [&](std::uint64_t width) -> std::uint64_t {
+      if (p + width > chunk_bytes) {
+        truncated = true;
+        return 0;
+      }
+      const std::uint64_t v =
+          width == 2 ? LoadLE<std::uint16_t>(c + p) : LoadLE<std::uint32_t>(c + p);
       p += width;
       return v;
     };
-    LND_ASSIGN_OR_RETURN(std::uint64_t num_levels, read_size(2));
-    std::uint64_t rep_size = 0, def_size = 0;
-    if (out.has_rep) {
-      LND_ASSIGN_OR_RETURN(rep_size, read_size(2));
-    }
-    if (out.has_def) {
-      LND_ASSIGN_OR_RETURN(def_size, read_size(2));
-    }
-    std::vector<std::uint64_t> sizes(l.num_buffers());
-    for (auto& s : sizes) {
-      LND_ASSIGN_OR_RETURN(s, read_size(large ? 4 : 2));
-    }
+    const std::uint64_t num_levels = read_size(2);
+    const std::uint64_t rep_size = out.has_rep ? read_size(2) : 0;
+    const std::uint64_t def_size = out.has_def ? read_size(2) : 0;
+    for (auto& sz : sizes) sz = read_size(large ? 4 : 2);
+    if (truncated) return Status::Corrupt(cw(ci) + ": chunk header is truncated");
     p = Pad8(p);
+    auto part = [&](std::uint64_t len, const char* what) -> Result<BufferPtr> {
+      if (p > chunk_bytes || len > chunk_bytes - p) {
+        return Status::Corrupt(cw(ci) + " " + what + " (" + N(len) + " bytes at " + N(p) +
+                               ") extends past the end of its buffer (" + N(chunk_bytes) +
+                               " bytes)");
+      }
+      return slice(chunk_at + p, len);
+    };
     if (out.has_rep) {
-      LND_ASSIGN_OR_RETURN(BufferPtr b, Sub(chunk, p, rep_size, cw + " rep levels"));
+      LND_ASSIGN_OR_RETURN(BufferPtr b, part(rep_size, "rep levels"));
       LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l.rep_compression(), b, num_levels));
-      LND_RETURN_NOT_OK(AppendLevels(lv, num_levels, &out.rep, cw + " rep levels"));
+      LND_RETURN_NOT_OK(
+          AppendLevels(lv, num_levels, &out.rep, [&] { return cw(ci) + " rep levels"; }));
       p = Pad8(p + rep_size);
     }
     if (out.has_def) {
-      LND_ASSIGN_OR_RETURN(BufferPtr b, Sub(chunk, p, def_size, cw + " def levels"));
+      LND_ASSIGN_OR_RETURN(BufferPtr b, part(def_size, "def levels"));
       LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l.def_compression(), b, num_levels));
-      LND_RETURN_NOT_OK(AppendLevels(lv, num_levels, &out.def, cw + " def levels"));
+      LND_RETURN_NOT_OK(
+          AppendLevels(lv, num_levels, &out.def, [&] { return cw(ci) + " def levels"; }));
       p = Pad8(p + def_size);
     }
     value_bufs.clear();
-    for (std::uint64_t s : sizes) {
-      LND_ASSIGN_OR_RETURN(BufferPtr b, Sub(chunk, p, s, cw + " value buffer"));
+    for (std::uint64_t sz : sizes) {
+      LND_ASSIGN_OR_RETURN(BufferPtr b, part(sz, "value buffer"));
       value_bufs.push_back(std::move(b));
-      p = Pad8(p + s);
+      p = Pad8(p + sz);
     }
-    if (p > chunk_bytes) return Status::Corrupt(cw + ": buffers overrun the chunk");
+    if (p > chunk_bytes) return Status::Corrupt(cw(ci) + ": buffers overrun the chunk");
+    if (page_out != nullptr) {
+      // seen (after this chunk) <= num_items was established by the pre-pass.
+      LND_RETURN_NOT_OK_CTX(
+          encoding::DecodeMiniBlockInto(vce, value_bufs, nvals,
+                                        page_out + (seen - nvals) * (into_bits / 8)),
+          cw(ci));
+      out.num_values += nvals;
+      continue;
+    }
     auto decoded = encoding::DecodeMiniBlock(l.value_compression(), value_bufs, nvals);
-    if (!decoded.ok()) return std::move(decoded).status().WithContext(cw);
+    if (!decoded.ok()) return std::move(decoded).status().WithContext(cw(ci));
     DataBlock vals = std::move(*decoded);
     if (vals.num_values != nvals) {
-      return Status::Corrupt(cw + ": decoded " + N(vals.num_values) + " values, expected " + N(nvals));
+      return Status::Corrupt(cw(ci) + ": decoded " + N(vals.num_values) + " values, expected " +
+                             N(nvals));
     }
     if (dictionary) {
       auto gathered = encoding::GatherDictionary(*dictionary, vals);
-      if (!gathered.ok()) return std::move(gathered).status().WithContext(cw + " dictionary");
+      if (!gathered.ok()) return std::move(gathered).status().WithContext(cw(ci) + " dictionary");
       vals = std::move(*gathered);
     }
     out.num_values += nvals;
     out.values.push_back(std::move(vals));
   }
+  if (page_out != nullptr)
+    out.values.push_back(DataBlock::Fixed(into_bits, num_items, page_values));
   if (seen != num_items) {
     return Status::Corrupt(where + ": chunks hold " + N(seen) + " values, but num_items is " +
                            N(num_items));
@@ -236,7 +327,8 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
   const std::uint32_t maxvis = MaxVisibleLevel(out.layers);
   const bool fixed = l.details_case() == pb::FullZipLayout::kBitsPerValue;
   if (!fixed && l.details_case() != pb::FullZipLayout::kBitsPerOffset) {
-    return Status::Corrupt(where + ": full-zip layout gives neither bits_per_value nor bits_per_offset");
+    return Status::Corrupt(where +
+                           ": full-zip layout gives neither bits_per_value nor bits_per_offset");
   }
   std::uint64_t value_bytes = 0, len_bytes = 0;
   if (fixed) {
@@ -252,7 +344,8 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
     }
     len_bytes = l.bits_per_offset() / 8;
   }
-  if (!l.has_value_compression()) return Status::Corrupt(where + ": full-zip page has no value compression");
+  if (!l.has_value_compression())
+    return Status::Corrupt(where + ": full-zip page has no value compression");
   const BufferPtr& data = in.buffers[0];
   const std::uint8_t* d = data->data();
   const std::uint64_t size = static_cast<std::uint64_t>(data->size());
@@ -271,7 +364,9 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
     std::uint32_t def = 0;
     if (cw > 0) {
       if (p + cw > size) return Status::Corrupt(where + ": zipped data ends inside entry " + N(i));
-      std::uint32_t word = cw == 1 ? d[p] : cw == 2 ? LoadLE<std::uint16_t>(d + p) : LoadLE<std::uint32_t>(d + p);
+      std::uint32_t word = cw == 1   ? d[p]
+                           : cw == 2 ? LoadLE<std::uint16_t>(d + p)
+                                     : LoadLE<std::uint32_t>(d + p);
       p += cw;
       if (out.has_rep) out.rep.push_back(static_cast<std::uint16_t>(word >> l.bits_def()));
       def = word & def_mask;
@@ -280,13 +375,16 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
     if (lists && def > maxvis) continue;
     ++visible;
     if (fixed) {
-      if (value_bytes > size - p) return Status::Corrupt(where + ": zipped data ends inside value " + N(i));
+      if (value_bytes > size - p)
+        return Status::Corrupt(where + ": zipped data ends inside value " + N(i));
       fixed_bytes.insert(fixed_bytes.end(), d + p, d + p + value_bytes);
       p += value_bytes;
     } else {
       if (def == 0) {
-        if (len_bytes > size - p) return Status::Corrupt(where + ": zipped data ends inside length " + N(i));
-        const std::uint64_t len = len_bytes == 4 ? LoadLE<std::uint32_t>(d + p) : LoadLE<std::uint64_t>(d + p);
+        if (len_bytes > size - p)
+          return Status::Corrupt(where + ": zipped data ends inside length " + N(i));
+        const std::uint64_t len =
+            len_bytes == 4 ? LoadLE<std::uint32_t>(d + p) : LoadLE<std::uint64_t>(d + p);
         p += len_bytes;
         if (len > size - p) {
           return Status::Corrupt(where + ": value " + N(i) + " of " + N(len) +
@@ -327,9 +425,9 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
       off_buf = Buffer::FromVector(std::move(ob));
       len_bytes = 8;
     }
-    DataBlock encoded = DataBlock::Variable(static_cast<std::uint32_t>(len_bytes * 8), visible,
-                                            std::move(off_buf),
-                                            Buffer::FromVector(std::move(var_bytes)));
+    DataBlock encoded =
+        DataBlock::Variable(static_cast<std::uint32_t>(len_bytes * 8), visible, std::move(off_buf),
+                            Buffer::FromVector(std::move(var_bytes)));
     auto r = encoding::DecodePerValueVariable(l.value_compression(), encoded);
     if (!r.ok()) return std::move(r).status().WithContext(where);
     vals = std::move(*r);
@@ -367,7 +465,8 @@ Result<BufferPtr> ParseConstantValueBuffer(const BufferPtr& buf, const std::stri
     o0 = LoadLE<std::uint64_t>(p + start);
     o1 = LoadLE<std::uint64_t>(p + start + 8);
   } else {
-    return Status::Corrupt(what + " has a " + N(sizes[0]) + "-byte offsets buffer; expected 8 or 16");
+    return Status::Corrupt(what + " has a " + N(sizes[0]) +
+                           "-byte offsets buffer; expected 8 or 16");
   }
   if (o0 > o1 || o1 > sizes[1]) return Status::Corrupt(what + " has offsets outside its data");
   return Sub(buf, start + sizes[0] + o0, o1 - o0, what);
@@ -385,13 +484,15 @@ Result<DecodedPage> DecodeConstant(const PageInput& in) {
   }
   BufferPtr constant_value;
   if (l.has_inline_value()) {
-    constant_value = Buffer::Copy(l.inline_value().data(), static_cast<int64_t>(l.inline_value().size()));
+    constant_value =
+        Buffer::Copy(l.inline_value().data(), static_cast<int64_t>(l.inline_value().size()));
   }
   if (in.buffers.size() == 1 || in.buffers.size() == 3) {
     // 2.2: a constant value too large to inline (e.g. a string) is stored in the last buffer as
     // u32 buffer count, u32 sizes, then the value's buffers (fixed: the value; variable: two
     // offsets and the bytes). [inferred from Lance 12 output]
-    if (!in.is_v2_2) return Status::Corrupt(where + ": constant layout with a value buffer in a 2.1 file");
+    if (!in.is_v2_2)
+      return Status::Corrupt(where + ": constant layout with a value buffer in a 2.1 file");
     LND_ASSIGN_OR_RETURN(constant_value, ParseConstantValueBuffer(in.buffers.back(), where));
   }
   if (in.buffers.size() >= 2) {
@@ -467,25 +568,37 @@ std::uint32_t MaxVisibleLevel(const std::vector<int>& layers) {
 
 Result<DecodedPage> DecodePage(const PageInput& in) {
   switch (in.layout->layout_case()) {
-    case pb::PageLayout::kMiniBlockLayout: return DecodeMiniBlock(in);
-    case pb::PageLayout::kFullZipLayout: return DecodeFullZip(in);
-    case pb::PageLayout::kConstantLayout: return DecodeConstant(in);
+    case pb::PageLayout::kMiniBlockLayout:
+      return DecodeMiniBlock(in);
+    case pb::PageLayout::kFullZipLayout:
+      return DecodeFullZip(in);
+    case pb::PageLayout::kConstantLayout:
+      return DecodeConstant(in);
     case pb::PageLayout::kBlobLayout:
-      return Status::NotImplemented(in.where + " uses the blob layout, which lance-nd does not read");
-    default: break;
+      return Status::NotImplemented(in.where +
+                                    " uses the blob layout, which lance-nd does not read");
+    default:
+      break;
   }
   return Status::Corrupt(in.where + " has no known page layout");
 }
 
 std::string LayerName(int layer) {
   switch (layer) {
-    case pb::REPDEF_ALL_VALID_ITEM: return "ALL_VALID_ITEM";
-    case pb::REPDEF_ALL_VALID_LIST: return "ALL_VALID_LIST";
-    case pb::REPDEF_NULLABLE_ITEM: return "NULLABLE_ITEM";
-    case pb::REPDEF_NULLABLE_LIST: return "NULLABLE_LIST";
-    case pb::REPDEF_EMPTYABLE_LIST: return "EMPTYABLE_LIST";
-    case pb::REPDEF_NULL_AND_EMPTY_LIST: return "NULL_AND_EMPTY_LIST";
-    default: return "UNKNOWN(" + std::to_string(layer) + ")";
+    case pb::REPDEF_ALL_VALID_ITEM:
+      return "ALL_VALID_ITEM";
+    case pb::REPDEF_ALL_VALID_LIST:
+      return "ALL_VALID_LIST";
+    case pb::REPDEF_NULLABLE_ITEM:
+      return "NULLABLE_ITEM";
+    case pb::REPDEF_NULLABLE_LIST:
+      return "NULLABLE_LIST";
+    case pb::REPDEF_EMPTYABLE_LIST:
+      return "EMPTYABLE_LIST";
+    case pb::REPDEF_NULL_AND_EMPTY_LIST:
+      return "NULL_AND_EMPTY_LIST";
+    default:
+      return "UNKNOWN(" + std::to_string(layer) + ")";
   }
 }
 
@@ -499,29 +612,44 @@ std::string DescribeEncoding(const pb::CompressiveEncoding& ce) {
     return s;
   };
   switch (ce.compression_case()) {
-    case C::kFlat: return "flat(" + N(ce.flat().bits_per_value()) +
-                          (ce.flat().has_data() ? ", " + scheme(ce.flat().data()) : "") + ")";
-    case C::kVariable: return "variable(" + DescribeEncoding(ce.variable().offsets()) + ")";
-    case C::kConstant: return ce.constant().has_value() ? "constant(" + N(ce.constant().value().size()) + " bytes)" : "constant(null)";
+    case C::kFlat:
+      return "flat(" + N(ce.flat().bits_per_value()) +
+             (ce.flat().has_data() ? ", " + scheme(ce.flat().data()) : "") + ")";
+    case C::kVariable:
+      return "variable(" + DescribeEncoding(ce.variable().offsets()) + ")";
+    case C::kConstant:
+      return ce.constant().has_value() ? "constant(" + N(ce.constant().value().size()) + " bytes)"
+                                       : "constant(null)";
     case C::kOutOfLineBitpacking:
-      return "out_of_line_bitpacking(" + N(ce.out_of_line_bitpacking().uncompressed_bits_per_value()) +
-             ", " + DescribeEncoding(ce.out_of_line_bitpacking().values()) + ")";
+      return "out_of_line_bitpacking(" +
+             N(ce.out_of_line_bitpacking().uncompressed_bits_per_value()) + ", " +
+             DescribeEncoding(ce.out_of_line_bitpacking().values()) + ")";
     case C::kInlineBitpacking:
       return "inline_bitpacking(" + N(ce.inline_bitpacking().uncompressed_bits_per_value()) + ")";
-    case C::kFsst: return "fsst(" + DescribeEncoding(ce.fsst().values()) + ")";
+    case C::kFsst:
+      return "fsst(" + DescribeEncoding(ce.fsst().values()) + ")";
     case C::kDictionary:
       return "dictionary(" + DescribeEncoding(ce.dictionary().indices()) + ", " +
              DescribeEncoding(ce.dictionary().items()) + ")";
-    case C::kRle: return "rle(" + DescribeEncoding(ce.rle().values()) + ", " + DescribeEncoding(ce.rle().run_lengths()) + ")";
-    case C::kByteStreamSplit: return "byte_stream_split(" + DescribeEncoding(ce.byte_stream_split().values()) + ")";
-    case C::kGeneral: return "general(" + scheme(ce.general().compression()) + ", " + DescribeEncoding(ce.general().values()) + ")";
+    case C::kRle:
+      return "rle(" + DescribeEncoding(ce.rle().values()) + ", " +
+             DescribeEncoding(ce.rle().run_lengths()) + ")";
+    case C::kByteStreamSplit:
+      return "byte_stream_split(" + DescribeEncoding(ce.byte_stream_split().values()) + ")";
+    case C::kGeneral:
+      return "general(" + scheme(ce.general().compression()) + ", " +
+             DescribeEncoding(ce.general().values()) + ")";
     case C::kFixedSizeList:
       return "fixed_size_list(" + N(ce.fixed_size_list().items_per_value()) +
              (ce.fixed_size_list().has_validity() ? ", validity" : "") + ", " +
              DescribeEncoding(ce.fixed_size_list().values()) + ")";
-    case C::kPackedStruct: return "packed_struct(" + DescribeEncoding(ce.packed_struct().values()) + ")";
-    case C::kVariablePackedStruct: return "variable_packed_struct(" + N(static_cast<std::uint64_t>(ce.variable_packed_struct().fields_size())) + " fields)";
-    default: return "none";
+    case C::kPackedStruct:
+      return "packed_struct(" + DescribeEncoding(ce.packed_struct().values()) + ")";
+    case C::kVariablePackedStruct:
+      return "variable_packed_struct(" +
+             N(static_cast<std::uint64_t>(ce.variable_packed_struct().fields_size())) + " fields)";
+    default:
+      return "none";
   }
 }
 
@@ -538,7 +666,8 @@ std::string DescribeLayout(const pb::PageLayout& layout) {
       if (l.has_rep_compression()) s += " rep=" + DescribeEncoding(l.rep_compression());
       if (l.has_def_compression()) s += " def=" + DescribeEncoding(l.def_compression());
       s += " values=" + DescribeEncoding(l.value_compression());
-      if (l.has_dictionary()) s += " dictionary[" + N(l.num_dictionary_items()) + "]=" + DescribeEncoding(l.dictionary());
+      if (l.has_dictionary())
+        s += " dictionary[" + N(l.num_dictionary_items()) + "]=" + DescribeEncoding(l.dictionary());
       s += " items=" + N(l.num_items()) + " buffers/chunk=" + N(l.num_buffers());
       if (l.repetition_index_depth() > 0) s += " rep_index_depth=" + N(l.repetition_index_depth());
       if (l.has_large_chunk()) s += " large_chunks";
@@ -548,8 +677,10 @@ std::string DescribeLayout(const pb::PageLayout& layout) {
       const auto& l = layout.full_zip_layout();
       std::string s = "full-zip layers=" + layers(l.layers()) + " bits_rep=" + N(l.bits_rep()) +
                       " bits_def=" + N(l.bits_def());
-      if (l.details_case() == pb::FullZipLayout::kBitsPerValue) s += " bits_per_value=" + N(l.bits_per_value());
-      else s += " bits_per_offset=" + N(l.bits_per_offset());
+      if (l.details_case() == pb::FullZipLayout::kBitsPerValue)
+        s += " bits_per_value=" + N(l.bits_per_value());
+      else
+        s += " bits_per_offset=" + N(l.bits_per_offset());
       s += " values=" + DescribeEncoding(l.value_compression()) + " items=" + N(l.num_items()) +
            " visible=" + N(l.num_visible_items());
       return s;
@@ -558,12 +689,16 @@ std::string DescribeLayout(const pb::PageLayout& layout) {
       const auto& l = layout.constant_layout();
       std::string s = "constant layers=" + layers(l.layers());
       s += l.has_inline_value() ? " value=" + N(l.inline_value().size()) + " bytes" : " all-null";
-      if (l.has_rep_compression()) s += " rep=" + DescribeEncoding(l.rep_compression()) + "x" + N(l.num_rep_values());
-      if (l.has_def_compression()) s += " def=" + DescribeEncoding(l.def_compression()) + "x" + N(l.num_def_values());
+      if (l.has_rep_compression())
+        s += " rep=" + DescribeEncoding(l.rep_compression()) + "x" + N(l.num_rep_values());
+      if (l.has_def_compression())
+        s += " def=" + DescribeEncoding(l.def_compression()) + "x" + N(l.num_def_values());
       return s;
     }
-    case pb::PageLayout::kBlobLayout: return "blob";
-    default: return "unknown";
+    case pb::PageLayout::kBlobLayout:
+      return "blob";
+    default:
+      return "unknown";
   }
 }
 

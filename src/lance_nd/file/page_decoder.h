@@ -17,14 +17,17 @@ using encoding::DataBlock;
 
 struct DecodedPage {
   std::uint64_t num_rows = 0;
-  std::vector<int> layers;            // RepDefLayer values, innermost first
-  std::vector<std::uint16_t> rep;     // empty when has_rep is false
-  std::vector<std::uint16_t> def;     // empty when has_def is false
+  std::vector<int> layers;         // RepDefLayer values, innermost first
+  std::vector<std::uint16_t> rep;  // empty when has_rep is false
+  std::vector<std::uint16_t> def;  // empty when has_def is false or def_zero is true
   bool has_rep = false;
   bool has_def = false;
-  std::uint64_t num_entries = 0;      // level entries (== value slots when no levels)
-  std::vector<DataBlock> values;      // visible value slots, in order
-  std::uint64_t num_values = 0;       // total of values[i].num_values
+  /// Set by LevelScheme::Normalize: every (canonical) def level is 0 — no nulls, no empty
+  /// lists — and `def` is left empty instead of holding zeros (the fast paths key on it).
+  bool def_zero = false;
+  std::uint64_t num_entries = 0;  // level entries (== value slots when no levels)
+  std::vector<DataBlock> values;  // visible value slots, in order
+  std::uint64_t num_values = 0;   // total of values[i].num_values
 };
 
 /// \brief Everything needed to decode one page. `buffers` are the page buffers in order.

@@ -16,6 +16,7 @@
 namespace lance_nd::file {
 namespace {
 
+using array::TypeId;
 using internal::DecodedPage;
 using internal::FieldNode;
 using internal::LayerArrays;
@@ -23,9 +24,35 @@ using internal::LeafLevels;
 using internal::LevelScheme;
 using internal::PathLayer;
 using internal::RowIndex;
-using array::TypeId;
 
 std::string N(std::uint64_t v) { return std::to_string(v); }
+
+// `length` bytes at `position` in a new buffer (read straight into it, no zero-fill).
+Result<array::BufferPtr> ReadBytes(const io::RandomAccessFile& file, std::uint64_t position,
+                                   std::uint64_t length, const std::string& where,
+                                   int threads = 1) {
+  if (position > file.Size() || length > file.Size() - position) {
+    // Out of range: let ReadAt report it (checked before any allocation).
+    Status st = file.ReadAt(position, length).status();
+    if (st.ok()) st = Status::IOError("read beyond the end of '" + file.path() + "'");
+    return st.WithContext(where);
+  }
+  std::uint8_t* p = nullptr;
+  auto buf = array::Buffer::AllocateUninitialized(static_cast<int64_t>(length), &p);
+  // Large reads: a few slices read in parallel (the copy out of the page cache and the page
+  // faults of the new buffer are the cost, and they split across cores).
+  constexpr std::uint64_t kSplit = std::uint64_t{16} << 20;
+  const std::size_t parts = threads > 1 && length >= kSplit ? static_cast<std::size_t>(threads) : 1;
+  std::vector<Status> st(parts);
+  const std::uint64_t step = (length / parts + 4095) & ~std::uint64_t{4095};
+  internal::ParallelFor(parts, threads, [&](std::size_t i) {
+    const std::uint64_t a = std::min<std::uint64_t>(length, i * step);
+    const std::uint64_t b = i + 1 == parts ? length : std::min<std::uint64_t>(length, a + step);
+    if (b > a) st[i] = file.ReadInto(position + a, std::span<std::uint8_t>(p + a, b - a));
+  });
+  for (const auto& s : st) LND_RETURN_NOT_OK_CTX(s, where);
+  return buf;
+}
 
 struct IndexedPage {
   DecodedPage page;
@@ -87,11 +114,11 @@ struct FileReader::Impl {
       hi = std::max(hi, b.position + b.size);
       total += b.size;
     }
-    io::Bytes span;
+    // One read covering all buffers of the page (into an uninitialised buffer, no zero-fill),
+    // then zero-copy slices.
+    array::BufferPtr span;
     if (total > 0 && hi - lo <= 2 * total + 4096) {
-      auto r = file->ReadAt(lo, hi - lo);
-      if (!r.ok()) return std::move(r).status().WithContext(where);
-      span = std::move(*r);
+      LND_ASSIGN_OR_RETURN(span, ReadBytes(*file, lo, hi - lo, where, options.num_threads));
     }
     for (const auto& b : meta.buffers) {
       if (b.size == 0) {
@@ -100,11 +127,8 @@ struct FileReader::Impl {
         in.buffers.push_back(std::make_shared<const array::Buffer>(
             span->data() + (b.position - lo), static_cast<int64_t>(b.size), span));
       } else {
-        auto r = file->ReadAt(b.position, b.size);
-        if (!r.ok()) return std::move(r).status().WithContext(where);
-        io::Bytes bytes = std::move(*r);
-        in.buffers.push_back(std::make_shared<const array::Buffer>(
-            bytes->data(), static_cast<int64_t>(bytes->size()), bytes));
+        LND_ASSIGN_OR_RETURN(auto bytes, ReadBytes(*file, b.position, b.size, where));
+        in.buffers.push_back(std::move(bytes));
       }
     }
     auto page = std::make_shared<IndexedPage>();
@@ -124,20 +148,6 @@ struct FileReader::Impl {
     return out;
   }
 
-  // Append values [from, to) of a page's value blocks.
-  static Status AppendValues(const DecodedPage& page, std::uint64_t from, std::uint64_t to,
-                             internal::ValueBuilder* vb) {
-    std::uint64_t base = 0;
-    for (const auto& block : page.values) {
-      const std::uint64_t end = base + block.num_values;
-      const std::uint64_t a = std::max(from, base), b = std::min(to, end);
-      if (a < b) LND_RETURN_NOT_OK(vb->Append(block, a - base, b - a));
-      base = end;
-      if (base >= to) break;
-    }
-    return Status::OK();
-  }
-
   // A row selection: consecutive runs [begin, end) in output order.
   using Runs = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 
@@ -146,25 +156,45 @@ struct FileReader::Impl {
     array::ArrayPtr leaf;
   };
 
-  // Take: pages decoded only in the parts holding the taken rows (take_pages.h), by page index.
+  // Take: pages decoded only in the parts holding the taken rows (take_pages.h).
   struct TakePart {
     std::uint64_t row_begin = 0, row_end = 0;  // page-local
     PagePtr page;
   };
-  using TakeParts = std::map<std::size_t, std::vector<TakePart>>;
 
-  Result<TakeParts> DecodeTakeParts(int c, const Runs& runs) const {
+  // One page of one leaf column that a read needs: decoded whole, or (take) in parts.
+  struct PageWork {
+    std::size_t leaf = 0;  // index into the read's leaves
+    std::size_t page = 0;
+    Runs ranges;  // page-local, sorted, merged
+    PagePtr whole;
+    std::vector<TakePart> parts;
+    Status status;
+  };
+
+  // Rows [rb, re) (page-local) of a decoded page, in output order.
+  struct Segment {
+    const IndexedPage* page = nullptr;
+    std::uint64_t rb = 0, re = 0;
+  };
+
+  // Page-local ranges of each page touched by `runs` (pages sorted by first_row).
+  Result<std::map<std::size_t, Runs>> WantedPages(int c, const Runs& runs) const {
     const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(c)];
     Runs sorted = runs;
     std::sort(sorted.begin(), sorted.end());
-    std::map<std::size_t, Runs> wanted;  // page -> page-local ranges, sorted and merged
+    std::map<std::size_t, Runs> wanted;
     for (const auto& [begin, end] : sorted) {
-      auto it = std::upper_bound(col.pages.begin(), col.pages.end(), begin,
-                                 [](std::uint64_t r, const internal::PageMeta& pm) { return r < pm.first_row; });
-      std::size_t p = it == col.pages.begin() ? 0 : static_cast<std::size_t>(it - col.pages.begin()) - 1;
-      for (std::uint64_t row = begin; row < end && p < col.pages.size(); ++p) {
+      auto it = std::upper_bound(
+          col.pages.begin(), col.pages.end(), begin,
+          [](std::uint64_t r, const internal::PageMeta& pm) { return r < pm.first_row; });
+      std::size_t p =
+          it == col.pages.begin() ? 0 : static_cast<std::size_t>(it - col.pages.begin()) - 1;
+      std::uint64_t row = begin;
+      for (; row < end && p < col.pages.size(); ++p) {
         const internal::PageMeta& pm = col.pages[p];
         if (pm.first_row + pm.num_rows <= row) continue;
+        if (pm.first_row > row) break;
         const std::uint64_t rb = row - pm.first_row;
         const std::uint64_t re = std::min(end, pm.first_row + pm.num_rows) - pm.first_row;
         Runs& r = wanted[p];
@@ -175,90 +205,218 @@ struct FileReader::Impl {
         }
         row = pm.first_row + re;
       }
+      if (row < end) return Status::Corrupt(ColumnWhere(c) + ": row " + N(row) + " is in no page");
     }
-    TakeParts out;
-    const LevelScheme& scheme = *columns[static_cast<std::size_t>(c)].scheme;
-    for (const auto& [p, ranges] : wanted) {
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        if (cache.count({c, p}) > 0) continue;  // the whole page is at hand
-      }
-      const std::string where = ColumnWhere(c) + " page " + std::to_string(p);
-      LND_ASSIGN_OR_RETURN(auto parts, internal::DecodePageParts(*file, col.pages[p], container.footer.minor >= 2,
-                                                                 ranges, where));
-      if (!parts) continue;
-      std::vector<TakePart>& v = out[p];
-      for (auto& part : *parts) {
-        auto ip = std::make_shared<IndexedPage>();
-        ip->page = std::move(part.page);
-        LND_RETURN_NOT_OK(scheme.Normalize(&ip->page, where));
-        LND_ASSIGN_OR_RETURN(ip->index, internal::BuildRowIndex(ip->page, scheme, where));
-        v.push_back(TakePart{part.row_begin, part.row_end, std::move(ip)});
-      }
-    }
-    return out;
+    return wanted;
   }
 
-  Result<LeafResult> ReadLeaf(int c, const Runs& runs, bool take = false) const {
-    const ColumnInfo& info = columns[static_cast<std::size_t>(c)];
+  void DoPageWork(int c, bool take, PageWork* w) const {
+    const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(c)];
+    if (take) {
+      bool cached = false;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        cached = cache.count({c, w->page}) > 0;
+      }
+      if (!cached) {
+        const std::string where = ColumnWhere(c) + " page " + std::to_string(w->page);
+        auto parts = internal::DecodePageParts(*file, col.pages[w->page],
+                                               container.footer.minor >= 2, w->ranges, where);
+        if (!parts.ok()) {
+          w->status = parts.status();
+          return;
+        }
+        if (*parts) {
+          const LevelScheme& scheme = *columns[static_cast<std::size_t>(c)].scheme;
+          for (auto& part : **parts) {
+            auto ip = std::make_shared<IndexedPage>();
+            ip->page = std::move(part.page);
+            w->status = scheme.Normalize(&ip->page, where);
+            if (!w->status.ok()) return;
+            auto idx = internal::BuildRowIndex(ip->page, scheme, where);
+            if (!idx.ok()) {
+              w->status = idx.status();
+              return;
+            }
+            ip->index = std::move(*idx);
+            w->parts.push_back(TakePart{part.row_begin, part.row_end, std::move(ip)});
+          }
+          return;
+        }
+      }
+    }
+    auto page = GetPage(c, w->page);
+    if (!page.ok()) {
+      w->status = page.status();
+      return;
+    }
+    w->whole = std::move(*page);
+  }
+
+  // The segments of leaf column `c` for `runs`, from the decoded pages.
+  Result<std::vector<Segment>> Segments(int c, const Runs& runs,
+                                        const std::map<std::size_t, const PageWork*>& work) const {
     const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(c)];
     const std::string where = ColumnWhere(c);
-    if (col.num_rows != container.descriptor.length()) {
-      return Status::Corrupt(where + " has " + N(col.num_rows) + " rows in its pages, but the file "
-                             "has " + N(container.descriptor.length()));
-    }
-    LND_ASSIGN_OR_RETURN(internal::ValueBuilder vb,
-                         internal::ValueBuilder::Make(info.node->field->type()));
-    LeafLevels levels;
-    const bool lists = info.scheme->num_lists() > 0;
-    TakeParts take_parts;
-    if (take) {
-      LND_ASSIGN_OR_RETURN(take_parts, DecodeTakeParts(c, runs));
-    }
+    std::vector<Segment> segs;
     for (const auto& [begin, end] : runs) {
       std::uint64_t row = begin;
-      // First page containing `row` (pages are sorted by first_row).
-      auto it = std::upper_bound(col.pages.begin(), col.pages.end(), row,
-                                 [](std::uint64_t r, const internal::PageMeta& p) { return r < p.first_row; });
+      auto it = std::upper_bound(
+          col.pages.begin(), col.pages.end(), row,
+          [](std::uint64_t r, const internal::PageMeta& p) { return r < p.first_row; });
       std::size_t p = static_cast<std::size_t>(it - col.pages.begin());
       p = p == 0 ? 0 : p - 1;
       while (row < end) {
         while (p < col.pages.size() && col.pages[p].first_row + col.pages[p].num_rows <= row) ++p;
-        if (p >= col.pages.size()) return Status::Corrupt(where + ": row " + N(row) + " is in no page");
+        if (p >= col.pages.size())
+          return Status::Corrupt(where + ": row " + N(row) + " is in no page");
         const internal::PageMeta& meta = col.pages[p];
-        if (auto tp = take_parts.find(p); tp != take_parts.end()) {
-          const std::uint64_t local = row - meta.first_row;
-          auto part = std::upper_bound(tp->second.begin(), tp->second.end(), local,
-                                       [](std::uint64_t r, const TakePart& t) { return r < t.row_end; });
-          if (part == tp->second.end() || part->row_begin > local) {
+        auto wi = work.find(p);
+        if (wi == work.end()) return Status::Corrupt(where + ": page " + N(p) + " was not decoded");
+        const PageWork& w = *wi->second;
+        const std::uint64_t local = row - meta.first_row;
+        if (!w.whole) {
+          auto part =
+              std::upper_bound(w.parts.begin(), w.parts.end(), local,
+                               [](std::uint64_t r, const TakePart& t) { return r < t.row_end; });
+          if (part == w.parts.end() || part->row_begin > local) {
             return Status::Corrupt(where + ": taken row " + N(row) + " is in no decoded part");
           }
           const std::uint64_t rb = local - part->row_begin;
           const std::uint64_t re = std::min(end - meta.first_row, part->row_end) - part->row_begin;
-          internal::AppendRowLevels(part->page->page, part->page->index, rb, re, lists, &levels);
-          LND_RETURN_NOT_OK_CTX(AppendValues(part->page->page, part->page->index.value[rb],
-                                             part->page->index.value[re], &vb),
-                                where + " page " + std::to_string(p));
+          segs.push_back(Segment{part->page.get(), rb, re});
           row = meta.first_row + part->row_begin + re;
           continue;
         }
-        LND_ASSIGN_OR_RETURN(PagePtr page, GetPage(c, p));
-        const std::uint64_t rb = row - meta.first_row;
         const std::uint64_t re = std::min(end, meta.first_row + meta.num_rows) - meta.first_row;
-        internal::AppendRowLevels(page->page, page->index, rb, re, lists, &levels);
-        LND_RETURN_NOT_OK_CTX(AppendValues(page->page, page->index.value[rb], page->index.value[re], &vb),
-                              where + " page " + std::to_string(p));
+        segs.push_back(Segment{w.whole.get(), local, re});
         row = meta.first_row + re;
       }
     }
-    if (levels.def.size() == 0 && levels.num_rows > 0 && !lists) {
-      // (cannot happen: normalized pages always carry def levels)
-      return Status::Corrupt(where + ": no levels");
+    return segs;
+  }
+
+  // Levels and values of one leaf from its segments.
+  Result<LeafResult> AssembleLeaf(int c, const std::vector<Segment>& segs, int threads) const {
+    const ColumnInfo& info = columns[static_cast<std::size_t>(c)];
+    const std::string where = ColumnWhere(c);
+    const bool lists = info.scheme->num_lists() > 0;
+    LND_ASSIGN_OR_RETURN(internal::ValueBuilder vb,
+                         internal::ValueBuilder::Make(info.node->field->type()));
+    std::vector<internal::ValueBuilder::Piece> pieces;
+    std::uint64_t num_rows = 0;
+    bool dense = true;
+    for (const Segment& sg : segs) {
+      const IndexedPage& ip = *sg.page;
+      dense = dense && ip.page.def_zero;
+      num_rows += sg.re - sg.rb;
+      // Values [from, to) of the page's value blocks.
+      const std::uint64_t from = ip.index.Value(sg.rb), to = ip.index.Value(sg.re);
+      std::uint64_t base = 0;
+      for (const auto& block : ip.page.values) {
+        const std::uint64_t end = base + block.num_values;
+        const std::uint64_t a = std::max(from, base), b = std::min(to, end);
+        if (a < b) pieces.push_back({&block, a - base, b - a});
+        base = end;
+        if (base >= to) break;
+      }
     }
+    LND_RETURN_NOT_OK_CTX(vb.AppendMany(pieces, threads), where);
     LeafResult out;
-    LND_ASSIGN_OR_RETURN(out.layers, internal::Unravel(*info.scheme, levels, vb.length(), where));
+    if (dense) {
+      std::vector<internal::RepSpan> spans;
+      spans.reserve(segs.size());
+      for (const Segment& sg : segs) {
+        const IndexedPage& ip = *sg.page;
+        const std::uint64_t b = ip.index.Entry(sg.rb), e = ip.index.Entry(sg.re);
+        spans.push_back({lists ? ip.page.rep.data() + b : nullptr, e - b});
+      }
+      LND_ASSIGN_OR_RETURN(
+          out.layers, internal::UnravelDense(*info.scheme, spans, num_rows, vb.length(), where));
+    } else {
+      LeafLevels levels;
+      for (const Segment& sg : segs) {
+        internal::AppendRowLevels(sg.page->page, sg.page->index, sg.rb, sg.re, lists, &levels);
+      }
+      LND_ASSIGN_OR_RETURN(out.layers, internal::Unravel(*info.scheme, levels, vb.length(), where));
+    }
     const LayerArrays& leaf = out.layers.back();
     LND_ASSIGN_OR_RETURN(out.leaf, vb.Finish(leaf.validity, leaf.null_count));
+    return out;
+  }
+
+  // Decode the pages of every leaf in parallel, then assemble each leaf.
+  Result<std::vector<LeafResult>> ReadLeaves(const std::vector<int>& leaves, const Runs& runs,
+                                             bool take) const {
+    std::vector<PageWork> work;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      const int c = leaves[i];
+      const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(c)];
+      if (col.num_rows != container.descriptor.length()) {
+        return Status::Corrupt(ColumnWhere(c) + " has " + N(col.num_rows) +
+                               " rows in its pages, but "
+                               "the file has " +
+                               N(container.descriptor.length()));
+      }
+      LND_ASSIGN_OR_RETURN(auto wanted, WantedPages(c, runs));
+      for (auto& [p, ranges] : wanted) {
+        PageWork w;
+        w.leaf = i;
+        w.page = p;
+        w.ranges = std::move(ranges);
+        work.push_back(std::move(w));
+      }
+    }
+    const int threads = std::max(1, options.num_threads);
+    // Biggest pages first, so the two threads finish together.
+    std::vector<std::size_t> order(work.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    auto page_bytes = [&](const PageWork& w) {
+      std::uint64_t n = 0;
+      const auto& pm = container.columns[static_cast<std::size_t>(leaves[w.leaf])].pages[w.page];
+      for (const auto& b : pm.buffers) n += b.size;
+      return n;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return page_bytes(work[x]) > page_bytes(work[y]);
+    });
+    internal::ParallelFor(work.size(), threads, [&](std::size_t k) {
+      PageWork& w = work[order[k]];
+      DoPageWork(leaves[w.leaf], take, &w);
+    });
+    std::vector<std::map<std::size_t, const PageWork*>> by_leaf(leaves.size());
+    for (const PageWork& w : work) {
+      if (!w.status.ok()) return w.status;
+      by_leaf[w.leaf][w.page] = &w;
+    }
+    std::vector<std::vector<Segment>> segs(leaves.size());
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      LND_ASSIGN_OR_RETURN(segs[i], Segments(leaves[i], runs, by_leaf[i]));
+    }
+    std::vector<LeafResult> out(leaves.size());
+    if (leaves.size() == 1) {
+      LND_ASSIGN_OR_RETURN(out[0], AssembleLeaf(leaves[0], segs[0], threads));
+      return out;
+    }
+    // Leaves in parallel; the largest one also copies its values on all threads.
+    std::vector<Status> st(leaves.size());
+    std::size_t largest = 0;
+    for (std::size_t i = 1; i < leaves.size(); ++i) {
+      if (segs[i].size() > segs[largest].size()) largest = i;
+    }
+    auto one = [&](std::size_t i, int t) {
+      auto r = AssembleLeaf(leaves[i], segs[i], t);
+      if (r.ok()) {
+        out[i] = std::move(*r);
+      } else {
+        st[i] = r.status();
+      }
+    };
+    internal::ParallelFor(leaves.size(), threads, [&](std::size_t i) {
+      if (i != largest) one(i, 1);
+    });
+    one(largest, threads);
+    for (const auto& s2 : st) LND_RETURN_NOT_OK(s2);
     return out;
   }
 
@@ -282,7 +440,8 @@ struct FileReader::Impl {
         std::size_t start = 0;
         while (true) {
           auto dot = path.find('.', start);
-          parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+          parts.push_back(
+              path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
           if (dot == std::string::npos) break;
           start = dot + 1;
         }
@@ -296,8 +455,8 @@ struct FileReader::Impl {
         }
         if (found == nullptr) {
           return Status::InvalidArgument("projection '" + path + "': no field named '" + parts[i] +
-                                         "'" + (i == 0 ? "" : " in the struct") + "; the schema is " +
-                                         tree.schema->ToString());
+                                         "'" + (i == 0 ? "" : " in the struct") +
+                                         "; the schema is " + tree.schema->ToString());
         }
         const bool last = i + 1 == parts.size();
         if (!last && found->field->type()->id() != TypeId::kStruct) {
@@ -367,8 +526,12 @@ struct FileReader::Impl {
       return lr.leaf;
     }
     std::vector<int> under;
-    if (pn != nullptr) CollectLeaves(*pn, &under); else CollectLeaves(node, &under);
-    if (under.empty()) return Status::Corrupt("field '" + node.field->name() + "' has no leaf column");
+    if (pn != nullptr)
+      CollectLeaves(*pn, &under);
+    else
+      CollectLeaves(node, &under);
+    if (under.empty())
+      return Status::Corrupt("field '" + node.field->name() + "' has no leaf column");
     const LayerArrays& la = leaves.at(under[0]).layers.at(depth);
     const TypeId id = field->type()->id();
     if (id == TypeId::kStruct) {
@@ -376,56 +539,44 @@ struct FileReader::Impl {
       const auto& child_fields = field->type()->children();
       if (pn != nullptr && !pn->whole) {
         for (std::size_t i = 0; i < pn->children.size(); ++i) {
-          LND_ASSIGN_OR_RETURN(auto a, Assemble(*pn->children[i].node, child_fields[i], &pn->children[i],
-                                                depth + 1, leaves));
+          LND_ASSIGN_OR_RETURN(auto a, Assemble(*pn->children[i].node, child_fields[i],
+                                                &pn->children[i], depth + 1, leaves));
           kids.push_back(std::move(a));
         }
       } else {
         for (std::size_t i = 0; i < node.children.size(); ++i) {
-          LND_ASSIGN_OR_RETURN(auto a, Assemble(node.children[i], child_fields[i], nullptr, depth + 1, leaves));
+          LND_ASSIGN_OR_RETURN(
+              auto a, Assemble(node.children[i], child_fields[i], nullptr, depth + 1, leaves));
           kids.push_back(std::move(a));
         }
       }
       for (const auto& k : kids) {
         if (k->length != la.length) {
-          return Status::Corrupt("struct '" + node.field->name() + "' has " + N(static_cast<std::uint64_t>(la.length)) +
-                                 " rows but a child has " + N(static_cast<std::uint64_t>(k->length)));
+          return Status::Corrupt("struct '" + node.field->name() + "' has " +
+                                 N(static_cast<std::uint64_t>(la.length)) +
+                                 " rows but a child has " +
+                                 N(static_cast<std::uint64_t>(k->length)));
         }
       }
-      return array::MakeArrayData(field->type(), la.length, {la.validity}, std::move(kids), la.null_count);
+      return array::MakeArrayData(field->type(), la.length, {la.validity}, std::move(kids),
+                                  la.null_count);
     }
     // list / large list
-    LND_ASSIGN_OR_RETURN(auto child, Assemble(node.children[0], field->type()->value_field(), nullptr,
-                                              depth + 1, leaves));
-    return array::MakeArrayData(field->type(), la.length, {la.validity, la.offsets}, {std::move(child)},
-                                la.null_count);
+    LND_ASSIGN_OR_RETURN(auto child, Assemble(node.children[0], field->type()->value_field(),
+                                              nullptr, depth + 1, leaves));
+    return array::MakeArrayData(field->type(), la.length, {la.validity, la.offsets},
+                                {std::move(child)}, la.null_count);
   }
 
   Result<array::RecordBatchPtr> Read(const Runs& runs, const std::vector<std::string>& projection,
-                                      bool take = false) const {
+                                     bool take = false) const {
     LND_ASSIGN_OR_RETURN(std::vector<ProjNode> proj, Project(projection));
     std::vector<int> leaves;
     for (const auto& pn : proj) CollectLeaves(pn, &leaves);
     std::map<int, LeafResult> results;
-    std::vector<Result<LeafResult>> decoded(leaves.size(), Status::Corrupt("not decoded"));
-    const int threads = std::max(1, std::min<int>(options.num_threads, static_cast<int>(leaves.size())));
-    if (threads <= 1) {
-      for (std::size_t i = 0; i < leaves.size(); ++i) decoded[i] = ReadLeaf(leaves[i], runs, take);
-    } else {
-      std::vector<std::thread> pool;
-      for (int t = 0; t < threads; ++t) {
-        pool.emplace_back([&, t] {
-          for (std::size_t i = static_cast<std::size_t>(t); i < leaves.size(); i += static_cast<std::size_t>(threads)) {
-            decoded[i] = ReadLeaf(leaves[i], runs, take);
-          }
-        });
-      }
-      for (auto& th : pool) th.join();
-    }
-    for (std::size_t i = 0; i < leaves.size(); ++i) {
-      if (!decoded[i].ok()) return decoded[i].status();
-      results.emplace(leaves[i], std::move(*decoded[i]));
-    }
+    LND_ASSIGN_OR_RETURN(std::vector<LeafResult> decoded, ReadLeaves(leaves, runs, take));
+    for (std::size_t i = 0; i < leaves.size(); ++i)
+      results.emplace(leaves[i], std::move(decoded[i]));
     std::uint64_t num_rows = 0;
     for (const auto& [b, e] : runs) num_rows += e - b;
     std::vector<array::FieldPtr> fields;
@@ -437,7 +588,8 @@ struct FileReader::Impl {
       arrays.push_back(std::move(a));
     }
     auto schema = array::MakeSchema(std::move(fields), tree.schema->metadata());
-    return array::RecordBatch::Make(std::move(schema), static_cast<int64_t>(num_rows), std::move(arrays));
+    return array::RecordBatch::Make(std::move(schema), static_cast<int64_t>(num_rows),
+                                    std::move(arrays));
   }
 };
 
@@ -448,7 +600,7 @@ void BuildColumnInfo(const FieldNode& node, std::vector<PathLayer> path, const s
   const std::string name = prefix.empty() ? node.field->name() : prefix + "." + node.field->name();
   const TypeId id = node.field->type()->id();
   PathLayer layer;
-  layer.kind = id == TypeId::kList ? PathLayer::Kind::kList
+  layer.kind = id == TypeId::kList        ? PathLayer::Kind::kList
                : id == TypeId::kLargeList ? PathLayer::Kind::kLargeList
                                           : PathLayer::Kind::kItem;
   path.push_back(layer);
@@ -463,7 +615,8 @@ void BuildColumnInfo(const FieldNode& node, std::vector<PathLayer> path, const s
   for (const auto& c : node.children) BuildColumnInfo(c, path, name, out);
 }
 
-void Describe(const FieldNode& node, const std::string& prefix, std::vector<FieldDescription>* out) {
+void Describe(const FieldNode& node, const std::string& prefix,
+              std::vector<FieldDescription>* out) {
   FieldDescription d;
   d.id = node.id;
   d.parent_id = node.parent_id;
@@ -478,7 +631,8 @@ void Describe(const FieldNode& node, const std::string& prefix, std::vector<Fiel
 
 }  // namespace
 
-Result<FileReader> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file, ReaderOptions options) {
+Result<FileReader> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
+                                    ReaderOptions options) {
   if (!file) return Status::InvalidArgument("FileReader::Open: file is null");
   auto impl = std::make_shared<Impl>();
   impl->file = file;
@@ -547,19 +701,21 @@ FileDescription FileReader::Describe() const {
   return d;
 }
 
-Result<array::SchemaPtr> FileReader::ProjectedSchema(const std::vector<std::string>& projection) const {
+Result<array::SchemaPtr> FileReader::ProjectedSchema(
+    const std::vector<std::string>& projection) const {
   LND_ASSIGN_OR_RETURN(auto proj, impl_->Project(projection));
   std::vector<array::FieldPtr> fields;
   for (const auto& pn : proj) fields.push_back(Impl::ProjField(pn));
   return array::MakeSchema(std::move(fields), impl_->tree.schema->metadata());
 }
 
-Result<array::RecordBatchPtr> FileReader::ReadAll(const std::vector<std::string>& projection) const {
+Result<array::RecordBatchPtr> FileReader::ReadAll(
+    const std::vector<std::string>& projection) const {
   return ReadRange(0, num_rows(), projection);
 }
 
-Result<array::RecordBatchPtr> FileReader::ReadRange(std::int64_t offset, std::int64_t length,
-                                                    const std::vector<std::string>& projection) const {
+Result<array::RecordBatchPtr> FileReader::ReadRange(
+    std::int64_t offset, std::int64_t length, const std::vector<std::string>& projection) const {
   if (offset < 0 || length < 0 || offset > num_rows() || length > num_rows() - offset) {
     return Status::InvalidArgument("row range [" + std::to_string(offset) + ", " +
                                    std::to_string(offset + length) + ") is outside the file's " +
@@ -567,7 +723,8 @@ Result<array::RecordBatchPtr> FileReader::ReadRange(std::int64_t offset, std::in
   }
   Impl::Runs runs;
   if (length > 0) {
-    runs.emplace_back(static_cast<std::uint64_t>(offset), static_cast<std::uint64_t>(offset + length));
+    runs.emplace_back(static_cast<std::uint64_t>(offset),
+                      static_cast<std::uint64_t>(offset + length));
   }
   return impl_->Read(runs, projection);
 }
@@ -577,7 +734,8 @@ Result<array::RecordBatchPtr> FileReader::Take(std::span<const std::uint64_t> in
   Impl::Runs runs;
   for (std::uint64_t i : indices) {
     if (i >= static_cast<std::uint64_t>(num_rows())) {
-      return Status::InvalidArgument("row index " + std::to_string(i) + " is out of range; the file has " +
+      return Status::InvalidArgument("row index " + std::to_string(i) +
+                                     " is out of range; the file has " +
                                      std::to_string(num_rows()) + " rows");
     }
     if (!runs.empty() && runs.back().second == i) {
@@ -589,7 +747,8 @@ Result<array::RecordBatchPtr> FileReader::Take(std::span<const std::uint64_t> in
   return impl_->Read(runs, projection, /*take=*/true);
 }
 
-Result<BatchReader> FileReader::Scan(const std::vector<std::string>& projection, ScanOptions options) const {
+Result<BatchReader> FileReader::Scan(const std::vector<std::string>& projection,
+                                     ScanOptions options) const {
   LND_ASSIGN_OR_RETURN(auto schema, ProjectedSchema(projection));
   LND_ASSIGN_OR_RETURN(auto proj, impl_->Project(projection));
   std::vector<int> leaves;
@@ -603,7 +762,8 @@ Result<BatchReader> FileReader::Scan(const std::vector<std::string>& projection,
   std::int64_t rows = std::max<std::int64_t>(1, options.max_rows);
   if (num_rows() > 0 && bytes > 0 && options.max_bytes > 0) {
     const double per_row = static_cast<double>(bytes) / static_cast<double>(num_rows());
-    const auto by_bytes = static_cast<std::int64_t>(static_cast<double>(options.max_bytes) / per_row);
+    const auto by_bytes =
+        static_cast<std::int64_t>(static_cast<double>(options.max_bytes) / per_row);
     rows = std::max<std::int64_t>(1, std::min(rows, by_bytes));
   }
   return BatchReader(*this, projection, std::move(schema), rows);

@@ -59,8 +59,10 @@ LevelScheme::LevelScheme(std::vector<PathLayer> path) : path_(std::move(path)) {
 Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const {
   const std::vector<int>& layers = page->layers;  // innermost first
   if (layers.size() != path_.size()) {
-    return Status::Corrupt(where + " has " + N(layers.size()) + " rep/def layers, but the field "
-                           "path has " + N(path_.size()) + " levels");
+    return Status::Corrupt(where + " has " + N(layers.size()) +
+                           " rep/def layers, but the field "
+                           "path has " +
+                           N(path_.size()) + " levels");
   }
   // Map page def level -> canonical level.
   std::vector<std::uint16_t> map{0};
@@ -69,36 +71,63 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
     const int l = layers[k];
     if (IsListLayer(l) != path_[j].is_list()) {
       return Status::Corrupt(where + ": rep/def layer " + N(k) + " is " + LayerName(l) +
-                             ", but the schema has a " + (path_[j].is_list() ? "list" : "struct/leaf") +
-                             " there");
+                             ", but the schema has a " +
+                             (path_[j].is_list() ? "list" : "struct/leaf") + " there");
     }
     switch (l) {
       case pb::REPDEF_NULLABLE_ITEM:
-      case pb::REPDEF_NULLABLE_LIST: map.push_back(null_[j]); break;
-      case pb::REPDEF_EMPTYABLE_LIST: map.push_back(empty_[j]); break;
+      case pb::REPDEF_NULLABLE_LIST:
+        map.push_back(null_[j]);
+        break;
+      case pb::REPDEF_EMPTYABLE_LIST:
+        map.push_back(empty_[j]);
+        break;
       case pb::REPDEF_NULL_AND_EMPTY_LIST:
         map.push_back(null_[j]);
         map.push_back(empty_[j]);
         break;
-      default: break;
+      default:
+        break;
     }
   }
   if (page->has_def) {
-    for (std::uint16_t& d : page->def) {
-      if (d >= map.size()) {
-        return Status::Corrupt(where + ": def level " + N(d) + " exceeds the page's maximum " +
-                               N(map.size() - 1));
+    if (page->def.size() != page->num_entries) {
+      return Status::Corrupt(where + ": " + N(page->def.size()) + " def levels for " +
+                             N(page->num_entries) + " entries");
+    }
+    bool identity = true;
+    for (std::size_t i = 0; i < map.size(); ++i) identity &= map[i] == i;
+    const auto max_def = static_cast<std::uint16_t>(map.size() - 1);
+    std::uint16_t* d = page->def.data();
+    const std::size_t n = page->def.size();
+    // Block-wise: find the largest level first (vectorisable), map only when needed.
+    std::uint16_t any = 0, top = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      any = static_cast<std::uint16_t>(any | d[i]);
+      top = std::max(top, d[i]);
+    }
+    if (top > max_def) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (d[i] > max_def) {
+          return Status::Corrupt(where + ": def level " + N(d[i]) + " exceeds the page's maximum " +
+                                 N(max_def));
+        }
       }
-      d = map[d];
+    }
+    if (any == 0) {
+      std::vector<std::uint16_t>().swap(page->def);
+      page->def_zero = true;
+    } else {
+      page->def_zero = false;
+      if (!identity) {
+        for (std::size_t i = 0; i < n; ++i) d[i] = map[d[i]];
+      }
     }
   } else {
-    page->def.assign(page->num_entries, 0);
-    page->has_def = true;
+    page->def.clear();
+    page->def_zero = true;
   }
-  if (page->def.size() != page->num_entries) {
-    return Status::Corrupt(where + ": " + N(page->def.size()) + " def levels for " +
-                           N(page->num_entries) + " entries");
-  }
+  page->has_def = true;
   if (num_lists_ > 0) {
     if (!page->has_rep) {
       page->rep.assign(page->num_entries, static_cast<std::uint16_t>(num_lists_));
@@ -120,9 +149,6 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
   const auto R = static_cast<std::uint16_t>(scheme.num_lists());
   const bool lists = R > 0;
   RowIndex idx;
-  // num_rows comes from the file; never reserve more than the decoded entries justify.
-  idx.entry.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
-  idx.value.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
   if (!lists) {
     if (n != page.num_rows) {
       return Status::Corrupt(where + " has " + N(n) + " level entries for " + N(page.num_rows) +
@@ -132,33 +158,63 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
       return Status::Corrupt(where + " has " + N(page.num_values) + " values for " + N(n) +
                              " rows (expected one per row for a field without lists)");
     }
-    for (std::uint64_t r = 0; r <= n; ++r) {
-      idx.entry.push_back(r);
-      idx.value.push_back(r);
-    }
+    idx.identity = true;
     return idx;
+  }
+  if (page.rep.size() != n || (!page.def_zero && page.def.size() != n)) {
+    return Status::Corrupt(where + ": " + N(page.rep.size()) + " rep and " + N(page.def.size()) +
+                           " def levels for " + N(n) + " entries");
   }
   if (n > 0 && page.rep[0] != R) {
     return Status::Corrupt(where + ": the first rep level is " + N(page.rep[0]) + ", expected " +
                            N(R) + " (the start of a row)");
   }
-  const std::uint16_t maxvis = scheme.max_visible();
+  // num_rows comes from the file; never reserve more than the decoded entries justify.
+  idx.entry.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
+  const std::uint16_t* rep = page.rep.data();
   std::uint64_t v = 0;
-  for (std::uint64_t e = 0; e < n; ++e) {
-    if (page.rep[e] > R) {
-      return Status::Corrupt(where + ": rep level " + N(page.rep[e]) + " exceeds " + N(R));
+  if (page.def_zero) {
+    // Every entry is a visible value: value index == entry index. Rows are found a block of
+    // entries at a time (row starts are rare in long lists).
+    constexpr std::uint64_t kBlock = 64;
+    std::uint64_t e = 0;
+    for (; e + kBlock <= n; e += kBlock) {
+      std::uint16_t hit = 0;
+      for (std::uint64_t i = 0; i < kBlock; ++i) hit |= static_cast<std::uint16_t>(rep[e + i] >= R);
+      if (hit == 0) continue;
+      for (std::uint64_t i = e; i < e + kBlock; ++i) {
+        if (rep[i] > R)
+          return Status::Corrupt(where + ": rep level " + N(rep[i]) + " exceeds " + N(R));
+        if (rep[i] == R) idx.entry.push_back(i);
+      }
     }
-    if (page.rep[e] == R) {
-      idx.entry.push_back(e);
-      idx.value.push_back(v);
+    for (; e < n; ++e) {
+      if (rep[e] > R)
+        return Status::Corrupt(where + ": rep level " + N(rep[e]) + " exceeds " + N(R));
+      if (rep[e] == R) idx.entry.push_back(e);
     }
-    if (page.def[e] <= maxvis) ++v;
+    v = n;
+  } else {
+    idx.value.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
+    const std::uint16_t maxvis = scheme.max_visible();
+    for (std::uint64_t e = 0; e < n; ++e) {
+      if (rep[e] > R) {
+        return Status::Corrupt(where + ": rep level " + N(rep[e]) + " exceeds " + N(R));
+      }
+      if (rep[e] == R) {
+        idx.entry.push_back(e);
+        idx.value.push_back(v);
+      }
+      if (page.def[e] <= maxvis) ++v;
+    }
+    idx.value.push_back(v);
   }
   idx.entry.push_back(n);
-  idx.value.push_back(v);
   if (idx.entry.size() != page.num_rows + 1) {
-    return Status::Corrupt(where + " holds " + N(idx.entry.size() - 1) + " rows, but the page "
-                           "metadata says " + N(page.num_rows));
+    return Status::Corrupt(where + " holds " + N(idx.entry.size() - 1) +
+                           " rows, but the page "
+                           "metadata says " +
+                           N(page.num_rows));
   }
   if (v != page.num_values) {
     return Status::Corrupt(where + ": levels use " + N(v) + " value slots, the page decoded " +
@@ -169,11 +225,140 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
 
 void AppendRowLevels(const DecodedPage& page, const RowIndex& index, std::uint64_t row_begin,
                      std::uint64_t row_end, bool has_lists, LeafLevels* levels) {
-  const auto b = static_cast<std::ptrdiff_t>(index.entry[row_begin]);
-  const auto e = static_cast<std::ptrdiff_t>(index.entry[row_end]);
-  if (has_lists) levels->rep.insert(levels->rep.end(), page.rep.begin() + b, page.rep.begin() + e);
-  levels->def.insert(levels->def.end(), page.def.begin() + b, page.def.begin() + e);
+  const std::uint64_t b = index.Entry(row_begin);
+  const std::uint64_t e = index.Entry(row_end);
+  if (has_lists) {
+    levels->rep.insert(levels->rep.end(), page.rep.begin() + static_cast<std::ptrdiff_t>(b),
+                       page.rep.begin() + static_cast<std::ptrdiff_t>(e));
+  }
+  if (page.def_zero) {
+    levels->def.resize(levels->def.size() + (e - b), 0);
+  } else {
+    levels->def.insert(levels->def.end(), page.def.begin() + static_cast<std::ptrdiff_t>(b),
+                       page.def.begin() + static_cast<std::ptrdiff_t>(e));
+  }
   levels->num_rows += row_end - row_begin;
+}
+
+namespace {
+
+// Offsets buffer of a list layer from 64-bit offsets (int32 for list, int64 for large list).
+Result<array::BufferPtr> OffsetsBuffer(const std::vector<int64_t>& o, PathLayer::Kind kind,
+                                       const std::string& where) {
+  std::uint8_t* p = nullptr;
+  if (kind == PathLayer::Kind::kLargeList) {
+    auto b = Buffer::AllocateUninitialized(static_cast<int64_t>(o.size() * 8), &p);
+    if (!o.empty()) std::memcpy(p, o.data(), o.size() * 8);
+    return b;
+  }
+  if (!o.empty() && o.back() > std::numeric_limits<int32_t>::max()) {
+    return Status::NotImplemented(where + ": list holds more than 2^31 items; read fewer rows");
+  }
+  auto b = Buffer::AllocateUninitialized(static_cast<int64_t>(o.size() * 4), &p);
+  for (std::size_t i = 0; i < o.size(); ++i) {
+    const auto v = static_cast<int32_t>(o[i]);
+    std::memcpy(p + i * 4, &v, 4);
+  }
+  return b;
+}
+
+}  // namespace
+
+Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
+                                              const std::vector<RepSpan>& spans,
+                                              std::uint64_t num_rows, std::uint64_t num_values,
+                                              const std::string& where) {
+  const auto& path = scheme.path();
+  const std::size_t K = path.size();
+  const int R = scheme.num_lists();
+  std::uint64_t n = 0;
+  for (const auto& s : spans) n += s.num_entries;
+  if (n != num_values) {
+    return Status::Corrupt(where + ": levels use " + N(n) + " values, but " + N(num_values) +
+                           " were decoded");
+  }
+  std::vector<LayerArrays> out(K);
+  if (R == 0) {
+    if (n != num_rows) {
+      return Status::Corrupt(where + ": " + N(n) + " entries, " + N(num_values) + " values, " +
+                             N(num_rows) + " rows; expected all equal");
+    }
+    for (auto& l : out) l.length = static_cast<int64_t>(n);
+    return out;
+  }
+  // Every entry opens a new instance of every layer inside the list it continues: with rep r,
+  // the list at level L (outermost R, innermost 1) starts a new instance when r >= L and a new
+  // element when r >= L - 1.
+  std::uint64_t rows = 0;
+  int level = R;
+  for (std::size_t j = 0; j < K; ++j) {
+    if (!path[j].is_list()) {
+      continue;  // lengths filled below
+    }
+    const auto L = static_cast<std::uint16_t>(level--);
+    const auto L1 = static_cast<std::uint16_t>(L - 1);
+    std::vector<int64_t> offsets;
+    offsets.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(n, num_rows * 4 + 16)) + 1);
+    int64_t count = 0;
+    std::uint64_t starts = 0;
+    constexpr std::uint64_t kBlock = 64;
+    for (const auto& s : spans) {
+      const std::uint16_t* rep = s.rep;
+      const std::uint64_t m = s.num_entries;
+      if (m > 0 && rep[0] != R) {
+        return Status::Corrupt(where + ": a row does not start with rep level " +
+                               N(static_cast<std::uint64_t>(R)));
+      }
+      std::uint64_t e = 0;
+      for (; e + kBlock <= m; e += kBlock) {
+        std::uint16_t hit = 0;
+        std::uint32_t elems = 0;
+        for (std::uint64_t i = 0; i < kBlock; ++i) {
+          hit |= static_cast<std::uint16_t>(rep[e + i] >= L);
+          elems += static_cast<std::uint32_t>(rep[e + i] >= L1);
+        }
+        if (hit == 0) {
+          count += elems;
+          continue;
+        }
+        for (std::uint64_t i = e; i < e + kBlock; ++i) {
+          if (rep[i] > R)
+            return Status::Corrupt(where + ": rep level " + N(rep[i]) + " exceeds " +
+                                   N(static_cast<std::uint64_t>(R)));
+          if (rep[i] >= L) {
+            offsets.push_back(count);
+            ++starts;
+            if (rep[i] == R && L == R) ++rows;
+          }
+          if (rep[i] >= L1) ++count;
+        }
+      }
+      for (; e < m; ++e) {
+        if (rep[e] > R)
+          return Status::Corrupt(where + ": rep level " + N(rep[e]) + " exceeds " +
+                                 N(static_cast<std::uint64_t>(R)));
+        if (rep[e] >= L) {
+          offsets.push_back(count);
+          ++starts;
+          if (rep[e] == R && L == R) ++rows;
+        }
+        if (rep[e] >= L1) ++count;
+      }
+    }
+    offsets.push_back(count);
+    LayerArrays& la = out[j];
+    la.length = static_cast<int64_t>(starts);
+    LND_ASSIGN_OR_RETURN(la.offsets, OffsetsBuffer(offsets, path[j].kind, where));
+    // Item layers between the previous list (or the top) and this one have as many instances
+    // as this list.
+    for (std::size_t k = j; k-- > 0 && !path[k].is_list();) out[k].length = la.length;
+  }
+  if (rows != num_rows) {
+    return Status::Corrupt(where + ": levels hold " + N(rows) + " rows, expected " + N(num_rows));
+  }
+  // Layers inside the innermost list: one instance per entry.
+  for (std::size_t k = K; k-- > 0 && !path[k].is_list();) out[k].length = static_cast<int64_t>(n);
+  return out;
 }
 
 Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLevels& levels,
@@ -229,10 +414,13 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     if (R == 0 || r == R) {
       ++rows;
     } else {
-      if (r > R) return Status::Corrupt(where + ": rep level " + N(static_cast<std::uint64_t>(r)) + " exceeds " + N(static_cast<std::uint64_t>(R)));
+      if (r > R)
+        return Status::Corrupt(where + ": rep level " + N(static_cast<std::uint64_t>(r)) +
+                               " exceeds " + N(static_cast<std::uint64_t>(R)));
       const std::size_t j = list_at_level[static_cast<std::size_t>(r) + 1];
       if (!open[j]) {
-        return Status::Corrupt(where + ": entry " + N(e) + " (rep " + N(static_cast<std::uint64_t>(r)) +
+        return Status::Corrupt(where + ": entry " + N(e) + " (rep " +
+                               N(static_cast<std::uint64_t>(r)) +
                                ") continues a list that is not open");
       }
       offsets[j].back() += 1;
@@ -295,7 +483,8 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
         la.offsets = Buffer::FromVector(std::move(b));
       } else {
         if (o.back() > std::numeric_limits<int32_t>::max()) {
-          return Status::NotImplemented(where + ": list holds more than 2^31 items; read fewer rows");
+          return Status::NotImplemented(where +
+                                        ": list holds more than 2^31 items; read fewer rows");
         }
         std::vector<std::uint8_t> b(o.size() * 4);
         for (std::size_t i = 0; i < o.size(); ++i) {

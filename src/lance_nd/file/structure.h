@@ -34,8 +34,9 @@ class LevelScheme {
   std::uint16_t max_level() const { return max_level_; }
   std::uint16_t max_visible() const { return max_visible_; }
 
-  /// \brief Rewrite `page` levels into canonical numbering (def always materialised, rep when
-  /// the path has lists). Errors if the page's layers do not match the path.
+  /// \brief Rewrite `page` levels into canonical numbering (rep materialised when the path has
+  /// lists; def materialised unless every level is 0, then `def_zero` is set and `def` left
+  /// empty). Errors if the page's layers do not match the path.
   Status Normalize(DecodedPage* page, const std::string& where) const;
 
  private:
@@ -53,18 +54,25 @@ struct LeafLevels {
   std::uint64_t num_rows = 0;
 };
 
-/// \brief Where each row of a normalized page starts: entry[r] is the first level entry of row
-/// r and value[r] its first value slot; both have num_rows + 1 elements.
+/// \brief Where each row of a normalized page starts: Entry(r) is the first level entry of row
+/// r and Value(r) its first value slot, for r in [0, num_rows]. Pages without lists have the
+/// identity index (one entry and one value per row) and store nothing.
 struct RowIndex {
-  std::vector<std::uint64_t> entry;
-  std::vector<std::uint64_t> value;
+  bool identity = false;
+  std::vector<std::uint64_t> entry;  // empty when identity
+  std::vector<std::uint64_t> value;  // empty when identity or when equal to `entry`
+  std::uint64_t Entry(std::uint64_t r) const { return identity ? r : entry[r]; }
+  std::uint64_t Value(std::uint64_t r) const {
+    return identity ? r : value.empty() ? entry[r] : value[r];
+  }
 };
 
 /// \brief Index the rows of a normalized page; checks row and value counts.
 Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& scheme,
                                const std::string& where);
 
-/// \brief Append the levels of rows [row_begin, row_end) of a normalized, indexed page.
+/// \brief Append the levels of rows [row_begin, row_end) of a normalized, indexed page
+/// (def_zero pages append zeros).
 void AppendRowLevels(const DecodedPage& page, const RowIndex& index, std::uint64_t row_begin,
                      std::uint64_t row_end, bool has_lists, LeafLevels* levels);
 
@@ -73,12 +81,28 @@ struct LayerArrays {
   int64_t length = 0;
   array::BufferPtr validity;  // null when no nulls
   int64_t null_count = 0;
-  array::BufferPtr offsets;   // lists: int32 (list) or int64 (large list)
+  array::BufferPtr offsets;  // lists: int32 (list) or int64 (large list)
 };
 
 /// \brief Unravel canonical levels into per-layer arrays (outermost first; the last entry is
 /// the leaf's validity). Checks that exactly `num_values` value slots are used.
 Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLevels& levels,
                                          std::uint64_t num_values, const std::string& where);
+
+/// \brief The rep levels of some consecutive rows of a normalized page (null when the path has
+/// no lists) and their entry count.
+struct RepSpan {
+  const std::uint16_t* rep = nullptr;
+  std::uint64_t num_entries = 0;
+};
+
+/// \brief Bulk Unravel for the common case where every def level is 0 (no nulls, no empty
+/// lists, pages with def_zero): list offsets are computed from the rep levels a block of entries
+/// at a time, no layer has validity. `spans` must start at row starts (as AppendRowLevels
+/// slices do). Gives the same result as Unravel on the same levels.
+Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
+                                              const std::vector<RepSpan>& spans,
+                                              std::uint64_t num_rows, std::uint64_t num_values,
+                                              const std::string& where);
 
 }  // namespace lance_nd::file::internal

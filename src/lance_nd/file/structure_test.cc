@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "lance_nd/testing/random_arrays.h"
+
 #include "encodings_v2_1.pb.h"
 #include "lance_nd/testing/status_matchers.h"
 
@@ -42,7 +44,8 @@ TEST(LevelSchemeTest, NormalizeMapsPageLevels) {
   DecodedPage page;
   // Page layers (innermost first): ALL_VALID_ITEM, NULL_AND_EMPTY_LIST, NULLABLE_ITEM:
   // page def 1 = null list, 2 = empty list, 3 = null struct.
-  page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST, pb::REPDEF_NULLABLE_ITEM};
+  page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST,
+                 pb::REPDEF_NULLABLE_ITEM};
   page.rep = {1, 0, 1, 1, 1};
   page.def = {0, 0, 3, 2, 0};
   page.has_rep = page.has_def = true;
@@ -50,7 +53,8 @@ TEST(LevelSchemeTest, NormalizeMapsPageLevels) {
   LND_ASSERT_OK(s.Normalize(&page, "p"));
   EXPECT_EQ(page.def, (std::vector<std::uint16_t>{0, 0, 4, 3, 0}));
   page.def = {0, 0, 5, 0, 0};
-  page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST, pb::REPDEF_NULLABLE_ITEM};
+  page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST,
+                 pb::REPDEF_NULLABLE_ITEM};
   LND_EXPECT_ERROR(s.Normalize(&page, "p"), StatusCode::kCorrupt, "def level 5 exceeds");
   page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_ITEM};
   LND_EXPECT_ERROR(s.Normalize(&page, "p"), StatusCode::kCorrupt, "schema has a list there");
@@ -93,7 +97,8 @@ TEST(UnravelTest, Errors) {
   lv.rep = {1, 1, 0};
   lv.def = {0, 2, 0};  // row 2 is a null list, then an entry continues it
   lv.num_rows = 2;
-  LND_EXPECT_ERROR(Unravel(s, lv, 2, "t"), StatusCode::kCorrupt, "continues a list that is not open");
+  LND_EXPECT_ERROR(Unravel(s, lv, 2, "t"), StatusCode::kCorrupt,
+                   "continues a list that is not open");
   lv.rep = {1, 0};
   lv.def = {0, 0};
   lv.num_rows = 1;
@@ -101,6 +106,170 @@ TEST(UnravelTest, Errors) {
   LND_EXPECT_ERROR(Unravel(s, lv, 1, "t"), StatusCode::kCorrupt, "more than the 1 decoded values");
   lv.num_rows = 2;
   LND_EXPECT_ERROR(Unravel(s, lv, 2, "t"), StatusCode::kCorrupt, "levels hold 1 rows, expected 2");
+}
+
+std::vector<int64_t> Offsets64(const LayerArrays& l, PathLayer::Kind kind) {
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i <= l.length; ++i) {
+    if (kind == Kind::kLargeList) {
+      int64_t v;
+      std::memcpy(&v, l.offsets->data() + i * 8, 8);
+      out.push_back(v);
+    } else {
+      int32_t v;
+      std::memcpy(&v, l.offsets->data() + i * 4, 4);
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+// UnravelDense (bulk, all def 0) must give exactly what the general Unravel gives.
+TEST(UnravelDenseTest, MatchesGeneralUnravelOnRandomLevels) {
+  int lists_seen = 0;
+  for (std::uint64_t seed = 0; seed < 300; ++seed) {
+    testing::Rng rng(seed);
+    std::vector<PathLayer> path;
+    const int depth = 1 + static_cast<int>(rng.Below(5));
+    for (int i = 0; i < depth - 1; ++i) {
+      const auto k = rng.Below(3);
+      path.push_back({k == 0 ? Kind::kItem : k == 1 ? Kind::kList : Kind::kLargeList});
+    }
+    path.push_back({Kind::kItem});
+    LevelScheme scheme(path);
+    const auto R = static_cast<std::uint16_t>(scheme.num_lists());
+    lists_seen += R > 0;
+    // Random valid dense levels split into spans at row starts (as pages would be).
+    std::vector<std::uint16_t> rep;
+    std::uint64_t rows = rng.Below(50);
+    const std::uint64_t n_target = rows == 0 ? 0 : rows + rng.Below(300);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      rep.push_back(R);
+      const std::uint64_t extra = R == 0 ? 0 : rng.Below(2 * n_target / rows + 1);
+      for (std::uint64_t i = 0; i < extra; ++i) {
+        rep.push_back(static_cast<std::uint16_t>(rng.Below(R)));
+      }
+    }
+    LeafLevels lv;
+    lv.num_rows = rows;
+    if (R > 0) lv.rep = rep;
+    lv.def.assign(rep.size(), 0);
+    std::vector<RepSpan> spans;
+    std::size_t start = 0;
+    for (std::size_t i = 1; i <= rep.size(); ++i) {
+      if (i == rep.size() || (rep[i] == R && rng.Chance(0.2))) {
+        spans.push_back({R > 0 ? rep.data() + start : nullptr, i - start});
+        start = i;
+      }
+    }
+    const std::string what = "seed " + std::to_string(seed);
+    LND_ASSERT_OK_AND_ASSIGN(auto want, Unravel(scheme, lv, rep.size(), "t"));
+    LND_ASSERT_OK_AND_ASSIGN(auto got, UnravelDense(scheme, spans, rows, rep.size(), "t"));
+    ASSERT_EQ(got.size(), want.size()) << what;
+    for (std::size_t j = 0; j < got.size(); ++j) {
+      EXPECT_EQ(got[j].length, want[j].length) << what << " layer " << j;
+      EXPECT_EQ(got[j].null_count, 0) << what;
+      EXPECT_EQ(Valid(got[j]), Valid(want[j])) << what << " layer " << j;
+      if (path[j].is_list()) {
+        EXPECT_EQ(Offsets64(got[j], path[j].kind), Offsets64(want[j], path[j].kind))
+            << what << " layer " << j;
+      }
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(lists_seen, 100);
+}
+
+TEST(UnravelDenseTest, Errors) {
+  LevelScheme s({{Kind::kList}, {Kind::kItem}});
+  std::vector<std::uint16_t> rep = {1, 0, 2, 0};
+  std::vector<RepSpan> spans{{rep.data(), 4}};
+  LND_EXPECT_ERROR(UnravelDense(s, spans, 2, 4, "t"), StatusCode::kCorrupt,
+                   "rep level 2 exceeds 1");
+  rep = {1, 0, 1, 0};
+  LND_EXPECT_ERROR(UnravelDense(s, spans, 2, 5, "t"), StatusCode::kCorrupt,
+                   "levels use 4 values, but 5");
+  LND_EXPECT_ERROR(UnravelDense(s, spans, 3, 4, "t"), StatusCode::kCorrupt,
+                   "levels hold 2 rows, expected 3");
+  rep = {0, 0, 1, 0};
+  LND_EXPECT_ERROR(UnravelDense(s, spans, 1, 4, "t"), StatusCode::kCorrupt,
+                   "does not start with rep level 1");
+  LevelScheme flat({{Kind::kItem}});
+  std::vector<RepSpan> no_rep{{nullptr, 3}};
+  LND_EXPECT_ERROR(UnravelDense(flat, no_rep, 2, 3, "t"), StatusCode::kCorrupt,
+                   "expected all equal");
+}
+
+// Pages whose def levels are all 0 keep no def vector; the row index then equals the one built
+// from explicit zeros.
+TEST(RowIndexTest, DefZeroPagesMatchExplicitZeros) {
+  LevelScheme s({{Kind::kItem}, {Kind::kList}, {Kind::kItem}});
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    testing::Rng rng(seed);
+    DecodedPage page;
+    page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULLABLE_LIST, pb::REPDEF_ALL_VALID_ITEM};
+    const std::uint64_t rows = 1 + rng.Below(40);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      page.rep.push_back(1);
+      const std::uint64_t extra = rng.Below(200);
+      for (std::uint64_t i = 0; i < extra; ++i) page.rep.push_back(0);
+    }
+    page.has_rep = true;
+    page.has_def = true;
+    page.def.assign(page.rep.size(), 0);  // as stored: all valid
+    page.num_entries = page.rep.size();
+    page.num_rows = rows;
+    page.num_values = page.rep.size();
+    DecodedPage explicit_zeros = page;
+    LND_ASSERT_OK(s.Normalize(&page, "p"));
+    EXPECT_TRUE(page.def_zero);
+    EXPECT_TRUE(page.def.empty());
+    LND_ASSERT_OK_AND_ASSIGN(RowIndex fast, BuildRowIndex(page, s, "p"));
+    // The general path: force a non-zero def somewhere else then compare rows before it.
+    explicit_zeros.def_zero = false;
+    explicit_zeros.def.assign(explicit_zeros.num_entries, 0);
+    LND_ASSERT_OK_AND_ASSIGN(RowIndex slow, [&]() -> Result<RowIndex> {
+      DecodedPage q = explicit_zeros;  // canonical already (zeros), skip Normalize
+      return BuildRowIndex(q, s, "p");
+    }());
+    for (std::uint64_t r = 0; r <= rows; ++r) {
+      ASSERT_EQ(fast.Entry(r), slow.Entry(r)) << r;
+      ASSERT_EQ(fast.Value(r), slow.Value(r)) << r;
+    }
+    LeafLevels a, b;
+    AppendRowLevels(page, fast, 0, rows, true, &a);
+    AppendRowLevels(explicit_zeros, slow, 0, rows, true, &b);
+    EXPECT_EQ(a.rep, b.rep);
+    EXPECT_EQ(a.def, b.def);
+  }
+}
+
+TEST(RowIndexTest, NormalizeKeepsNonZeroDefAndChecksCounts) {
+  LevelScheme s({{Kind::kList}, {Kind::kItem}});
+  DecodedPage page;
+  page.layers = {pb::REPDEF_NULLABLE_ITEM, pb::REPDEF_NULLABLE_LIST};
+  page.rep = {1, 0, 1};
+  page.def = {0, 1, 2};
+  page.has_rep = page.has_def = true;
+  page.num_entries = 3;
+  LND_ASSERT_OK(s.Normalize(&page, "p"));
+  EXPECT_FALSE(page.def_zero);
+  EXPECT_EQ(page.def, (std::vector<std::uint16_t>{0, 1, 2}));
+  page.def = {0, 1};
+  page.def_zero = false;
+  LND_EXPECT_ERROR(s.Normalize(&page, "p"), StatusCode::kCorrupt, "2 def levels for 3 entries");
+  // Without lists the index is the identity and stores nothing.
+  LevelScheme flat({{Kind::kItem}});
+  DecodedPage f;
+  f.layers = {pb::REPDEF_ALL_VALID_ITEM};
+  f.num_entries = f.num_rows = f.num_values = 1000;
+  LND_ASSERT_OK(flat.Normalize(&f, "f"));
+  LND_ASSERT_OK_AND_ASSIGN(RowIndex idx, BuildRowIndex(f, flat, "f"));
+  EXPECT_TRUE(idx.identity);
+  EXPECT_TRUE(idx.entry.empty());
+  EXPECT_EQ(idx.Value(1000), 1000u);
+  f.num_values = 999;
+  LND_EXPECT_ERROR(BuildRowIndex(f, flat, "f"), StatusCode::kCorrupt, "999 values for 1000 rows");
 }
 
 }  // namespace

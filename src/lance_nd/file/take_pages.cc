@@ -22,10 +22,17 @@ constexpr std::uint64_t kMaxShareNum = 1, kMaxShareDen = 2;
 Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std::uint64_t len,
                        const std::string& what) {
   if (len == 0) return Buffer::Empty();
-  auto r = file.ReadAt(pos, len);
-  if (!r.ok()) return std::move(r).status().WithContext(what);
-  io::Bytes bytes = std::move(*r);
-  return std::make_shared<const Buffer>(bytes->data(), static_cast<int64_t>(bytes->size()), bytes);
+  if (pos > file.Size() || len > file.Size() - pos) {
+    // Out of range: let ReadAt report it (checked before any allocation).
+    Status st = file.ReadAt(pos, len).status();
+    if (st.ok()) st = Status::IOError("read beyond the end of '" + file.path() + "'");
+    return st.WithContext(what);
+  }
+  // Straight into an uninitialised buffer (no zero-fill, no copy).
+  std::uint8_t* p = nullptr;
+  BufferPtr out = Buffer::AllocateUninitialized(static_cast<int64_t>(len), &p);
+  LND_RETURN_NOT_OK_CTX(file.ReadInto(pos, std::span<std::uint8_t>(p, len)), what);
+  return out;
 }
 
 Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& meta, bool is_v2_2,
@@ -44,7 +51,8 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   const std::uint64_t word = large ? 4 : 2;
   if (mr.size == 0 || mr.size % word != 0) return Parts{};
   const std::uint64_t num_chunks = mr.size / word;
-  LND_ASSIGN_OR_RETURN(BufferPtr words, Read(file, mr.position, mr.size, where + " chunk metadata"));
+  LND_ASSIGN_OR_RETURN(BufferPtr words,
+                       Read(file, mr.position, mr.size, where + " chunk metadata"));
   // Chunk byte offsets and value counts.
   std::vector<std::uint64_t> off(num_chunks + 1, 0), vals(num_chunks, 0);
   std::uint64_t seen = 0;
@@ -68,7 +76,8 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   if (lists) {
     const BufferRange& rr = meta.buffers.back();
     if (rr.size != num_chunks * 16) return Parts{};
-    LND_ASSIGN_OR_RETURN(BufferPtr ri, Read(file, rr.position, rr.size, where + " repetition index"));
+    LND_ASSIGN_OR_RETURN(BufferPtr ri,
+                         Read(file, rr.position, rr.size, where + " repetition index"));
     for (std::uint64_t c = 0; c < num_chunks; ++c) {
       const std::uint64_t ends = LoadLE<std::uint64_t>(ri->data() + c * 16);
       if (ends > meta.num_rows) return Parts{};
@@ -118,7 +127,8 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
     in.num_rows = first_row[b + 1] - first_row[a];
     in.is_v2_2 = is_v2_2;
     in.where = pw;
-    in.buffers.push_back(Buffer::Copy(words->data() + a * word, static_cast<int64_t>((b + 1 - a) * word)));
+    in.buffers.push_back(
+        Buffer::Copy(words->data() + a * word, static_cast<int64_t>((b + 1 - a) * word)));
     LND_ASSIGN_OR_RETURN(BufferPtr data, Read(file, dr.position + off[a], off[b + 1] - off[a], pw));
     in.buffers.push_back(std::move(data));
     if (dictionary) in.buffers.push_back(dictionary);
@@ -147,11 +157,14 @@ Result<Parts> FullZipParts(const io::RandomAccessFile& file, const PageMeta& met
     if (rows == UINT64_MAX || rr.size % (rows + 1) != 0) return Parts{};
     const std::uint64_t w = rr.size / (rows + 1);
     if (w != 1 && w != 2 && w != 4 && w != 8) return Parts{};
-    LND_ASSIGN_OR_RETURN(BufferPtr ri, Read(file, rr.position, rr.size, where + " repetition index"));
+    LND_ASSIGN_OR_RETURN(BufferPtr ri,
+                         Read(file, rr.position, rr.size, where + " repetition index"));
     auto at = [&](std::uint64_t r) -> std::uint64_t {
       const std::uint8_t* p = ri->data() + r * w;
-      return w == 1 ? *p : w == 2 ? LoadLE<std::uint16_t>(p) : w == 4 ? LoadLE<std::uint32_t>(p)
-                                                                       : LoadLE<std::uint64_t>(p);
+      return w == 1   ? *p
+             : w == 2 ? LoadLE<std::uint16_t>(p)
+             : w == 4 ? LoadLE<std::uint32_t>(p)
+                      : LoadLE<std::uint64_t>(p);
     };
     if (at(rows) != dr.size) return Parts{};
     for (const auto& [r0, r1] : ranges) {

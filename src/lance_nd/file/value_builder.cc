@@ -1,7 +1,9 @@
 #include "lance_nd/file/value_builder.h"
 
+#include <atomic>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "lance_nd/core/endian.h"
 
@@ -10,7 +12,80 @@ namespace {
 using array::Buffer;
 using array::TypeId;
 std::string N(std::uint64_t v) { return std::to_string(v); }
+
+// An immutable buffer owning a ByteVector (no copy).
+array::BufferPtr BufferFromBytes(ByteVector bytes) {
+  auto owner = std::make_shared<const ByteVector>(std::move(bytes));
+  return std::make_shared<const Buffer>(owner->data(), static_cast<int64_t>(owner->size()), owner);
+}
 }  // namespace
+
+void ParallelFor(std::size_t n, int threads, const std::function<void(std::size_t)>& fn) {
+  const auto t = static_cast<std::size_t>(std::max(1, threads));
+  if (t <= 1 || n <= 1) {
+    for (std::size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
+  };
+  std::vector<std::thread> pool;
+  const std::size_t extra = std::min(t, n) - 1;
+  pool.reserve(extra);
+  for (std::size_t k = 0; k < extra; ++k) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+}
+
+Status ValueBuilder::AppendMany(std::span<const Piece> pieces, int threads) {
+  bool bulk = kind_ == Kind::kFixed || (kind_ == Kind::kFsl && !has_item_validity_);
+  std::uint64_t total = 0;
+  for (const Piece& p : pieces) {
+    const DataBlock& b = *p.block;
+    if (p.from > b.num_values || p.count > b.num_values - p.from) {
+      return Status::Corrupt("value range [" + N(p.from) + ", " + N(p.from + p.count) +
+                             ") is outside the decoded block of " + N(b.num_values) + " values");
+    }
+    bulk = bulk && b.kind == DataBlock::Kind::kFixedWidth && b.bits_per_value == width_ * 8 &&
+           b.data && static_cast<std::uint64_t>(b.data->size()) / width_ >= p.from + p.count &&
+           (kind_ == Kind::kFixed || b.fsl.empty() || (b.fsl.size() == 1 && !b.fsl[0].validity));
+    total += p.count;
+  }
+  if (!bulk || width_ == 0) {
+    for (const Piece& p : pieces) LND_RETURN_NOT_OK(Append(*p.block, p.from, p.count));
+    return Status::OK();
+  }
+  if (kind_ == Kind::kFixed && length_ == 0 && !adopted_ && pieces.size() == 1) {
+    // One piece: the values are a slice of the decoded block, no copy at all.
+    const Piece& p = pieces[0];
+    adopted_ =
+        std::make_shared<const Buffer>(p.block->data->data() + p.from * width_,
+                                       static_cast<int64_t>(p.count * width_), p.block->data);
+    length_ = p.count;
+    return Status::OK();
+  }
+  Materialize();
+  // Bounds were checked above (once per piece): copy whole pieces.
+  const std::size_t old = data_.size();
+  data_.resize(old + total * width_);
+  std::vector<std::uint64_t> at(pieces.size());
+  std::uint64_t pos = old;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    at[i] = pos;
+    pos += pieces[i].count * width_;
+  }
+  std::uint8_t* out = data_.data();
+  const std::uint64_t w = width_;
+  // Small pieces are not worth a thread.
+  const int t = total * w >= (std::uint64_t{1} << 20) ? threads : 1;
+  ParallelFor(pieces.size(), t, [&](std::size_t i) {
+    const Piece& p = pieces[i];
+    if (p.count > 0) std::memcpy(out + at[i], p.block->data->data() + p.from * w, p.count * w);
+  });
+  length_ += total;
+  return Status::OK();
+}
 
 Result<ValueBuilder> ValueBuilder::Make(array::DataTypePtr type) {
   ValueBuilder b(type);
@@ -43,7 +118,7 @@ Result<ValueBuilder> ValueBuilder::Make(array::DataTypePtr type) {
 }
 
 void ValueBuilder::AppendBits(const std::uint8_t* bits, std::uint64_t from, std::uint64_t count,
-                              std::vector<std::uint8_t>* out, std::uint64_t* out_len) {
+                              ByteVector* out, std::uint64_t* out_len) {
   out->resize((*out_len + count + 7) / 8, 0);
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t src = from + i;
@@ -55,7 +130,7 @@ void ValueBuilder::AppendBits(const std::uint8_t* bits, std::uint64_t from, std:
   *out_len += count;
 }
 
-void ValueBuilder::AppendConstantBits(bool v, std::uint64_t count, std::vector<std::uint8_t>* out,
+void ValueBuilder::AppendConstantBits(bool v, std::uint64_t count, ByteVector* out,
                                       std::uint64_t* out_len) {
   out->resize((*out_len + count + 7) / 8, 0);
   if (v) {
@@ -67,7 +142,14 @@ void ValueBuilder::AppendConstantBits(bool v, std::uint64_t count, std::vector<s
   *out_len += count;
 }
 
+void ValueBuilder::Materialize() {
+  if (!adopted_) return;
+  data_.insert(data_.end(), adopted_->data(), adopted_->data() + adopted_->size());
+  adopted_.reset();
+}
+
 Status ValueBuilder::Append(const DataBlock& block, std::uint64_t from, std::uint64_t count) {
+  Materialize();
   if (from > block.num_values || count > block.num_values - from) {
     return Status::Corrupt("value range [" + N(from) + ", " + N(from + count) +
                            ") is outside the decoded block of " + N(block.num_values) + " values");
@@ -198,23 +280,25 @@ Result<array::ArrayPtr> ValueBuilder::Finish(array::BufferPtr validity, int64_t 
     case Kind::kNull:
       return array::MakeArrayOfNulls(type_, len);
     case Kind::kBool:
-      return array::MakeArrayData(type_, len, {validity, Buffer::FromVector(std::move(data_))}, {},
+      return array::MakeArrayData(type_, len, {validity, BufferFromBytes(std::move(data_))}, {},
                                   null_count);
     case Kind::kFixed:
-      return array::MakeArrayData(type_, len, {validity, Buffer::FromVector(std::move(data_))}, {},
-                                  null_count);
+      return array::MakeArrayData(
+          type_, len, {validity, adopted_ ? adopted_ : BufferFromBytes(std::move(data_))}, {},
+          null_count);
     case Kind::kFsl: {
       const auto& item_type = type_->value_type();
       array::BufferPtr item_valid;
       int64_t item_nulls = 0;
       if (has_item_validity_) {
-        item_valid = Buffer::FromVector(std::move(item_validity_));
-        item_nulls = static_cast<int64_t>(item_validity_len_) -
-                     array::CountSetBits(item_valid->data(), 0, static_cast<int64_t>(item_validity_len_));
+        item_valid = BufferFromBytes(std::move(item_validity_));
+        item_nulls =
+            static_cast<int64_t>(item_validity_len_) -
+            array::CountSetBits(item_valid->data(), 0, static_cast<int64_t>(item_validity_len_));
       }
-      auto child = array::MakeArrayData(item_type, len * static_cast<int64_t>(fsl_size_),
-                                        {item_valid, Buffer::FromVector(std::move(data_))}, {},
-                                        item_nulls);
+      auto child =
+          array::MakeArrayData(item_type, len * static_cast<int64_t>(fsl_size_),
+                               {item_valid, BufferFromBytes(std::move(data_))}, {}, item_nulls);
       return array::MakeArrayData(type_, len, {validity}, {child}, null_count);
     }
     case Kind::kVariable: {
@@ -235,10 +319,10 @@ Result<array::ArrayPtr> ValueBuilder::Finish(array::BufferPtr validity, int64_t 
           StoreLE<std::int32_t>(ob.data() + i * 4, static_cast<std::int32_t>(offsets_[i]));
         }
       }
-      return array::MakeArrayData(type_, len,
-                                  {validity, Buffer::FromVector(std::move(ob)),
-                                   Buffer::FromVector(std::move(data_))},
-                                  {}, null_count);
+      return array::MakeArrayData(
+          type_, len,
+          {validity, Buffer::FromVector(std::move(ob)), BufferFromBytes(std::move(data_))}, {},
+          null_count);
     }
   }
   return Status::NotImplemented("unsupported leaf");

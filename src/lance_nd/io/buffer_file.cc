@@ -1,4 +1,5 @@
 // RandomAccessFile over in-memory bytes, and ReadWholeFile.
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -6,6 +7,18 @@
 #include "lance_nd/io/file_system.h"
 
 namespace lance_nd::io {
+
+Status RandomAccessFile::ReadInto(std::uint64_t offset, std::span<std::uint8_t> out) const {
+  LND_ASSIGN_OR_RETURN(Bytes bytes, ReadAt(offset, out.size()));
+  if (bytes->size() != out.size()) {
+    return Status::IOError("read of " + std::to_string(out.size()) + " bytes at offset " +
+                           std::to_string(offset) + " of '" + path() + "' returned " +
+                           std::to_string(bytes->size()) + " bytes");
+  }
+  if (!out.empty()) std::memcpy(out.data(), bytes->data(), out.size());
+  return Status::OK();
+}
+
 namespace {
 
 class BufferFile final : public RandomAccessFile {
@@ -18,8 +31,8 @@ class BufferFile final : public RandomAccessFile {
     const std::uint64_t size = bytes_->size();
     if (offset > size || length > size - offset) {
       return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
-                             std::to_string(offset) + " is beyond the end of '" + name_ +
-                             "' (" + std::to_string(size) + " bytes)");
+                             std::to_string(offset) + " is beyond the end of '" + name_ + "' (" +
+                             std::to_string(size) + " bytes)");
     }
     if (offset == 0 && length == size) return bytes_;
     const auto begin = bytes_->begin() + static_cast<std::ptrdiff_t>(offset);

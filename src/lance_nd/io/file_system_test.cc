@@ -112,6 +112,44 @@ TEST_P(FileSystemTest, ListRenameDelete) {
   LND_EXPECT_ERROR(fs_->List(P("missing")), StatusCode::kNotFound, "missing");
 }
 
+TEST_P(FileSystemTest, ReadIntoMatchesReadAt) {
+  std::vector<std::uint8_t> bytes(5000);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 7);
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("r.bin"), bytes));
+  LND_ASSERT_OK_AND_ASSIGN(auto in, fs_->OpenForRead(P("r.bin")));
+  std::vector<std::uint8_t> got(1234, 0xEE);
+  LND_ASSERT_OK(in->ReadInto(100, got));
+  LND_ASSERT_OK_AND_ASSIGN(auto want, in->ReadAt(100, 1234));
+  EXPECT_EQ(got, *want);
+  LND_ASSERT_OK(in->ReadInto(5000, std::span<std::uint8_t>()));
+  std::vector<std::uint8_t> past(10);
+  LND_EXPECT_ERROR(in->ReadInto(4995, past), StatusCode::kIOError, "beyond the end");
+  LND_EXPECT_ERROR(in->ReadInto(~0ull, past), StatusCode::kIOError, "beyond the end");
+}
+
+// Spans of >= 1 MiB bypass the write buffer (flush, then write directly); the bytes and their
+// order must be the same as with buffered writes.
+TEST_P(FileSystemTest, LargeWritesKeepOrder) {
+  std::vector<std::uint8_t> big((1u << 20) + 333);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 31 + 5);
+  const auto small = Bytes123();
+  LND_ASSERT_OK_AND_ASSIGN(auto out, fs_->Create(P("big.bin")));
+  LND_ASSERT_OK(out->Write(small));
+  LND_ASSERT_OK(out->Write(big));
+  EXPECT_EQ(out->position(), small.size() + big.size());
+  LND_ASSERT_OK(out->Write(small));
+  LND_ASSERT_OK(out->Write(big));
+  LND_ASSERT_OK(out->Close());
+  std::vector<std::uint8_t> want;
+  for (int k = 0; k < 2; ++k) {
+    want.insert(want.end(), small.begin(), small.end());
+    want.insert(want.end(), big.begin(), big.end());
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto in, fs_->OpenForRead(P("big.bin")));
+  LND_ASSERT_OK_AND_ASSIGN(auto all, ReadWholeFile(*in));
+  EXPECT_EQ(*all, want);
+}
+
 INSTANTIATE_TEST_SUITE_P(LocalAndMemory, FileSystemTest, ::testing::Values(true, false),
                          [](const auto& p) { return p.param ? "Local" : "Memory"; });
 
@@ -122,6 +160,11 @@ TEST(BufferFileTest, ReadsSlices) {
   LND_ASSERT_OK_AND_ASSIGN(auto b, f->ReadAt(1, 2));
   EXPECT_EQ(*b, (std::vector<std::uint8_t>{8, 7}));
   LND_EXPECT_ERROR(f->ReadAt(2, 2), StatusCode::kIOError, "'buf' (3 bytes)");
+  // The default ReadInto (copy from ReadAt).
+  std::vector<std::uint8_t> into(2);
+  LND_ASSERT_OK(f->ReadInto(0, into));
+  EXPECT_EQ(into, (std::vector<std::uint8_t>{9, 8}));
+  LND_EXPECT_ERROR(f->ReadInto(2, into), StatusCode::kIOError, "'buf' (3 bytes)");
 }
 
 }  // namespace

@@ -36,15 +36,38 @@ class LocalReadFile final : public RandomAccessFile {
   std::uint64_t Size() const override { return size_; }
 
   Result<Bytes> ReadAt(std::uint64_t offset, std::uint64_t length) const override {
+    LND_RETURN_NOT_OK(CheckRange(offset, length));
+    auto out = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(length));
+    LND_RETURN_NOT_OK(Pread(offset, out->data(), length));
+    return Bytes(std::move(out));
+  }
+
+  /// Direct pread into the caller's memory (no allocation, no zero-fill).
+  Status ReadInto(std::uint64_t offset, std::span<std::uint8_t> out) const override {
+    LND_RETURN_NOT_OK(CheckRange(offset, out.size()));
+    return Pread(offset, out.data(), out.size());
+  }
+
+  const std::string& path() const override { return path_; }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  std::string path_;
+
+  Status CheckRange(std::uint64_t offset, std::uint64_t length) const {
     if (offset > size_ || length > size_ - offset) {
       return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
-                             std::to_string(offset) + " is beyond the end of '" + path_ +
-                             "' (" + std::to_string(size_) + " bytes)");
+                             std::to_string(offset) + " is beyond the end of '" + path_ + "' (" +
+                             std::to_string(size_) + " bytes)");
     }
-    auto out = std::make_shared<std::vector<std::uint8_t>>(static_cast<std::size_t>(length));
+    return Status::OK();
+  }
+
+  Status Pread(std::uint64_t offset, std::uint8_t* out, std::uint64_t length) const {
     std::uint64_t done = 0;
     while (done < length) {
-      const ssize_t n = ::pread(fd_, out->data() + done, static_cast<std::size_t>(length - done),
+      const ssize_t n = ::pread(fd_, out + done, static_cast<std::size_t>(length - done),
                                 static_cast<off_t>(offset + done));
       if (n < 0) {
         if (errno == EINTR) continue;
@@ -56,15 +79,8 @@ class LocalReadFile final : public RandomAccessFile {
       }
       done += static_cast<std::uint64_t>(n);
     }
-    return Bytes(std::move(out));
+    return Status::OK();
   }
-
-  const std::string& path() const override { return path_; }
-
- private:
-  int fd_;
-  std::uint64_t size_;
-  std::string path_;
 };
 
 class LocalOutputFile final : public OutputFile {
@@ -76,6 +92,13 @@ class LocalOutputFile final : public OutputFile {
 
   Status Write(std::span<const std::uint8_t> bytes) override {
     if (fd_ < 0) return Status::IOError("write to closed file '" + path_ + "'");
+    if (bytes.size() >= kDirectWrite) {
+      // Large spans skip the copy into the buffer: flush what is buffered, then write directly.
+      LND_RETURN_NOT_OK(Flush());
+      LND_RETURN_NOT_OK(WriteAll(bytes.data(), bytes.size()));
+      position_ += bytes.size();
+      return Status::OK();
+    }
     buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
     position_ += bytes.size();
     if (buffer_.size() >= kBufferLimit) return Flush();
@@ -86,15 +109,7 @@ class LocalOutputFile final : public OutputFile {
 
   Status Flush() override {
     if (fd_ < 0) return Status::OK();
-    std::size_t done = 0;
-    while (done < buffer_.size()) {
-      const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return PosixError("cannot write", path_, errno);
-      }
-      done += static_cast<std::size_t>(n);
-    }
+    LND_RETURN_NOT_OK(WriteAll(buffer_.data(), buffer_.size()));
     buffer_.clear();
     return Status::OK();
   }
@@ -117,6 +132,21 @@ class LocalOutputFile final : public OutputFile {
 
  private:
   static constexpr std::size_t kBufferLimit = 1 << 20;
+  static constexpr std::size_t kDirectWrite = 1 << 20;  // spans this large bypass the buffer
+
+  Status WriteAll(const std::uint8_t* data, std::size_t size) {
+    std::size_t done = 0;
+    while (done < size) {
+      const ssize_t n = ::write(fd_, data + done, size - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return PosixError("cannot write", path_, errno);
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    return Status::OK();
+  }
+
   int fd_;
   std::string path_;
   std::vector<std::uint8_t> buffer_;
@@ -128,7 +158,8 @@ Status EnsureParent(const std::string& path) {
   if (parent.empty()) return Status::OK();
   std::error_code ec;
   fs::create_directories(parent, ec);
-  if (ec) return Status::IOError("cannot create directory '" + parent.string() + "': " + ec.message());
+  if (ec)
+    return Status::IOError("cannot create directory '" + parent.string() + "': " + ec.message());
   return Status::OK();
 }
 

@@ -111,6 +111,18 @@ Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& encoding, const Buf
 Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& encoding,
                                   std::span<const BufferPtr> buffers, std::uint64_t num_values);
 
+/// \brief Bits per value (8/16/32/64) that DecodeMiniBlockInto writes for `encoding`, or 0 when
+/// it does not apply (only flat, inline_bitpacking and general over them do).
+std::uint64_t MiniBlockIntoBits(const pb::CompressiveEncoding& encoding);
+
+/// \brief Mini-block context, straight into caller memory: decode one chunk's value buffers
+/// holding `num_values` values into `out`, which has room for num_values values of
+/// MiniBlockIntoBits(encoding) bits. Same validation and errors as DecodeMiniBlock; the bulk
+/// path of the page decoder (no per-chunk allocation, no later copy).
+Status DecodeMiniBlockInto(const pb::CompressiveEncoding& encoding,
+                           std::span<const BufferPtr> buffers, std::uint64_t num_values,
+                           std::uint8_t* out);
+
 /// \brief Number of value buffers per chunk a mini-block encoding produces (the layout's
 /// num_buffers): 1 for most, 2 for rle, 1 + #validity layers for fixed_size_list.
 Result<std::uint64_t> MiniBlockBufferCount(const pb::CompressiveEncoding& encoding);
@@ -149,13 +161,14 @@ struct EncodingRequest {
   FormatVersion version = FormatVersion::k2_2;
   Compression compression = Compression::kDefault;  // lance-encoding:compression
   std::optional<std::int32_t> compression_level;    // lance-encoding:compression-level
-  Bss bss = Bss::kAuto;                              // lance-encoding:bss
-  double rle_threshold = 0.5;                        // lance-encoding:rle-threshold
-  double dict_size_ratio = 0.8;                      // lance-encoding:dict-size-ratio
-  std::optional<std::uint64_t> dict_divisor;         // lance-encoding:dict-divisor
-  std::uint64_t dict_max_cardinality = 100000;       // LANCE_ENCODING_DICT_MAX_CARDINALITY
+  Bss bss = Bss::kAuto;                             // lance-encoding:bss
+  double rle_threshold = 0.5;                       // lance-encoding:rle-threshold
+  double dict_size_ratio = 0.8;                     // lance-encoding:dict-size-ratio
+  std::optional<std::uint64_t> dict_divisor;        // lance-encoding:dict-divisor
+  std::uint64_t dict_max_cardinality = 100000;      // LANCE_ENCODING_DICT_MAX_CARDINALITY
 
-  /// \brief Read the lance-encoding:* keys of a field's metadata. Unknown values -> InvalidArgument.
+  /// \brief Read the lance-encoding:* keys of a field's metadata. Unknown values ->
+  /// InvalidArgument.
   static Result<EncodingRequest> FromFieldMetadata(const array::Metadata& metadata,
                                                    FormatVersion version);
 };
@@ -204,7 +217,7 @@ struct DictionaryEncoded {
   DataBlock indices;     // kFixedWidth u32 (or u64 for 64-bit offsets), one per value
   DataBlock dictionary;  // the distinct values, first-seen order
   std::shared_ptr<pb::CompressiveEncoding> dictionary_encoding;  // block CE for the items
-  BufferPtr dictionary_bytes;                                     // encoded with it
+  BufferPtr dictionary_bytes;                                    // encoded with it
 };
 
 /// \brief Decide whether to dictionary-encode `values` (>= 100 values, size ratio, cardinality

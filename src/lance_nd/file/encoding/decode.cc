@@ -26,8 +26,8 @@ Status Unsupported(const pb::CompressiveEncoding& ce, std::string_view context) 
         "compressive encoding is unset or unknown in the ", context,
         " context (written by a newer Lance version?); this reader supports Lance 2.1/2.2"));
   }
-  return Status::NotImplemented(detail::Cat("encoding ", EncodingName(ce), " is not supported in the ",
-                                            context, " context"));
+  return Status::NotImplemented(
+      detail::Cat("encoding ", EncodingName(ce), " is not supported in the ", context, " context"));
 }
 
 Result<GeneralScheme> SchemeOf(const pb::BufferCompression& c) {
@@ -71,8 +71,9 @@ Result<DataBlock> DecodeFlat(const pb::Flat& flat, const BufferPtr& bytes, std::
 
 // ---- bitpacking --------------------------------------------------------------------------
 
+// Unpack n inline-bitpacked values into `out` (room for n values of T; any alignment).
 template <typename T>
-Result<DataBlock> UnpackInlineT(const BufferPtr& bytes, std::uint64_t n) {
+Status UnpackInlineInto(const BufferPtr& bytes, std::uint64_t n, std::uint8_t* out) {
   constexpr std::uint64_t kBits = sizeof(T) * 8;
   const std::uint64_t size = Size(bytes);
   // Each block costs at least one width word: bound n by the bytes available.
@@ -81,10 +82,8 @@ Result<DataBlock> UnpackInlineT(const BufferPtr& bytes, std::uint64_t n) {
                    (n + kFastLanesBlock - 1) / kFastLanesBlock, " blocks of ", kBits,
                    "-bit words, have ", size, " bytes");
   }
-  std::uint8_t* out = nullptr;
-  auto buffer = detail::Allocate(n * sizeof(T), &out);
-  std::array<T, kFastLanesBlock> packed{};
-  std::array<T, kFastLanesBlock> unpacked{};
+  alignas(64) std::array<T, kFastLanesBlock> packed;
+  alignas(64) std::array<T, kFastLanesBlock> unpacked;
   std::uint64_t pos = 0;
   std::uint64_t produced = 0;
   for (std::uint64_t block = 0; produced < n; ++block) {
@@ -95,21 +94,40 @@ Result<DataBlock> UnpackInlineT(const BufferPtr& bytes, std::uint64_t n) {
     const std::uint64_t width = LoadLE<T>(bytes->data() + pos);
     pos += sizeof(T);
     if (width > kBits) {
-      return Corrupt("inline bitpacking", "block ", block, " has width ", width,
-                     ", more than the ", kBits, "-bit values");
+      return Corrupt("inline bitpacking", "block ", block, " has width ", width, ", more than the ",
+                     kBits, "-bit values");
     }
     const std::uint64_t need = FastLanesPackedWords<T>(width) * sizeof(T);
     if (pos + need > size) {
-      return Corrupt("inline bitpacking", "chunk of 1024 values at width ", width, " needs ",
-                     need, " bytes, have ", size - pos);
+      return Corrupt("inline bitpacking", "chunk of 1024 values at width ", width, " needs ", need,
+                     " bytes, have ", size - pos);
     }
     std::memcpy(packed.data(), bytes->data() + pos, need);
     pos += need;
-    FastLanesUnpack<T>(packed.data(), width, unpacked.data());
     const std::uint64_t take = std::min<std::uint64_t>(kFastLanesBlock, n - produced);
-    std::memcpy(out + produced * sizeof(T), unpacked.data(), take * sizeof(T));
+    std::uint8_t* dst = out + produced * sizeof(T);
+    if (take == kFastLanesBlock && reinterpret_cast<std::uintptr_t>(dst) % alignof(T) == 0) {
+      // A whole block: unpack straight into the output.
+      FastLanesUnpack<T>(packed.data(), width, reinterpret_cast<T*>(dst));
+    } else {
+      FastLanesUnpack<T>(packed.data(), width, unpacked.data());
+      std::memcpy(dst, unpacked.data(), take * sizeof(T));
+    }
     produced += take;
   }
+  return Status::OK();
+}
+
+template <typename T>
+Result<DataBlock> UnpackInlineT(const BufferPtr& bytes, std::uint64_t n) {
+  constexpr std::uint64_t kBits = sizeof(T) * 8;
+  if (n > (Size(bytes) / sizeof(T)) * kFastLanesBlock) {
+    return UnpackInlineInto<T>(bytes, n, nullptr);  // reports the error, writes nothing
+  }
+  std::uint8_t* out = nullptr;
+  // Every value is written: no zero-fill.
+  auto buffer = array::Buffer::AllocateUninitialized(static_cast<int64_t>(n * sizeof(T)), &out);
+  LND_RETURN_NOT_OK(UnpackInlineInto<T>(bytes, n, out));
   return DataBlock::Fixed(kBits, n, std::move(buffer));
 }
 
@@ -179,9 +197,9 @@ Result<DataBlock> UnpackOutOfLineT(const BufferPtr& bytes, std::uint64_t n, std:
 Result<DataBlock> DecodeOutOfLine(const pb::OutOfLineBitpacking& ob, const BufferPtr& bytes,
                                   std::uint64_t n) {
   if (ob.values().compression_case() != Case::kFlat || ob.values().flat().has_data()) {
-    return Status::NotImplemented(detail::Cat(
-        "out-of-line bitpacking: packed values encoded as ", EncodingName(ob.values()),
-        " (only flat(width) is supported)"));
+    return Status::NotImplemented(detail::Cat("out-of-line bitpacking: packed values encoded as ",
+                                              EncodingName(ob.values()),
+                                              " (only flat(width) is supported)"));
   }
   LND_RETURN_NOT_OK(CheckCount("out-of-line bitpacking", n));
   const std::uint64_t width = ob.values().flat().bits_per_value();
@@ -218,8 +236,8 @@ Result<DataBlock> ExpandRuns(const std::uint8_t* values, std::uint64_t values_si
                              const std::uint8_t* lengths, std::uint64_t lengths_size,
                              std::uint64_t width, std::uint64_t n) {
   if (values_size % width != 0) {
-    return Corrupt("rle", "values buffer of ", values_size, " bytes is not a multiple of ",
-                   width, "-byte values");
+    return Corrupt("rle", "values buffer of ", values_size, " bytes is not a multiple of ", width,
+                   "-byte values");
   }
   const std::uint64_t runs = values_size / width;
   if (runs != lengths_size) {
@@ -266,11 +284,10 @@ Result<DataBlock> DecodeVariableMiniBlock(const pb::Variable& v, const BufferPtr
   LND_RETURN_NOT_OK(CheckCount("variable", n));
   const std::uint64_t need = (n + 1) * (width / 8);
   if (need > Size(bytes)) {
-    return Corrupt("variable", n, " values need ", need, " bytes of ", width,
-                   "-bit offsets, have ", Size(bytes));
+    return Corrupt("variable", n, " values need ", need, " bytes of ", width, "-bit offsets, have ",
+                   Size(bytes));
   }
-  DataBlock out =
-      DataBlock::Variable(width, n, detail::SliceUnchecked(bytes, 0, need), bytes);
+  DataBlock out = DataBlock::Variable(width, n, detail::SliceUnchecked(bytes, 0, need), bytes);
   LND_RETURN_NOT_OK(detail::ValidateVariable(out, "variable"));
   if (detail::OffsetAt(out, 0) < need) {
     return Corrupt("variable", "first offset ", detail::OffsetAt(out, 0),
@@ -316,8 +333,8 @@ Result<DataBlock> DecodeVariableBlock(const BufferPtr& bytes, std::uint64_t n) {
   }
   const std::uint64_t need = (n + 1) * (width / 8);
   if (data_start < offsets_start || data_start > size || data_start - offsets_start != need) {
-    return Corrupt(kName, n, " values need ", need, " bytes of offsets from byte ",
-                   offsets_start, ", but the data starts at byte ", data_start, " of ", size);
+    return Corrupt(kName, n, " values need ", need, " bytes of offsets from byte ", offsets_start,
+                   ", but the data starts at byte ", data_start, " of ", size);
   }
   DataBlock out = DataBlock::Variable(width, n, detail::SliceUnchecked(bytes, offsets_start, need),
                                       detail::SliceUnchecked(bytes, data_start, size - data_start));
@@ -341,8 +358,8 @@ Result<DataBlock> DecodeBss(const pb::ByteStreamSplit& bss, const BufferPtr& byt
   LND_RETURN_NOT_OK(CheckCount("byte_stream_split", n));
   const std::uint64_t w = bits / 8;
   if (n * w > Size(bytes)) {
-    return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w,
-                   " bytes, have ", Size(bytes));
+    return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w, " bytes, have ",
+                   Size(bytes));
   }
   std::uint8_t* out = nullptr;
   auto buffer = detail::Allocate(n * w, &out);
@@ -432,8 +449,8 @@ Result<DataBlock> DecodeFslMiniBlock(const pb::FixedSizeList& fsl,
     return Corrupt("fixed_size_list", n, " rows of ", s.cum_dim, " items of ", s.item_bits,
                    " bits need ", *data_need, " bytes, have ", Size(data));
   }
-  DataBlock out = DataBlock::Fixed(s.item_bits * s.cum_dim, n,
-                                   detail::SliceUnchecked(data, 0, *data_need));
+  DataBlock out =
+      DataBlock::Fixed(s.item_bits * s.cum_dim, n, detail::SliceUnchecked(data, 0, *data_need));
   out.items_per_value = s.cum_dim;
   out.fsl = std::move(layers);
   return out;
@@ -501,8 +518,9 @@ Result<DataBlock> DecodeFslPerValue(const pb::FixedSizeList& fsl, const BufferPt
 }
 
 DataBlock DecodeConstant(const pb::Constant& c, std::uint64_t n) {
-  if (c.has_value()) return DataBlock::Constant(n, array::Buffer::Copy(c.value().data(),
-                                                                     static_cast<int64_t>(c.value().size())));
+  if (c.has_value())
+    return DataBlock::Constant(
+        n, array::Buffer::Copy(c.value().data(), static_cast<int64_t>(c.value().size())));
   return DataBlock::AllNull(n);
 }
 
@@ -532,8 +550,8 @@ Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& ce, const BufferPtr
       }
       const std::uint64_t values_size = LoadLE<std::uint64_t>(bytes->data());
       if (values_size > Size(bytes) - 8) {
-        return Corrupt("rle (block)", "values of ", values_size, " bytes overrun the ",
-                       Size(bytes), "-byte buffer");
+        return Corrupt("rle (block)", "values of ", values_size, " bytes overrun the ", Size(bytes),
+                       "-byte buffer");
       }
       return ExpandRuns(bytes->data() + 8, values_size, bytes->data() + 8 + values_size,
                         Size(bytes) - 8 - values_size, width, n);
@@ -580,10 +598,11 @@ Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& ce,
       return DecodeVariableMiniBlock(ce.variable(), b, n);
     }
     case Case::kFsst: {
-      LND_ASSIGN_OR_RETURN(FsstTable table, ParseFsstTable(std::span<const std::uint8_t>(
-                                                reinterpret_cast<const std::uint8_t*>(
-                                                    ce.fsst().symbol_table().data()),
-                                                ce.fsst().symbol_table().size())));
+      LND_ASSIGN_OR_RETURN(
+          FsstTable table,
+          ParseFsstTable(std::span<const std::uint8_t>(
+              reinterpret_cast<const std::uint8_t*>(ce.fsst().symbol_table().data()),
+              ce.fsst().symbol_table().size())));
       LND_ASSIGN_OR_RETURN(DataBlock inner, DecodeMiniBlock(ce.fsst().values(), buffers, n));
       return FsstDecompress(table, inner);
     }
@@ -620,7 +639,8 @@ Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& ce,
         }
         total += b;
       }
-      LND_ASSIGN_OR_RETURN(DataBlock rows, DecodeMiniBlock(ce.packed_struct().values(), buffers, n));
+      LND_ASSIGN_OR_RETURN(DataBlock rows,
+                           DecodeMiniBlock(ce.packed_struct().values(), buffers, n));
       if (rows.kind != DataBlock::Kind::kFixedWidth || rows.bits_per_value != total) {
         return Corrupt("packed_struct", "rows of ", rows.bits_per_value,
                        " bits do not match the children's total of ", total, " bits");
@@ -631,6 +651,71 @@ Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& ce,
       return DecodeConstant(ce.constant(), n);
     default:
       return Unsupported(ce, "mini-block");
+  }
+}
+
+std::uint64_t MiniBlockIntoBits(const pb::CompressiveEncoding& ce) {
+  switch (ce.compression_case()) {
+    case Case::kFlat:
+      return !ce.flat().has_data() && IsWordWidth(ce.flat().bits_per_value())
+                 ? ce.flat().bits_per_value()
+                 : 0;
+    case Case::kInlineBitpacking:
+      return !ce.inline_bitpacking().has_values() &&
+                     IsWordWidth(ce.inline_bitpacking().uncompressed_bits_per_value())
+                 ? ce.inline_bitpacking().uncompressed_bits_per_value()
+                 : 0;
+    case Case::kGeneral: {
+      const auto scheme = ce.general().compression().scheme();
+      if (scheme != pb::COMPRESSION_ALGORITHM_LZ4 && scheme != pb::COMPRESSION_ALGORITHM_ZSTD)
+        return 0;
+      const auto inner = ce.general().values().compression_case();
+      if (inner != Case::kFlat && inner != Case::kInlineBitpacking) return 0;
+      return MiniBlockIntoBits(ce.general().values());
+    }
+    default:
+      return 0;
+  }
+}
+
+Status DecodeMiniBlockInto(const pb::CompressiveEncoding& ce, std::span<const BufferPtr> buffers,
+                           std::uint64_t n, std::uint8_t* out) {
+  const std::uint64_t bits = MiniBlockIntoBits(ce);
+  if (bits == 0) return Unsupported(ce, "mini-block (into)");
+  if (buffers.size() != 1) {
+    return Corrupt(EncodingName(ce), "chunk has ", buffers.size(), " value buffers, expected 1");
+  }
+  const BufferPtr bytes = buffers[0] ? buffers[0] : array::Buffer::Empty();
+  LND_RETURN_NOT_OK(CheckCount(EncodingName(ce), n));
+  switch (ce.compression_case()) {
+    case Case::kFlat: {
+      const std::uint64_t need = n * (bits / 8);
+      if (need > Size(bytes)) {
+        return Corrupt("flat", n, " values of ", bits, " bits need ", need, " bytes, have ",
+                       Size(bytes));
+      }
+      if (need > 0) std::memcpy(out, bytes->data(), need);
+      return Status::OK();
+    }
+    case Case::kInlineBitpacking:
+      switch (bits) {
+        case 8:
+          return UnpackInlineInto<std::uint8_t>(bytes, n, out);
+        case 16:
+          return UnpackInlineInto<std::uint16_t>(bytes, n, out);
+        case 32:
+          return UnpackInlineInto<std::uint32_t>(bytes, n, out);
+        default:
+          return UnpackInlineInto<std::uint64_t>(bytes, n, out);
+      }
+    case Case::kGeneral: {
+      LND_ASSIGN_OR_RETURN(const GeneralScheme scheme, SchemeOf(ce.general().compression()));
+      LND_ASSIGN_OR_RETURN(BufferPtr raw, GeneralDecompress(scheme, bytes->span()));
+      const BufferPtr one[1] = {raw};
+      return DecodeMiniBlockInto(ce.general().values(), one, n, out);
+    }
+    default:
+      return Unsupported(ce, "mini-block (into)");
   }
 }
 
@@ -689,10 +774,11 @@ Result<DataBlock> DecodePerValueVariable(const pb::CompressiveEncoding& ce,
       return encoded;
     }
     case Case::kFsst: {
-      LND_ASSIGN_OR_RETURN(FsstTable table, ParseFsstTable(std::span<const std::uint8_t>(
-                                                reinterpret_cast<const std::uint8_t*>(
-                                                    ce.fsst().symbol_table().data()),
-                                                ce.fsst().symbol_table().size())));
+      LND_ASSIGN_OR_RETURN(
+          FsstTable table,
+          ParseFsstTable(std::span<const std::uint8_t>(
+              reinterpret_cast<const std::uint8_t*>(ce.fsst().symbol_table().data()),
+              ce.fsst().symbol_table().size())));
       LND_ASSIGN_OR_RETURN(DataBlock inner, DecodePerValueVariable(ce.fsst().values(), encoded));
       return FsstDecompress(table, inner);
     }

@@ -1,6 +1,7 @@
 // Known-answer and corruption tests of the decoders (bytes from docs/lance-file-format.md).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "lance_nd/file/encoding/compressive.h"
@@ -16,8 +17,8 @@ using testing::ToVector;
 
 TEST(DecodeBlock, VariableDictionaryFromGuide) {
   // §4.3: a 4-entry dictionary written by Lance 12.
-  std::vector<std::uint8_t> b{0x20, 0, 0, 0, 0x1c, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
-                              7,    0, 0, 0, 10,   0, 0, 0, 15, 0, 0, 0};
+  std::vector<std::uint8_t> b{0x20, 0, 0, 0, 0x1c, 0, 0,  0, 0, 0, 0,  0, 4, 0,
+                              0,    0, 7, 0, 0,    0, 10, 0, 0, 0, 15, 0, 0, 0};
   const std::string s = "timelatlondepth";
   b.insert(b.end(), s.begin(), s.end());
   LND_ASSERT_OK_AND_ASSIGN(auto block, DecodeBlock(MakeVariable(32), Bytes(b), 4));
@@ -72,7 +73,8 @@ TEST(DecodeMiniBlock, FlatBooleans) {
 
 TEST(DecodeMiniBlock, VariableChunkRelativeOffsets) {
   // offsets relative to the buffer start: offset[0] = (n+1)*4 = 12, padded with 0x48.
-  std::vector<std::uint8_t> b{12, 0, 0, 0, 15, 0, 0, 0, 17, 0, 0, 0, 'a', 'b', 'c', 'd', 'e', 0x48, 0x48, 0x48};
+  std::vector<std::uint8_t> b{12, 0, 0,   0,   15,  0,   0,   0,    17,   0,
+                              0,  0, 'a', 'b', 'c', 'd', 'e', 0x48, 0x48, 0x48};
   auto ce = MakeVariable(32);
   std::vector<BufferPtr> bufs{Bytes(b)};
   LND_ASSERT_OK_AND_ASSIGN(auto block, DecodeMiniBlock(ce, bufs, 2));
@@ -80,15 +82,16 @@ TEST(DecodeMiniBlock, VariableChunkRelativeOffsets) {
 }
 
 TEST(DecodeBlock, OutOfLineWidthZeroIsEmpty) {
-  LND_ASSERT_OK_AND_ASSIGN(auto block,
-                           DecodeBlock(MakeOutOfLineBitpacking(16, 0), array::Buffer::Empty(), 1500));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto block, DecodeBlock(MakeOutOfLineBitpacking(16, 0), array::Buffer::Empty(), 1500));
   EXPECT_EQ(ToVector<std::uint16_t>(block), std::vector<std::uint16_t>(1500, 0));
 }
 
 TEST(DecodeBlock, OutOfLineGuideSizes) {
   // §4.7: 1048 levels at W=1 -> 128 bytes for one block + 24 raw u16 = 176 bytes.
   std::vector<std::uint16_t> levels(1048);
-  for (std::size_t i = 0; i < levels.size(); ++i) levels[i] = static_cast<std::uint16_t>(i % 3 == 0);
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    levels[i] = static_cast<std::uint16_t>(i % 3 == 0);
   LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeLevels(MakeOutOfLineBitpacking(16, 1), levels));
   EXPECT_EQ(enc->size(), 176);
   LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodeBlock(MakeOutOfLineBitpacking(16, 1), enc, 1048));
@@ -98,7 +101,8 @@ TEST(DecodeBlock, OutOfLineGuideSizes) {
 TEST(DecodeBlock, InlineGuideSizes) {
   // §4.6: 459 levels at W=1 -> 01 00 + 64 u16 words = 130 bytes.
   std::vector<std::uint16_t> levels(459);
-  for (std::size_t i = 0; i < levels.size(); ++i) levels[i] = static_cast<std::uint16_t>(i % 5 == 0);
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    levels[i] = static_cast<std::uint16_t>(i % 5 == 0);
   LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeLevels(MakeInlineBitpacking(16), levels));
   ASSERT_EQ(enc->size(), 130);
   EXPECT_EQ(enc->data()[0], 1);
@@ -112,8 +116,8 @@ TEST(DecodeBlock, ConstantAndAllNull) {
   EXPECT_EQ(null_block.kind, DataBlock::Kind::kAllNull);
   EXPECT_EQ(null_block.num_values, 7u);
   std::vector<std::uint8_t> seven{7, 0, 0, 0};
-  LND_ASSERT_OK_AND_ASSIGN(auto c, DecodeBlock(MakeConstant(std::span<const std::uint8_t>(seven)),
-                                               nullptr, 3));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto c, DecodeBlock(MakeConstant(std::span<const std::uint8_t>(seven)), nullptr, 3));
   EXPECT_EQ(c.kind, DataBlock::Kind::kConstant);
   EXPECT_TRUE(c.data->Equals(*Bytes(seven)));
 }
@@ -165,9 +169,11 @@ TEST(GatherDictionary, StringsAndFixed) {
   LND_ASSERT_OK_AND_ASSIGN(auto out, GatherDictionary(dict, idx));
   EXPECT_EQ(ToStrings(out), (std::vector<std::string>{"ccc", "a", "a", "bb"}));
   auto fdict = testing::FixedOf<std::uint64_t>({10, 20});
-  LND_ASSERT_OK_AND_ASSIGN(auto f, GatherDictionary(fdict, testing::FixedOf<std::uint8_t>({1, 1, 0})));
+  LND_ASSERT_OK_AND_ASSIGN(auto f,
+                           GatherDictionary(fdict, testing::FixedOf<std::uint8_t>({1, 1, 0})));
   EXPECT_EQ(ToVector<std::uint64_t>(f), (std::vector<std::uint64_t>{20, 20, 10}));
-  LND_EXPECT_ERROR(GatherDictionary(dict, testing::FixedOf<std::uint32_t>({3})), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(GatherDictionary(dict, testing::FixedOf<std::uint32_t>({3})),
+                   StatusCode::kCorrupt,
                    "index 3 at position 0 is out of range for a dictionary of 3 items");
 }
 
@@ -176,8 +182,9 @@ TEST(GatherDictionary, StringsAndFixed) {
 TEST(DecodeCorrupt, InlineBitpackingShortBlock) {
   std::vector<std::uint8_t> b(1000 + 2, 0);
   b[0] = 13;  // width 13 needs 1664 bytes
-  LND_EXPECT_ERROR(DecodeBlock(MakeInlineBitpacking(16), Bytes(b), 1024), StatusCode::kCorrupt,
-                   "inline bitpacking: chunk of 1024 values at width 13 needs 1664 bytes, have 1000");
+  LND_EXPECT_ERROR(
+      DecodeBlock(MakeInlineBitpacking(16), Bytes(b), 1024), StatusCode::kCorrupt,
+      "inline bitpacking: chunk of 1024 values at width 13 needs 1664 bytes, have 1000");
 }
 
 TEST(DecodeCorrupt, InlineBitpackingWidthTooLarge) {
@@ -189,7 +196,8 @@ TEST(DecodeCorrupt, InlineBitpackingWidthTooLarge) {
 
 TEST(DecodeCorrupt, OutOfLineTooShort) {
   LND_EXPECT_ERROR(DecodeBlock(MakeOutOfLineBitpacking(16, 3), Bytes({0, 0, 0, 0}), 2048),
-                   StatusCode::kCorrupt, "out-of-line bitpacking: 2048 values at width 3 need 768 bytes");
+                   StatusCode::kCorrupt,
+                   "out-of-line bitpacking: 2048 values at width 3 need 768 bytes");
   LND_EXPECT_ERROR(DecodeBlock(MakeOutOfLineBitpacking(16, 3), Bytes({0, 0, 0}), 2),
                    StatusCode::kCorrupt, "not a whole number of 16-bit words");
 }
@@ -282,6 +290,58 @@ TEST(DecodeUnsupported, NamesTheEncoding) {
   g.mutable_general()->mutable_compression()->set_scheme(pb::COMPRESSION_ALGORITHM_UNSPECIFIED);
   LND_EXPECT_ERROR(DecodeBlock(g, Bytes({1}), 1), StatusCode::kNotImplemented,
                    "general: compression scheme 0 is not supported");
+}
+
+// DecodeMiniBlockInto (the page decoder's bulk path) writes exactly what DecodeMiniBlock
+// returns, for every encoding it supports, and rejects the same corrupt input.
+TEST(DecodeMiniBlockInto, MatchesDecodeMiniBlock) {
+  int checked = 0;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    const std::uint64_t bits = std::uint64_t{8} << (seed % 4);
+    const std::uint64_t n = 1 + (seed * 7919) % 5000;
+    std::vector<std::uint8_t> raw(n * bits / 8);
+    std::uint64_t x = seed + 1;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      // Small values in the low bytes so that bitpacking packs.
+      raw[i] = (i % (bits / 8)) == 0 ? static_cast<std::uint8_t>(x >> 60) : 0;
+    }
+    const DataBlock values = DataBlock::Fixed(
+        bits, n, array::Buffer::Copy(raw.data(), static_cast<int64_t>(raw.size())));
+    const pb::CompressiveEncoding encodings[] = {
+        MakeFlat(bits), MakeInlineBitpacking(bits),
+        MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt, MakeInlineBitpacking(bits)),
+        MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, MakeFlat(bits))};
+    for (const auto& ce : encodings) {
+      ASSERT_EQ(MiniBlockIntoBits(ce), bits);
+      LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlockWith(ce, values));
+      for (const auto& chunk : enc.chunks) {
+        LND_ASSERT_OK_AND_ASSIGN(DataBlock want,
+                                 DecodeMiniBlock(*enc.encoding, chunk.buffers, chunk.num_values));
+        std::vector<std::uint8_t> got(chunk.num_values * bits / 8 + 1, 0xAB);
+        LND_ASSERT_OK(
+            DecodeMiniBlockInto(*enc.encoding, chunk.buffers, chunk.num_values, got.data()));
+        ASSERT_EQ(std::memcmp(got.data(), want.data->data(), got.size() - 1), 0)
+            << EncodingName(ce);
+        EXPECT_EQ(got.back(), 0xAB) << "wrote past the end";
+        // Truncated input: both paths fail.
+        if (chunk.buffers[0]->size() > 8 &&
+            ce.compression_case() != pb::CompressiveEncoding::kGeneral) {
+          auto cut = array::Buffer::Copy(chunk.buffers[0]->data(), chunk.buffers[0]->size() / 2);
+          std::vector<BufferPtr> bad{cut};
+          EXPECT_FALSE(DecodeMiniBlock(*enc.encoding, bad, chunk.num_values).ok());
+          EXPECT_FALSE(DecodeMiniBlockInto(*enc.encoding, bad, chunk.num_values, got.data()).ok());
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 150);
+  EXPECT_EQ(MiniBlockIntoBits(MakeRle(32)), 0u);
+  std::uint8_t out[8];
+  std::vector<BufferPtr> none{array::Buffer::Empty()};
+  LND_EXPECT_ERROR(DecodeMiniBlockInto(MakeRle(32), none, 1, out), StatusCode::kNotImplemented,
+                   "rle");
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ constexpr T LowMask(std::size_t width) {
 /// \brief Unpack one block: `packed` has FastLanesPackedWords<T>(width) words, `out` 1024.
 /// Requires width <= bits of T (callers validate).
 template <typename T>
-  requires std::is_unsigned_v<T>
+requires std::is_unsigned_v<T>
 void FastLanesUnpack(const T* packed, std::size_t width, T* out) {
   constexpr std::size_t kBits = sizeof(T) * 8;
   constexpr std::size_t kLanes = kFastLanesBlock / kBits;
@@ -46,16 +46,26 @@ void FastLanesUnpack(const T* packed, std::size_t width, T* out) {
     return;
   }
   const T mask = detail::LowMask<T>(width);
-  for (std::size_t lane = 0; lane < kLanes; ++lane) {
-    for (std::size_t row = 0; row < kBits; ++row) {
-      const std::size_t bit = row * width;
-      const std::size_t word = bit / kBits;
-      const std::size_t shift = bit % kBits;
-      T v = static_cast<T>(packed[word * kLanes + lane] >> shift);
-      if (shift + width > kBits) {
-        v = static_cast<T>(v | static_cast<T>(packed[(word + 1) * kLanes + lane] << (kBits - shift)));
+  // Row by row: within a row every lane uses the same word and shift, so the inner loop over
+  // the lanes is contiguous on both sides (vectorised by the compiler).
+  for (std::size_t row = 0; row < kBits; ++row) {
+    const std::size_t bit = row * width;
+    const std::size_t word = bit / kBits;
+    const std::size_t shift = bit % kBits;
+    const T* src = packed + word * kLanes;
+    T* dst = out + detail::FastLanesIndex(row, 0);
+    if (shift + width > kBits) {
+      const T* src2 = src + kLanes;
+      const std::size_t back = kBits - shift;
+      for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        dst[lane] = static_cast<T>(static_cast<T>(static_cast<T>(src[lane] >> shift) |
+                                                  static_cast<T>(src2[lane] << back)) &
+                                   mask);
       }
-      out[detail::FastLanesIndex(row, lane)] = static_cast<T>(v & mask);
+    } else {
+      for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        dst[lane] = static_cast<T>(static_cast<T>(src[lane] >> shift) & mask);
+      }
     }
   }
 }
@@ -63,7 +73,7 @@ void FastLanesUnpack(const T* packed, std::size_t width, T* out) {
 /// \brief Pack one block of 1024 values (bits above `width` are dropped) into
 /// FastLanesPackedWords<T>(width) words.
 template <typename T>
-  requires std::is_unsigned_v<T>
+requires std::is_unsigned_v<T>
 void FastLanesPack(const T* in, std::size_t width, T* packed) {
   constexpr std::size_t kBits = sizeof(T) * 8;
   constexpr std::size_t kLanes = kFastLanesBlock / kBits;
@@ -71,17 +81,23 @@ void FastLanesPack(const T* in, std::size_t width, T* packed) {
   for (std::size_t i = 0; i < words; ++i) packed[i] = 0;
   if (width == 0) return;
   const T mask = detail::LowMask<T>(width);
-  for (std::size_t lane = 0; lane < kLanes; ++lane) {
-    for (std::size_t row = 0; row < kBits; ++row) {
-      const T v = static_cast<T>(in[detail::FastLanesIndex(row, lane)] & mask);
-      const std::size_t bit = row * width;
-      const std::size_t word = bit / kBits;
-      const std::size_t shift = bit % kBits;
-      T& dst = packed[word * kLanes + lane];
-      dst = static_cast<T>(dst | static_cast<T>(v << shift));
-      if (shift + width > kBits) {
-        T& next = packed[(word + 1) * kLanes + lane];
-        next = static_cast<T>(next | static_cast<T>(v >> (kBits - shift)));
+  // Row by row (see FastLanesUnpack): contiguous, vectorisable inner loops over the lanes.
+  for (std::size_t row = 0; row < kBits; ++row) {
+    const std::size_t bit = row * width;
+    const std::size_t word = bit / kBits;
+    const std::size_t shift = bit % kBits;
+    const T* src = in + detail::FastLanesIndex(row, 0);
+    T* dst = packed + word * kLanes;
+    for (std::size_t lane = 0; lane < kLanes; ++lane) {
+      dst[lane] =
+          static_cast<T>(dst[lane] | static_cast<T>(static_cast<T>(src[lane] & mask) << shift));
+    }
+    if (shift + width > kBits) {
+      T* dst2 = dst + kLanes;
+      const std::size_t back = kBits - shift;
+      for (std::size_t lane = 0; lane < kLanes; ++lane) {
+        dst2[lane] =
+            static_cast<T>(dst2[lane] | static_cast<T>(static_cast<T>(src[lane] & mask) >> back));
       }
     }
   }
@@ -89,8 +105,7 @@ void FastLanesPack(const T* in, std::size_t width, T* packed) {
 
 /// \brief Bit length of the largest value (0 for all zeros).
 template <typename T>
-  requires std::is_unsigned_v<T>
-std::size_t BitWidthOfMax(const T* values, std::size_t n) {
+requires std::is_unsigned_v<T> std::size_t BitWidthOfMax(const T* values, std::size_t n) {
   T acc = 0;
   for (std::size_t i = 0; i < n; ++i) acc = static_cast<T>(acc | values[i]);
   std::size_t w = 0;
