@@ -2,6 +2,7 @@
 // manifest plus the conflict rules (everything a committer does with a foreign transaction).
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 
 #include "lance_nd/table/commit/build_manifest.h"
@@ -14,7 +15,7 @@ lance_nd::table::Manifest BaseManifest() {
   Manifest m;
   m.version = 3;
   m.fields = {{"id", 0, -1, "int64", false, {}}, {"x", 1, -1, "float", true, {}}};
-  for (std::uint64_t id : {0, 2, 5}) {
+  for (std::uint64_t id : std::initializer_list<std::uint64_t>{0, 2, 5}) {
     Fragment f;
     f.id = id;
     f.physical_rows = 10;

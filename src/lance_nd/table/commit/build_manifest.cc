@@ -120,7 +120,8 @@ Status ApplyUpdateConfig(Manifest* m, const Transaction& t) {
   if (t.schema_metadata_updates) {
     m->schema_metadata = ApplyUpdateMap(m->schema_metadata, *t.schema_metadata_updates);
   }
-  for (const auto& [id, update] : t.field_metadata_updates) {
+  for (const auto& [field_id, update] : t.field_metadata_updates) {
+    const std::int32_t id = field_id;  // (clang 14: lambdas cannot capture bindings)
     auto it = std::find_if(m->fields.begin(), m->fields.end(),
                            [&](const LanceField& f) { return f.id == id; });
     if (it == m->fields.end()) {
@@ -190,7 +191,8 @@ Result<Manifest> BuildManifest(const Transaction& t, const BuildContext& c) {
       m.fields = t.schema;
       m.schema_metadata = t.schema_metadata;
       m.index_section_blob.reset();  // indices do not survive an overwrite
-      for (const auto& [k, v] : t.config_upserts) {
+      for (const auto& [key, v] : t.config_upserts) {
+        const std::string& k = key;  // (clang 14: lambdas cannot capture bindings)
         auto it = std::find_if(m.config.begin(), m.config.end(),
                                [&](const auto& e) { return e.first == k; });
         if (it != m.config.end()) {
