@@ -1,0 +1,60 @@
+// Compact: rewrite the planned groups of fragments (live rows, in order) and commit one Rewrite.
+#include <utility>
+#include <vector>
+
+#include "lance_nd/table/commit.h"
+#include "lance_nd/table/maintenance.h"
+#include "lance_nd/table/maintenance/compaction_plan.h"
+#include "lance_nd/table/scan.h"
+#include "lance_nd/table/write.h"
+
+namespace lance_nd::table {
+
+Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options) {
+  if (options.target_rows_per_fragment <= 0) {
+    return Status::InvalidArgument("Compact: target_rows_per_fragment must be positive (got " +
+                                   std::to_string(options.target_rows_per_fragment) + ")");
+  }
+  if (ds.manifest().index_section_blob) {
+    return Status::NotImplemented("table '" + ds.path() + "' version " +
+                                  std::to_string(ds.version()) +
+                                  " has indices; compacting it would need index remapping, "
+                                  "which lance-nd does not do yet (compact it with Lance)");
+  }
+  const auto groups = internal::PlanCompaction(ds.fragments(), options);
+  CompactionMetrics metrics;
+  if (groups.empty()) return metrics;
+
+  WriteOptions write;
+  write.mode = WriteMode::kAppend;
+  write.max_rows_per_file = options.target_rows_per_fragment;
+  Transaction txn;
+  txn.read_version = ds.version();
+  txn.operation = OperationType::kRewrite;
+  for (const auto& group : groups) {
+    std::vector<array::RecordBatchPtr> batches;
+    for (const Fragment& f : group) {
+      LND_ASSIGN_OR_RETURN(auto batch, ReadFragment(ds, f));
+      if (batch->num_rows() > 0) batches.push_back(std::move(batch));
+      metrics.files_removed += f.files.size() + (f.deletion_file ? 1 : 0);
+    }
+    RewriteGroup rg;
+    rg.old_fragments = group;
+    if (!batches.empty()) {
+      LND_ASSIGN_OR_RETURN(rg.new_fragments, WriteFragments(*ds.file_system(), ds.path(),
+                                                            ds.manifest().fields, batches, write));
+    }
+    metrics.fragments_removed += group.size();
+    metrics.fragments_added += rg.new_fragments.size();
+    for (const Fragment& f : rg.new_fragments) {
+      metrics.files_added += f.files.size() + (f.deletion_file ? 1 : 0);
+    }
+    txn.rewrite_groups.push_back(std::move(rg));
+  }
+  LND_ASSIGN_OR_RETURN(Dataset committed,
+                       CommitTransaction(ds.file_system(), ds.path(), std::move(txn)));
+  metrics.committed_version = committed.version();
+  return metrics;
+}
+
+}  // namespace lance_nd::table
