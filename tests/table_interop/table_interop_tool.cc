@@ -28,18 +28,12 @@
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/deletion.h"
 #include "lance_nd/table/evolution.h"
+#include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/write.h"
 
 #if __has_include("lance_nd/table/scan.h")
 #include "lance_nd/table/scan.h"
 #define LND_TOOL_HAS_SCAN 1
-#endif
-// maintenance.h was published before its implementation: until DeleteRows/Compact/Restore link,
-// the tool is built without them (LND_TOOL_NO_MAINTENANCE).
-#define LND_TOOL_NO_MAINTENANCE 1
-#if __has_include("lance_nd/table/maintenance.h") && !defined(LND_TOOL_NO_MAINTENANCE)
-#include "lance_nd/table/maintenance.h"
-#define LND_TOOL_HAS_MAINTENANCE 1
 #endif
 #if __has_include("lance_nd/table/tags.h")
 #include "lance_nd/table/tags.h"
@@ -99,27 +93,16 @@ Status Evolve(const std::string& path, const std::string& schema_file) {
   return Status::OK();
 }
 
-Status Delete(const std::string& path, const std::vector<std::string>& addrs) {
-#ifdef LND_TOOL_HAS_MAINTENANCE
-  std::vector<std::uint64_t> rows;
-  for (const auto& a : addrs) {
-    LND_ASSIGN_OR_RETURN(auto v, ParseU64(a, "row address"));
-    rows.push_back(v);
-  }
-  LND_ASSIGN_OR_RETURN(auto ds, Open(path));
-  LND_ASSIGN_OR_RETURN(auto after, table::DeleteRows(ds, rows));
-  std::printf("delete: %s\n", Describe(after).c_str());
-  return Status::OK();
-#else
-  // Fallback while maintenance.cc is not linked: the same Delete transaction built here from
-  // deletion.h and commit.h (B1/C), so the interop steps can run.
-  LND_ASSIGN_OR_RETURN(auto ds, Open(path));
+// Used while maintenance.cc answers NotImplemented (its API was published before its
+// implementation): the same Delete transaction built from deletion.h and commit.h.
+Result<table::Dataset> DeleteFallback(const table::Dataset& ds,
+                                      const std::vector<std::uint64_t>& rows) {
+  const std::string& path = ds.path();
   std::map<std::uint64_t, std::vector<std::uint32_t>> by_fragment;
-  for (const auto& a : addrs) {
-    LND_ASSIGN_OR_RETURN(auto v, ParseU64(a, "row address"));
+  for (std::uint64_t v : rows) {
     by_fragment[v >> 32].push_back(static_cast<std::uint32_t>(v & 0xffffffffu));
   }
-  auto fs = lance_nd::io::LocalFileSystem();
+  auto fs = ds.file_system();
   table::Transaction txn;
   txn.read_version = ds.version();
   txn.operation = table::OperationType::kDelete;
@@ -148,48 +131,59 @@ Status Delete(const std::string& path, const std::vector<std::string>& addrs) {
   if (!by_fragment.empty()) {
     return Status::InvalidArgument("no fragment " + std::to_string(by_fragment.begin()->first));
   }
-  LND_ASSIGN_OR_RETURN(auto after, table::CommitTransaction(fs, path, std::move(txn)));
-  std::printf("delete (tool fallback): %s\n", Describe(after).c_str());
+  return table::CommitTransaction(fs, path, std::move(txn));
+}
+
+Status Delete(const std::string& path, const std::vector<std::string>& addrs) {
+  std::vector<std::uint64_t> rows;
+  for (const auto& a : addrs) {
+    LND_ASSIGN_OR_RETURN(auto v, ParseU64(a, "row address"));
+    rows.push_back(v);
+  }
+  LND_ASSIGN_OR_RETURN(auto ds, Open(path));
+  auto after = table::DeleteRows(ds, rows);
+  const char* how = "";
+  if (!after.ok() && after.status().code() == lance_nd::StatusCode::kNotImplemented) {
+    after = DeleteFallback(ds, rows);
+    how = " (tool fallback: DeleteRows not implemented)";
+  }
+  if (!after.ok()) return after.status();
+  std::printf("delete%s: %s\n", how, Describe(*after).c_str());
   return Status::OK();
-#endif
 }
 
 Status Compact(const std::string& path) {
-#ifdef LND_TOOL_HAS_MAINTENANCE
   LND_ASSIGN_OR_RETURN(auto ds, Open(path));
-  LND_ASSIGN_OR_RETURN(auto metrics, table::Compact(ds));
+  auto metrics = table::Compact(ds);
+  if (!metrics.ok() && metrics.status().code() == lance_nd::StatusCode::kNotImplemented) {
+    ExitUnavailable("Compact (" + metrics.status().ToString() + ")");
+  }
+  if (!metrics.ok()) return metrics.status();
   LND_ASSIGN_OR_RETURN(auto after, Open(path));
   std::printf("compact: %s; fragments removed %llu, added %llu\n", Describe(after).c_str(),
-              static_cast<unsigned long long>(metrics.fragments_removed),
-              static_cast<unsigned long long>(metrics.fragments_added));
+              static_cast<unsigned long long>(metrics->fragments_removed),
+              static_cast<unsigned long long>(metrics->fragments_added));
   return Status::OK();
-#else
-  (void)path;
-  ExitUnavailable("Compact (maintenance.h)");
-#endif
 }
 
 Status RestoreVersion(const std::string& path, const std::string& version) {
-#ifdef LND_TOOL_HAS_MAINTENANCE
   LND_ASSIGN_OR_RETURN(auto v, ParseU64(version, "version"));
   LND_ASSIGN_OR_RETURN(auto old, Open(path, v));
-  LND_ASSIGN_OR_RETURN(auto after, table::Restore(old));
-  std::printf("restore: %s\n", Describe(after).c_str());
+  auto after = table::Restore(old);
+  const char* how = "";
+  if (!after.ok() && after.status().code() == lance_nd::StatusCode::kNotImplemented) {
+    // Fallback while Restore answers NotImplemented: a Restore transaction through commit.h.
+    LND_ASSIGN_OR_RETURN(auto latest, Open(path));
+    table::Transaction txn;
+    txn.read_version = latest.version();
+    txn.operation = table::OperationType::kRestore;
+    txn.restore_version = old.version();
+    after = table::CommitTransaction(old.file_system(), path, std::move(txn));
+    how = " (tool fallback: Restore not implemented)";
+  }
+  if (!after.ok()) return after.status();
+  std::printf("restore%s: %s\n", how, Describe(*after).c_str());
   return Status::OK();
-#else
-  // Fallback while maintenance.cc is not linked: a Restore transaction through commit.h.
-  LND_ASSIGN_OR_RETURN(auto v, ParseU64(version, "version"));
-  LND_ASSIGN_OR_RETURN(auto old, Open(path, v));
-  LND_ASSIGN_OR_RETURN(auto latest, Open(path));
-  table::Transaction txn;
-  txn.read_version = latest.version();
-  txn.operation = table::OperationType::kRestore;
-  txn.restore_version = old.version();
-  LND_ASSIGN_OR_RETURN(
-      auto after, table::CommitTransaction(lance_nd::io::LocalFileSystem(), path, std::move(txn)));
-  std::printf("restore (tool fallback): %s\n", Describe(after).c_str());
-  return Status::OK();
-#endif
 }
 
 Status Tag(const std::string& path, const std::string& name, const std::string& version) {
