@@ -81,7 +81,10 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   EXPECT_EQ(df.file_major_version, 2u);
   EXPECT_EQ(df.file_minor_version, 2u);
   EXPECT_EQ(df.path.size(), 56u);
-  EXPECT_EQ(df.path.find_first_not_of("01"), 24u);
+  EXPECT_EQ(df.path.substr(0, 24).find_first_not_of("01"), std::string::npos) << df.path;
+  EXPECT_EQ(df.path.substr(24, 26).find_first_not_of("0123456789abcdef"), std::string::npos)
+      << df.path;
+  EXPECT_EQ(df.path.substr(50), ".lance");
   EXPECT_EQ(ReadIds(v1), Range(0, 15));
 
   WriteOptions append;
