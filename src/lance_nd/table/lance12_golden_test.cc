@@ -167,3 +167,81 @@ TEST(TableLance12Golden, DeletionFilesAndTake) {
 
 }  // namespace
 }  // namespace lance_nd::table
+
+namespace lance_nd::table {
+namespace {
+
+// tests/table_read_testdata/make_deletions_table.mjs: deletion files of both forms (a 5010-row
+// bitmap in fragment 0, a 2-row Arrow file in fragment 1) and a key added to struct s.
+std::string DeletionsTablePath() {
+  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
+  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/lance12_deletions.lance";
+}
+
+std::vector<std::string> RenderIdSRows(const array::RecordBatch& b) {
+  std::vector<std::string> rows;
+  const array::ArrayData& id = *b.column(0);
+  const array::ArrayData& s = *b.column(1);
+  for (std::int64_t r = 0; r < b.num_rows(); ++r) {
+    std::string row = std::to_string(id.values<std::int32_t>()[r]) + "|";
+    const array::ArrayData& a = *s.children.at(0);
+    row += s.IsNull(r) || a.IsNull(r) ? "null" : std::to_string(a.values<std::int32_t>()[r]);
+    if (s.children.size() > 1) {
+      const array::ArrayData& bcol = *s.children[1];
+      if (bcol.IsNull(r)) {
+        row += "|null";
+      } else {
+        const auto* off = bcol.values<std::int32_t>(1);
+        const char* chars = reinterpret_cast<const char*>(bcol.buffers.at(2)->data());
+        row += "|" + std::string(chars + off[r], chars + off[r + 1]);
+      }
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(TableLance12Golden, BothDeletionFormsAndStructChildEvolution) {
+  auto fs = io::LocalFileSystem();
+  std::vector<std::int32_t> live;
+  for (std::int32_t i = 5010; i < 5210; ++i) {
+    if (i != 5201 && i != 5203) live.push_back(i);
+  }
+  for (std::uint64_t v : {3, 4, 5}) {
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, DeletionsTablePath(), v));
+    if (v == 3) {
+      ASSERT_EQ(ds.fragments().size(), 2u);
+      EXPECT_EQ(ds.fragments()[0].deletion_file->file_type, DeletionFileType::kBitmap);
+      EXPECT_EQ(ds.fragments()[1].deletion_file->file_type, DeletionFileType::kArrowArray);
+    }
+    std::vector<std::string> expected;
+    for (std::int32_t i : live) {
+      expected.push_back(std::to_string(i) + "|" + std::to_string(i * 2) + (v >= 4 ? "|null" : ""));
+    }
+    if (v == 5) {
+      for (std::int32_t i = 6000; i < 6003; ++i) {
+        expected.push_back(std::to_string(i) + "|" + std::to_string(i * 2) + "|b" +
+                           std::to_string(i));
+      }
+    }
+    TableScanOptions o;
+    o.batch_rows = 64;
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, ReadTable(ds, o));
+    LND_ASSERT_OK(batch->Validate());
+    EXPECT_EQ(RenderIdSRows(*batch), expected) << "version " << v;
+    EXPECT_EQ(static_cast<std::uint64_t>(batch->num_rows()), ds.CountRows());
+    if (v == 5) {
+      // Only the new key: old fragments give null children inside non-null structs (Lance 12
+      // itself fails this projection while old fragments exist).
+      o.projection = {"s.b"};
+      LND_ASSERT_OK_AND_ASSIGN(auto only_b, ReadTable(ds, o));
+      EXPECT_EQ(only_b->schema()->ToString(), "s: struct<b: string>");
+      EXPECT_EQ(only_b->column(0)->null_count(), 0);
+      EXPECT_EQ(only_b->column(0)->children[0]->null_count(),
+                static_cast<std::int64_t>(live.size()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lance_nd::table
