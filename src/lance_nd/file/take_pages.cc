@@ -11,6 +11,7 @@ namespace {
 namespace pb = ::lance::encodings21;
 using array::Buffer;
 using array::BufferPtr;
+using encoding::DataBlock;
 using Ranges = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 using Parts = std::optional<std::vector<PagePart>>;
 
@@ -33,6 +34,93 @@ Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std:
   BufferPtr out = Buffer::AllocateUninitialized(static_cast<int64_t>(len), &p);
   LND_RETURN_NOT_OK_CTX(file.ReadInto(pos, std::span<std::uint8_t>(p, len)), what);
   return out;
+}
+
+// Keeps values [drop, drop + keep) of `block`, zero-copy; false when the block's kind cannot
+// be cut on value boundaries this way (bit-packed widths).
+bool SliceBlock(DataBlock* block, std::uint64_t drop, std::uint64_t keep) {
+  if (drop + keep > block->num_values) return false;
+  switch (block->kind) {
+    case DataBlock::Kind::kConstant:
+    case DataBlock::Kind::kAllNull:
+      break;
+    case DataBlock::Kind::kFixedWidth: {
+      if (block->bits_per_value == 0) break;
+      if (block->bits_per_value % 8 != 0 || !block->data) return false;
+      const std::uint64_t w = block->bits_per_value / 8;
+      auto sliced = Buffer::Slice(block->data, static_cast<int64_t>(drop * w),
+                                  static_cast<int64_t>(keep * w));
+      if (!sliced.ok()) return false;
+      block->data = std::move(*sliced);
+      break;
+    }
+    case DataBlock::Kind::kVariable: {
+      if (!block->offsets || (block->bits_per_offset != 32 && block->bits_per_offset != 64))
+        return false;
+      const std::uint64_t w = block->bits_per_offset / 8;
+      auto sliced = Buffer::Slice(block->offsets, static_cast<int64_t>(drop * w),
+                                  static_cast<int64_t>((keep + 1) * w));
+      if (!sliced.ok()) return false;
+      block->offsets = std::move(*sliced);
+      break;
+    }
+  }
+  block->num_values = keep;
+  return true;
+}
+
+// Cuts a decoded run of chunks (levels as stored: a row starts where the rep level equals the
+// number of list layers) down to its whole rows: with `lead`, the entries before the first row
+// start; with `trail`, the entries from the last row start on. Value slots of the cut visible
+// entries are sliced off the value blocks. False when the levels do not allow it (the caller
+// then decodes the whole page, which reports any corruption).
+bool TrimToRows(DecodedPage* page, bool lead, bool trail) {
+  if (!page->has_rep || page->rep.size() != page->num_entries) return false;
+  if (page->has_def && page->def.size() != page->num_entries) return false;
+  std::uint16_t lists = 0;
+  for (int l : page->layers) lists = static_cast<std::uint16_t>(lists + (IsListLayer(l) ? 1 : 0));
+  const std::uint32_t maxvis = MaxVisibleLevel(page->layers);
+  const std::uint64_t n = page->num_entries;
+  const std::uint16_t* rep = page->rep.data();
+  std::uint64_t begin = 0, end = n;
+  if (lead) {
+    while (begin < n && rep[begin] != lists) ++begin;
+  }
+  if (trail) {
+    while (end > begin && rep[end - 1] != lists) --end;
+    if (end == begin) return false;  // the partial row must start inside this run
+    --end;
+  }
+  auto visible = [&](std::uint64_t from, std::uint64_t to) {
+    if (!page->has_def) return to - from;
+    std::uint64_t v = 0;
+    for (std::uint64_t i = from; i < to; ++i) v += page->def[i] <= maxvis ? 1 : 0;
+    return v;
+  };
+  const std::uint64_t vlead = visible(0, begin);
+  const std::uint64_t vkeep = visible(begin, end);
+  if (vlead + vkeep > page->num_values) return false;
+  // Slice the value blocks to [vlead, vlead + vkeep).
+  std::vector<DataBlock> kept;
+  std::uint64_t pos = 0;
+  for (DataBlock& block : page->values) {
+    const std::uint64_t b0 = pos, b1 = pos + block.num_values;
+    pos = b1;
+    const std::uint64_t lo = std::max(b0, vlead), hi = std::min(b1, vlead + vkeep);
+    if (lo >= hi) continue;
+    if (!SliceBlock(&block, lo - b0, hi - lo)) return false;
+    kept.push_back(std::move(block));
+  }
+  page->values = std::move(kept);
+  page->num_values = vkeep;
+  page->rep.erase(page->rep.begin() + static_cast<std::ptrdiff_t>(end), page->rep.end());
+  page->rep.erase(page->rep.begin(), page->rep.begin() + static_cast<std::ptrdiff_t>(begin));
+  if (page->has_def) {
+    page->def.erase(page->def.begin() + static_cast<std::ptrdiff_t>(end), page->def.end());
+    page->def.erase(page->def.begin(), page->def.begin() + static_cast<std::ptrdiff_t>(begin));
+  }
+  page->num_entries = end - begin;
+  return true;
 }
 
 Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& meta, bool is_v2_2,
@@ -94,12 +182,22 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
     auto it = std::upper_bound(first_row.begin(), first_row.end() - 1, row);
     return static_cast<std::uint64_t>(it - first_row.begin()) - 1;
   };
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // chunk intervals [a, b]
+  // Chunk intervals [a, b]: a holds the first level of row r0, b the last level of row r1 - 1. Rows
+  // are long in nd columns (thousands of values), so almost every chunk boundary lies inside a
+  // row: the partial rows at both ends of an interval are cut off after decoding (TrimToRows)
+  // instead of widening the interval to chunk boundaries that fall between rows.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
   for (const auto& [r0, r1] : ranges) {
     if (r0 >= r1 || r1 > meta.num_rows) return Parts{};
-    std::uint64_t a = chunk_of(r0), b = chunk_of(r1 - 1);
-    while (a > 0 && continues[a - 1]) --a;
-    while (b + 1 < num_chunks && continues[b]) ++b;
+    std::uint64_t a = 0;
+    if (r0 > 0) {
+      // Row r0 - 1 ends in chunk e; row r0 ends there too, or begins there when e goes on
+      // inside a row, or else begins with chunk e + 1.
+      const std::uint64_t e = chunk_of(r0 - 1);
+      a = r0 < first_row[e + 1] || continues[e] ? e : e + 1;
+    }
+    const std::uint64_t b = chunk_of(r1 - 1);
+    if (a > b || b >= num_chunks) return Parts{};
     if (!spans.empty() && a <= spans.back().second + 1) {
       spans.back().second = std::max(spans.back().second, b);
     } else {
@@ -133,10 +231,20 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
     in.buffers.push_back(std::move(data));
     if (dictionary) in.buffers.push_back(dictionary);
     if (has_rep_index) in.buffers.push_back(Buffer::Empty());  // not used by the decoder
+    // Chunk a may start with the tail of row first_row[a] (begun in chunk a - 1) and chunk b
+    // may end with the head of row first_row[b + 1] (going on in chunk b + 1): both are cut.
+    const bool lead = lists && a > 0 && continues[a - 1];
+    const bool trail = lists && continues[b];
     PagePart part;
-    part.row_begin = first_row[a];
+    part.row_begin = first_row[a] + (lead ? 1 : 0);
     part.row_end = first_row[b + 1];
+    if (part.row_begin > part.row_end) return Parts{};
+    in.num_rows = part.row_end - part.row_begin + (trail ? 1 : 0);
     LND_ASSIGN_OR_RETURN(part.page, DecodePage(in));
+    if (lead || trail) {
+      if (!TrimToRows(&part.page, lead, trail)) return Parts{};
+      part.page.num_rows = part.row_end - part.row_begin;
+    }
     parts.push_back(std::move(part));
   }
   return Parts{std::move(parts)};
