@@ -2,6 +2,7 @@
 // conflict checks against the versions committed since read_version, hint file.
 #include "lance_nd/table/commit.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -151,7 +152,7 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
   if (txn.uuid.empty()) txn.uuid = NewUuid();
   // Serialising first validates the operation (lance-nd cannot write CreateIndex etc.).
   LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> txn_bytes, SerializeTransaction(txn));
-  const std::string txn_name = std::to_string(txn.read_version) + "-" + txn.uuid + ".txn";
+  std::string txn_name = std::to_string(txn.read_version) + "-" + txn.uuid + ".txn";
 
   std::optional<ManifestFile> restored;
   std::uint64_t checked_up_to = txn.read_version;
@@ -170,6 +171,7 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
       }
       LND_RETURN_NOT_OK(CheckWritable(lm, latest->manifest_path));
       // Everything committed since we last looked must be compatible with us.
+      std::vector<std::uint64_t> merge_ids;  // Delete vs Delete on one fragment: merge vectors
       for (std::uint64_t v : latest->versions.versions) {
         if (v <= checked_up_to) continue;
         Transaction theirs;
@@ -179,9 +181,24 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
           LND_ASSIGN_OR_RETURN(ManifestFile mf, LoadVersion(*fs, path, v, naming));
           LND_ASSIGN_OR_RETURN(theirs, LoadTransaction(*fs, path, v, mf));
         }
+        if (txn.operation == OperationType::kDelete && theirs.operation == OperationType::kDelete) {
+          LND_ASSIGN_OR_RETURN(std::vector<std::uint64_t> ids,
+                               internal::DeletionsToMerge(txn, theirs, v));
+          merge_ids.insert(merge_ids.end(), ids.begin(), ids.end());
+          continue;
+        }
         LND_RETURN_NOT_OK(internal::CheckCompatible(txn, theirs, v));
       }
       checked_up_to = lm.version;
+      if (!merge_ids.empty()) {
+        std::sort(merge_ids.begin(), merge_ids.end());
+        merge_ids.erase(std::unique(merge_ids.begin(), merge_ids.end()), merge_ids.end());
+        LND_RETURN_NOT_OK(internal::MergeDeletions(*fs, path, lm, merge_ids, &txn));
+        // The rebased transaction differs from the one planned: it gets its own .txn file.
+        LND_ASSIGN_OR_RETURN(txn_bytes, SerializeTransaction(txn));
+        txn_name = std::to_string(txn.read_version) + "-" + NewUuid() + ".txn";
+        txn_file_written = false;
+      }
       if (txn.operation == OperationType::kRestore && !restored) {
         LND_ASSIGN_OR_RETURN(restored, LoadVersion(*fs, path, txn.restore_version, naming));
       }

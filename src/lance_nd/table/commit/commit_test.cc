@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "lance_nd/table/commit.h"
+#include "lance_nd/table/deletion.h"
+#include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -114,12 +116,77 @@ TEST(TableCommit, DeletesOnDifferentFragmentsRebase) {
   EXPECT_EQ(v3.manifest().writer_feature_flags, kFlagDeletionFiles);
 }
 
-TEST(TableCommit, DeletesOnTheSameFragmentConflict) {
+TEST(TableCommit, DeletesOnTheSameFragmentMergeTheirDeletionVectors) {
   auto fs = io::MakeMemoryFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
-  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
-  auto st = CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 2)).status();
-  LND_EXPECT_ERROR(st, StatusCode::kCommitConflict, "both modify the same fragment(s)");
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t", 6));
+  const std::vector<std::uint64_t> first = {1};
+  const std::vector<std::uint64_t> second = {4, 5};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, DeleteRows(v1, first));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v1, second));  // planned at v1 too
+  EXPECT_EQ(v3.version(), 3u);
+  EXPECT_EQ(v3.CountRows(), 3u);
+  ASSERT_EQ(v3.fragments().size(), 1u);
+  const Fragment& f = v3.fragments()[0];
+  ASSERT_TRUE(f.deletion_file.has_value());
+  // A NEW file (Lance's rebase writes a bitmap); v2's file is untouched.
+  EXPECT_EQ(f.deletion_file->file_type, DeletionFileType::kBitmap);
+  EXPECT_NE(f.deletion_file, v2.fragments()[0].deletion_file);
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector rows, ReadFragmentDeletions(*fs, "t", f));
+  EXPECT_EQ(rows.offsets(), (std::vector<std::uint32_t>{1, 4, 5}));
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector old, ReadFragmentDeletions(*fs, "t", v2.fragments()[0]));
+  EXPECT_EQ(old.offsets(), (std::vector<std::uint32_t>{1}));
+  // The rebased transaction has its own .txn file recording the merged fragment.
+  ASSERT_TRUE(v3.transaction().has_value());
+  EXPECT_EQ(v3.transaction()->updated_fragments.at(0).deletion_file, f.deletion_file);
+  LND_ASSERT_OK_AND_ASSIGN(bool exists,
+                           fs->Exists("t/_transactions/" + v3.manifest().transaction_file));
+  EXPECT_TRUE(exists);
+  // The same again from v1 on a third writer: merges over both.
+  const std::vector<std::uint64_t> third = {0};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, DeleteRows(v1, third));
+  EXPECT_EQ(v4.CountRows(), 2u);
+}
+
+TEST(TableCommit, ConcurrentDeletesThatDeleteEveryRowRemoveTheFragment) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t", 3));
+  const std::vector<std::uint64_t> first = {0, 1};
+  const std::vector<std::uint64_t> second = {2};
+  LND_ASSERT_OK(DeleteRows(v1, first).status());
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v1, second));
+  EXPECT_EQ(v3.CountRows(), 0u);
+  EXPECT_TRUE(v3.fragments().empty());
+}
+
+TEST(TableCommit, DeleteOfAFragmentAnotherDeleteRemovedConflicts) {
+  auto fs = io::MakeMemoryFileSystem();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t", 3));
+  const std::vector<std::uint64_t> all = {0, 1, 2};
+  const std::vector<std::uint64_t> one = {1};
+  LND_ASSERT_OK(DeleteRows(v1, all).status());
+  auto st = DeleteRows(v1, one).status();
+  LND_EXPECT_ERROR(st, StatusCode::kCommitConflict,
+                   "version 2 was committed by a Delete operation after this Delete was planned "
+                   "at version 1, and it removed fragment 0");
+  EXPECT_TRUE(st.retryable());
+}
+
+TEST(TableCommit, DeleteRacingACompactionConflictsNamingIt) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 4)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows));
+  std::vector<array::RecordBatchPtr> more = {TestBatch(4, 4)};
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, "t", more, append));
+  ASSERT_EQ(v2.fragments().size(), 2u);
+  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(v2));
+  ASSERT_EQ(m.committed_version, 3u);
+  const std::vector<std::uint64_t> one = {1};
+  auto st = DeleteRows(v2, one).status();
+  LND_EXPECT_ERROR(st, StatusCode::kCommitConflict,
+                   "version 3 was committed by a Rewrite operation after this Delete was planned "
+                   "at version 2");
   EXPECT_TRUE(st.retryable());
 }
 
