@@ -15,7 +15,8 @@ enum class WriterVersion : std::uint8_t {
 struct WriterOptions {
   WriterVersion version = WriterVersion::kV2_2;
   /// Data buffered per leaf column before a page is written (Lance: 8 MiB). A page holds whole
-  /// top-level rows; one Write() call is never split, so a page can be larger.
+  /// top-level rows: a large Write() is cut into row slices of about this size per leaf column
+  /// (from the average row size), and a single row larger than this gets a page of its own.
   std::uint64_t page_bytes = std::uint64_t{8} << 20;
   /// Lance field ids in schema pre-order (fixed-size lists count once, their item has no id),
   /// e.g. the ids of a table's manifest. Empty: 0, 1, 2, ...

@@ -2,6 +2,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "encodings_v2_0.pb.h"
 #include "file.pb.h"
 #include "file2.pb.h"
+#include "lance_nd/array/array_data.h"
 #include "lance_nd/core/endian.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer/leaf_plan.h"
@@ -89,9 +91,9 @@ struct FileWriter::Impl {
     const LeafColumn& leaf = plan.leaves[index];
     LND_ASSIGN_OR_RETURN(internal::writer::ShreddedPage page,
                          internal::writer::ShredLeaf(leaf, state.pending));
-    LND_ASSIGN_OR_RETURN_CTX(EncodedPage encoded, internal::writer::EncodePage(page, state.options),
-                             "writing column " + std::to_string(index) + " ('" +
-                                 leaf.leaf_field->name() + "')");
+    LND_ASSIGN_OR_RETURN_CTX(
+        EncodedPage encoded, internal::writer::EncodePage(page, state.options),
+        "writing column " + std::to_string(index) + " ('" + leaf.leaf_field->name() + "')");
     lance::file::v2::ColumnMetadata::Page meta;
     for (const auto& buffer : encoded.buffers) {
       LND_RETURN_NOT_OK(PadToAlignment());
@@ -116,10 +118,9 @@ struct FileWriter::Impl {
       return Status::InvalidArgument("FileWriter::Write after Finish; open a new writer");
     }
     if (batch.num_columns() != schema->num_fields()) {
-      return Status::SchemaMismatch("batch has " + std::to_string(batch.num_columns()) +
-                                    " columns but the file schema has " +
-                                    std::to_string(schema->num_fields()) +
-                                    "; write batches of the writer's schema");
+      return Status::SchemaMismatch(
+          "batch has " + std::to_string(batch.num_columns()) + " columns but the file schema has " +
+          std::to_string(schema->num_fields()) + "; write batches of the writer's schema");
     }
     for (int i = 0; i < batch.num_columns(); ++i) {
       const auto& column = batch.column(i);
@@ -145,10 +146,38 @@ struct FileWriter::Impl {
       const LeafColumn& leaf = plan.leaves[l];
       const auto& column = batch.column(leaf.top_level_index);
       LeafState& state = leaves[l];
-      state.pending.push_back(column);
-      state.pending_rows += static_cast<std::uint64_t>(column->length);
-      state.pending_bytes += internal::writer::EstimateLeafBytes(leaf, *column);
-      if (state.pending_bytes > options.page_bytes) LND_RETURN_NOT_OK(FlushLeaf(l));
+      const std::uint64_t bytes = internal::writer::EstimateLeafBytes(leaf, *column);
+      const int64_t n = column->length;
+      if (state.pending_bytes + bytes <= options.page_bytes || n <= 1) {
+        state.pending.push_back(column);
+        state.pending_rows += static_cast<std::uint64_t>(n);
+        state.pending_bytes += bytes;
+        if (state.pending_bytes > options.page_bytes) LND_RETURN_NOT_OK(FlushLeaf(l));
+        continue;
+      }
+      // Too big for the page being filled: split into zero-copy row slices of about
+      // page_bytes each (rows are assumed to be of similar size; a row is never split).
+      const double per_row = static_cast<double>(bytes) / static_cast<double>(n);
+      int64_t start = 0;
+      while (start < n) {
+        const std::uint64_t room =
+            options.page_bytes > state.pending_bytes ? options.page_bytes - state.pending_bytes : 0;
+        int64_t take =
+            std::min<int64_t>(n - start, static_cast<int64_t>(static_cast<double>(room) / per_row));
+        if (take <= 0) {
+          if (!state.pending.empty()) {
+            LND_RETURN_NOT_OK(FlushLeaf(l));
+            continue;
+          }
+          take = 1;  // one row larger than a page: a page of its own
+        }
+        LND_ASSIGN_OR_RETURN(array::ArrayPtr piece, array::Slice(column, start, take));
+        state.pending.push_back(std::move(piece));
+        state.pending_rows += static_cast<std::uint64_t>(take);
+        state.pending_bytes += static_cast<std::uint64_t>(per_row * static_cast<double>(take));
+        start += take;
+        if (start < n || state.pending_bytes >= options.page_bytes) LND_RETURN_NOT_OK(FlushLeaf(l));
+      }
     }
     num_rows += static_cast<std::uint64_t>(batch.num_rows());
     return Status::OK();

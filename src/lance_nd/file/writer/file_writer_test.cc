@@ -6,9 +6,11 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/endian.h"
+#include "lance_nd/file/reader.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer/test_arrays.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/testing/random_arrays.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::file {
@@ -91,7 +93,8 @@ TEST(FileWriterTest, Int32WithNullDiffersOnlyInChunkGrammarBetweenVersions) {
   // footer versions
   EXPECT_EQ(LoadLE<std::uint16_t>(f21.data() + f21.size() - 6), 1);
   EXPECT_EQ(LoadLE<std::uint16_t>(f22.data() + f22.size() - 6), 2);
-  EXPECT_EQ(f22.size(), f21.size() + 2 + 2 - 2);  // u32 meta word (+2), has_large_chunk (+2), same padding
+  EXPECT_EQ(f22.size(),
+            f21.size() + 2 + 2 - 2);  // u32 meta word (+2), has_large_chunk (+2), same padding
 }
 
 struct Footer {
@@ -102,7 +105,7 @@ struct Footer {
 
 Footer ReadFooter(const std::vector<std::uint8_t>& f) {
   const std::uint8_t* p = f.data() + f.size() - 40;
-  return Footer{LoadLE<std::uint64_t>(p), LoadLE<std::uint64_t>(p + 8),
+  return Footer{LoadLE<std::uint64_t>(p),      LoadLE<std::uint64_t>(p + 8),
                 LoadLE<std::uint64_t>(p + 16), LoadLE<std::uint32_t>(p + 24),
                 LoadLE<std::uint32_t>(p + 28), LoadLE<std::uint16_t>(p + 32),
                 LoadLE<std::uint16_t>(p + 34)};
@@ -193,7 +196,8 @@ namespace lance_nd::file {
 namespace {
 
 TEST(FileWriterTest, ExplicitFieldIdsReachTheSchemaAndTheResult) {
-  auto schema = a::MakeSchema({a::MakeField("x", a::List(a::Int32())), a::MakeField("y", a::Utf8())});
+  auto schema =
+      a::MakeSchema({a::MakeField("x", a::List(a::Int32())), a::MakeField("y", a::Utf8())});
   auto items = t::Prim<std::int32_t>(a::Int32(), {1, 2});
   auto x = t::List(a::List(a::Int32()), {2}, items);
   auto y = t::Strings(a::Utf8(), {"a"});
@@ -212,6 +216,60 @@ TEST(FileWriterTest, ExplicitFieldIdsReachTheSchemaAndTheResult) {
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, io::ReadWholeFile(*file));
   const std::string s(bytes->begin(), bytes->end());
   EXPECT_NE(s.find(std::string("\x12\x04item\x18\x09\x20\x05", 10)), std::string::npos);
+}
+
+// One Write() of a batch much larger than page_bytes is split into pages of about page_bytes per
+// leaf column (whole rows each), and the file reads back equal; a row larger than a page gets a
+// page of its own.
+TEST(FileWriterTest, LargeWriteIsSplitIntoPagesOfAboutPageBytes) {
+  const int64_t rows = 2000;
+  auto type = a::List(a::Int64());
+  auto lists = lance_nd::testing::RandomArray(type, rows, 0.0, 3, {false, 64, 8});
+  auto ints = lance_nd::testing::RandomArray(a::Int32(), rows, 0.1, 4);
+  auto schema = a::MakeSchema({a::MakeField("l", type), a::MakeField("i", a::Int32())});
+  WriterOptions options;
+  options.page_bytes = 64 * 1024;
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, WriteToMemory(schema, {lists, ints}, options));
+  auto fs = io::MakeMemoryFileSystem();
+  {
+    LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+    LND_ASSERT_OK(out->Write(std::span<const std::uint8_t>(bytes.data(), bytes.size())));
+    LND_ASSERT_OK(out->Close());
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto file, fs->OpenForRead("f.lance"));
+  LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(file));
+  const FileDescription d = reader.Describe();
+  ASSERT_EQ(d.columns.size(), 2u);
+  // ~2000 * 32 items * 8 B = 512 KB of list items: about 8 pages of 64 KB.
+  const auto& item_pages = d.columns[0].pages;
+  EXPECT_GE(item_pages.size(), 5u);
+  std::uint64_t next = 0;
+  for (const auto& p : item_pages) {
+    EXPECT_EQ(p.first_row, next);
+    next += p.num_rows;
+    EXPECT_LE(p.num_bytes, 2 * options.page_bytes) << p.first_row;
+  }
+  EXPECT_EQ(next, static_cast<std::uint64_t>(rows));
+  LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+  EXPECT_TRUE(a::ArrayEquals(*lists, *all->column(0), false));
+  EXPECT_TRUE(a::ArrayEquals(*ints, *all->column(1), false));
+
+  // Rows larger than a page: one page per row.
+  options.page_bytes = 16;
+  auto three = lance_nd::testing::RandomArray(type, 3, 0.0, 5, {false, 64, 8});
+  LND_ASSERT_OK_AND_ASSIGN(auto small, a::Slice(three, 0, 3));
+  auto schema1 = a::MakeSchema({a::MakeField("l", type)});
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes1, WriteToMemory(schema1, {small}, options));
+  {
+    LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("g.lance"));
+    LND_ASSERT_OK(out->Write(std::span<const std::uint8_t>(bytes1.data(), bytes1.size())));
+    LND_ASSERT_OK(out->Close());
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto file1, fs->OpenForRead("g.lance"));
+  LND_ASSERT_OK_AND_ASSIGN(FileReader reader1, FileReader::Open(file1));
+  EXPECT_EQ(reader1.Describe().columns[0].pages.size(), 3u);
+  LND_ASSERT_OK_AND_ASSIGN(auto all1, reader1.ReadAll());
+  EXPECT_TRUE(a::ArrayEquals(*small, *all1->column(0), false));
 }
 
 }  // namespace
