@@ -20,15 +20,21 @@ namespace lance_nd::table {
 
 /// \brief Name of the optional row-address column: (fragment_id << 32) | physical offset.
 inline constexpr const char* kRowAddressColumn = "_rowaddr";
+/// \brief Name of the optional row-id column: the stable row id of tables with stable row ids
+/// (reader flag 2), else the row address (as Lance reports it).
+inline constexpr const char* kRowIdColumn = "_rowid";
 
 struct TableScanOptions {
   /// Top-level names ("value") or dotted paths into structs ("attrs.color"), merged and kept in
-  /// schema order, like file::FileReader. Empty = every field. "_rowaddr" may be listed too.
+  /// schema order, like file::FileReader. Empty = every field. "_rowid" and "_rowaddr" may be
+  /// listed too.
   std::vector<std::string> projection;
   /// Rows per batch (at least 1).
   std::int64_t batch_rows = 64 * 1024;
   /// Append a non-null uint64 column "_rowaddr".
   bool with_row_address = false;
+  /// Append a non-null uint64 column "_rowid" (before "_rowaddr" when both are asked for).
+  bool with_row_id = false;
 };
 
 namespace internal {
@@ -58,7 +64,7 @@ class TableBatchReader {
   std::unique_ptr<internal::FragmentCursor> cursor_;
 };
 
-/// \brief The schema a scan with `o` returns (projection applied, "_rowaddr" appended).
+/// \brief The schema a scan with `o` returns (projection applied, "_rowid" / "_rowaddr" appended).
 Result<array::SchemaPtr> ScanSchema(const Dataset& ds, const TableScanOptions& o = {});
 
 /// \brief Every live row as one batch.

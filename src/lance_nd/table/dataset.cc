@@ -56,12 +56,10 @@ Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string pa
   const std::uint64_t want = version.value_or(ds.versions_.versions.back());
   if (!std::binary_search(ds.versions_.versions.begin(), ds.versions_.versions.end(), want)) {
     return Status::NotFound("table '" + path + "' has no version " + std::to_string(want) +
-                            "; its versions are " +
-                            std::to_string(ds.versions_.versions.front()) + ".." +
-                            std::to_string(ds.versions_.versions.back()));
+                            "; its versions are " + std::to_string(ds.versions_.versions.front()) +
+                            ".." + std::to_string(ds.versions_.versions.back()));
   }
-  ds.manifest_path_ =
-      Join(Join(path, "_versions"), ManifestFileName(want, ds.versions_.naming));
+  ds.manifest_path_ = Join(Join(path, "_versions"), ManifestFileName(want, ds.versions_.naming));
   LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(ds.manifest_path_));
   LND_ASSIGN_OR_RETURN(ManifestFile mf, ReadManifestFile(*file));
   if (mf.manifest.version != want) {
@@ -69,7 +67,10 @@ Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string pa
                            std::to_string(mf.manifest.version) + " but its name says version " +
                            std::to_string(want));
   }
-  LND_RETURN_NOT_OK(CheckReaderFeatureFlags(mf.manifest.reader_feature_flags, ds.manifest_path_));
+  // Stable row ids (flag 2) are readable: the scan decodes them for "_rowid". Writers still
+  // refuse the flag (CheckWriterFeatureFlags in the commit path).
+  LND_RETURN_NOT_OK(CheckReaderFeatureFlags(mf.manifest.reader_feature_flags & ~kFlagStableRowIds,
+                                            ds.manifest_path_));
   if (mf.manifest.num_base_paths != 0) {
     return Status::NotImplemented("manifest '" + ds.manifest_path_ +
                                   "' uses base paths (shallow clone / multi-base), which "
@@ -87,9 +88,8 @@ Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string pa
                              "; fragments must be sorted by unique id");
     }
   }
-  LND_ASSIGN_OR_RETURN(ds.schema_,
-                       SchemaFromFields(mf.manifest.fields, mf.manifest.schema_metadata)
-                           .WithContext("manifest file '" + ds.manifest_path_ + "'"));
+  LND_ASSIGN_OR_RETURN(ds.schema_, SchemaFromFields(mf.manifest.fields, mf.manifest.schema_metadata)
+                                       .WithContext("manifest file '" + ds.manifest_path_ + "'"));
   ds.fs_ = std::move(fs);
   ds.path_ = std::move(path);
   ds.manifest_ = std::move(mf.manifest);

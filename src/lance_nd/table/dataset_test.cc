@@ -30,12 +30,10 @@ TEST_F(TableDatasetTest, OpensLatestAndEachVersion) {
     LND_ASSERT_OK(PutVersion(*fs_, table_, m, ManifestNaming::kV2));
   }
   // Staging / temp / hint names are invisible.
-  LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/" +
-                                     ManifestFileName(4, ManifestNaming::kV2) + "#1",
-                           {1, 2, 3}));
+  LND_ASSERT_OK(WriteBytes(
+      *fs_, table_ + "/_versions/" + ManifestFileName(4, ManifestNaming::kV2) + "#1", {1, 2, 3}));
   LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/.tmpXYZ", {1}));
-  LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/latest_version_hint.json",
-                           {'{', '}'}));
+  LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/latest_version_hint.json", {'{', '}'}));
 
   LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs_, table_));
   EXPECT_EQ(latest.version(), 3u);
@@ -79,8 +77,8 @@ TEST_F(TableDatasetTest, MissingTable) {
 TEST_F(TableDatasetTest, VersionMismatchAndUnsortedFragmentsAreCorrupt) {
   Manifest m = SampleManifest(5);
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
-  LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/" + ManifestFileName(2, ManifestNaming::kV2),
-                           bytes));
+  LND_ASSERT_OK(
+      WriteBytes(*fs_, table_ + "/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
   LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kCorrupt,
                    "holds version 5 but its name says version 2");
 
@@ -102,6 +100,23 @@ TEST_F(TableDatasetTest, RefusesUnsupportedFeatures) {
   b.branch = "dev";
   LND_ASSERT_OK(PutVersion(*fs_, "db/b.lance", b, ManifestNaming::kV2));
   LND_EXPECT_ERROR(Dataset::Open(fs_, "db/b.lance"), StatusCode::kNotImplemented, "branch 'dev'");
+}
+
+TEST_F(TableDatasetTest, ReadsStableRowIdTablesWritersRefuseThem) {
+  Manifest m = SampleManifest(1);
+  m.reader_feature_flags = m.writer_feature_flags = kFlagDeletionFiles | kFlagStableRowIds;
+  LND_ASSERT_OK(PutVersion(*fs_, table_, m, ManifestNaming::kV2));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, table_));
+  EXPECT_EQ(ds.manifest().reader_feature_flags, kFlagDeletionFiles | kFlagStableRowIds);
+  LND_EXPECT_ERROR(CheckWriterFeatureFlags(m.writer_feature_flags, "x.manifest"),
+                   StatusCode::kNotImplemented,
+                   "manifest 'x.manifest' sets writer feature flag bits lance-nd does not "
+                   "support: 2 (stable row ids)");
+  // Another unknown reader bit next to flag 2 is still refused.
+  m.reader_feature_flags |= 1024;
+  LND_ASSERT_OK(PutVersion(*fs_, "db/r2.lance", m, ManifestNaming::kV2));
+  LND_EXPECT_ERROR(Dataset::Open(fs_, "db/r2.lance"), StatusCode::kNotImplemented,
+                   "reader feature flag bits lance-nd does not support: 1024");
 }
 
 TEST_F(TableDatasetTest, CorruptManifestNamesTheFile) {

@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "lance_nd/table/rowids/row_ids.h"
+
 namespace lance_nd::table::internal {
 namespace {
 
@@ -386,6 +388,12 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
                            std::to_string(cursor->deletions.offsets().back()) + " but holds only " +
                            std::to_string(cursor->physical_rows) + " rows");
   }
+  if (plan.with_row_id) {
+    LND_ASSIGN_OR_RETURN(FragmentRowIds ids,
+                         ReadFragmentRowIds(*ds.file_system(), ds.path(), fragment));
+    cursor->has_row_ids = ids.present;
+    cursor->row_ids = std::move(ids.ids);
+  }
   return cursor;
 }
 
@@ -413,6 +421,24 @@ Result<array::RecordBatchPtr> ReadSelection(const ScanPlan& plan, const Fragment
     LND_ASSIGN_OR_RETURN(ArrayPtr col,
                          Build(plan.columns[c], cursor.columns[c], batches, n, fragment));
     columns.push_back(std::move(col));
+  }
+  if (plan.with_row_id) {
+    std::vector<std::uint64_t> ids(static_cast<std::size_t>(n));
+    const std::uint64_t high = fragment.id << 32;
+    for (std::size_t r = 0; r < ids.size(); ++r) {
+      const std::uint64_t offset = rows.offsets.empty() ? rows.start + r : rows.offsets[r];
+      if (!cursor.has_row_ids) {
+        ids[r] = high | offset;
+      } else if (offset < cursor.row_ids.size()) {
+        ids[r] = cursor.row_ids[offset];
+      } else {
+        return Status::Corrupt("fragment " + std::to_string(fragment.id) + " has " +
+                               std::to_string(cursor.row_ids.size()) + " row ids but row offset " +
+                               std::to_string(offset) + " was read");
+      }
+    }
+    auto buffer = array::Buffer::Copy(ids.data(), n * 8);
+    columns.push_back(array::MakeArrayData(array::UInt64(), n, {nullptr, buffer}, {}, 0));
   }
   if (plan.with_row_address) {
     std::vector<std::uint64_t> addr(static_cast<std::size_t>(n));

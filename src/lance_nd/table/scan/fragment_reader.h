@@ -44,6 +44,10 @@ struct FragmentCursor {
   DeletionVector deletions;
   std::uint64_t position = 0;      // next physical row for sequential reads
   std::size_t deletion_index = 0;  // first deleted offset >= position
+  /// Stable row id per physical row (read only when the plan asks for "_rowid" and the
+  /// fragment carries them; otherwise "_rowid" is the row address).
+  std::vector<std::uint64_t> row_ids;
+  bool has_row_ids = false;
 
   /// \brief Up to `max_rows` live rows from `position` (empty at the end); advances.
   RowSelection NextSelection(std::uint64_t max_rows);

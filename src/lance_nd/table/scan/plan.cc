@@ -162,9 +162,14 @@ Result<std::shared_ptr<const ScanPlan>> MakeScanPlan(const Dataset& ds,
     plan->roots.push_back(std::move(node));
   }
   plan->with_row_address = options.with_row_address;
+  plan->with_row_id = options.with_row_id;
   for (const std::string& p : options.projection) {
     if (p == kRowAddressColumn && schema.FieldIndex(p) < 0) {
       plan->with_row_address = true;
+      continue;
+    }
+    if (p == kRowIdColumn && schema.FieldIndex(p) < 0) {
+      plan->with_row_id = true;
       continue;
     }
     LND_RETURN_NOT_OK(AddPath(p, plan->roots, plan->columns, schema));
@@ -177,6 +182,9 @@ Result<std::shared_ptr<const ScanPlan>> MakeScanPlan(const Dataset& ds,
   for (ProjNode& c : plan->columns) {
     Finish(c);
     out.push_back(c.out_field);
+  }
+  if (plan->with_row_id) {
+    out.push_back(array::MakeField(kRowIdColumn, array::UInt64(), false));
   }
   if (plan->with_row_address) {
     out.push_back(array::MakeField(kRowAddressColumn, array::UInt64(), false));

@@ -36,6 +36,7 @@ struct ScanPlan {
   std::vector<TableNode> roots;
   std::vector<ProjNode> columns;
   bool with_row_address = false;
+  bool with_row_id = false;
   array::SchemaPtr schema;  // output schema
 };
 
