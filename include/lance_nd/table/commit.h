@@ -4,6 +4,7 @@
 // are rebased over, incompatible ones give Status::CommitConflict.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +21,11 @@ struct CommitOptions {
   int max_attempts = 20;
   /// Also write `_transactions/{read_version}-{uuid}.txn` (Lance 12 always does).
   bool write_transaction_file = true;
+  /// Back-off after losing a race for a version: attempt k sleeps a random time in
+  /// [slot * 2^k / 2, slot * 2^k) (k capped at 5, so at most 32 slots) before re-listing. The
+  /// default is about Lance's own commit slot so that concurrent Lance writers are not starved;
+  /// a writer that never loses a race never sleeps. 0 disables the back-off (tests).
+  std::chrono::milliseconds backoff_slot{50};
 };
 
 /// \brief Commit `txn` (planned against txn.read_version; 0 = create a new table).
@@ -38,6 +44,9 @@ struct CommitOptions {
 /// malformed transaction (e.g. Overwrite without schema), NotFound when appending to a missing
 /// table, NotImplemented when the latest manifest has writer flags lance-nd cannot honour.
 /// Returns the dataset opened at the committed version. `txn.uuid` is generated when empty.
+/// Once the manifest is created the commit is durable: if re-opening the new version then fails
+/// (after a few tries), the error is an IOError (never retryable) whose
+/// message starts with "COMMITTED version N" so that callers do not repeat the write.
 Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                                   Transaction txn, const CommitOptions& options = {});
 

@@ -117,11 +117,31 @@ void WriteHint(io::FileSystem& fs, const std::string& path, std::uint64_t versio
   if (!st.ok()) (void)fs.Delete(tmp);  // best effort: the hint is advisory
 }
 
-void BackOff(int attempt) {
-  // Randomised, growing slots like Lance (a few ms up to ~1 s).
-  const int cap = std::min(1000, 5 << std::min(attempt, 8));
-  std::uniform_int_distribution<int> ms(1, cap);
+// After a lost race: exponential back-off with jitter (attempt 0: half a slot to one slot, then
+// doubling up to 32 slots), so that other writers, Lance's included, get their turn.
+void BackOff(int attempt, std::chrono::milliseconds slot) {
+  if (slot.count() <= 0) return;
+  const std::int64_t hi = slot.count() << std::min(attempt, 5);
+  std::uniform_int_distribution<std::int64_t> ms(hi / 2, std::max<std::int64_t>(hi / 2, hi - 1));
   std::this_thread::sleep_for(std::chrono::milliseconds(ms(Rng())));
+}
+
+// The committed version, re-opened. A failure here does not undo the commit, so the error must
+// not look like a failed (retryable) commit.
+Result<Dataset> OpenCommitted(const std::shared_ptr<io::FileSystem>& fs, const std::string& path,
+                              std::uint64_t version) {
+  Status last;
+  for (int i = 0; i < 3; ++i) {
+    auto ds = Dataset::Open(fs, path, version);
+    if (ds.ok()) return ds;
+    last = ds.status();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 << i));
+  }
+  return Status::IOError(
+      "COMMITTED version " + std::to_string(version) + " of table '" + path +
+      "' (the commit succeeded and is durable), but re-opening it failed: " + last.ToString() +
+      "; do NOT repeat the write (it would duplicate it), open the table "
+      "again instead");
 }
 
 }  // namespace
@@ -228,12 +248,12 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     Status st = fs->CreateIfAbsent(manifest_path, bytes);
     if (st.ok()) {
       WriteHint(*fs, path, next.version);
-      return Dataset::Open(fs, path, next.version);
+      return OpenCommitted(fs, path, next.version);
     }
     if (!st.IsAlreadyExists()) {
       return st.WithContext("committing version " + std::to_string(next.version));
     }
-    BackOff(attempt);  // someone else took this version: re-check and retry
+    BackOff(attempt, options.backoff_slot);  // someone else took this version: re-check and retry
   }
   return Status::CommitConflict("gave up committing the " +
                                     std::string(OperationTypeName(txn.operation)) + " to '" + path +

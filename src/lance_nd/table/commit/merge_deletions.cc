@@ -71,11 +71,14 @@ Status MergeDeletions(io::FileSystem& fs, const std::string& table_path, const M
     const auto mine = std::find_if(ours->updated_fragments.begin(), ours->updated_fragments.end(),
                                    [&](const Fragment& f) { return f.id == id; });
     if (mine == ours->updated_fragments.end()) continue;
-    if (theirs->files != mine->files || theirs->physical_rows != mine->physical_rows) {
+    // Data files may differ (a concurrent Merge adds columns); the rows must be the same.
+    if (theirs->physical_rows != mine->physical_rows) {
       return Status::CommitConflict(
-          "commit conflict: fragment " + std::to_string(id) + " has other data files in version " +
-              std::to_string(latest.version) + " than when this Delete was planned at version " +
-              std::to_string(ours->read_version) + "; reload the table and retry the operation",
+          "commit conflict: fragment " + std::to_string(id) + " has " +
+              std::to_string(theirs->physical_rows) + " rows in version " +
+              std::to_string(latest.version) + " but " + std::to_string(mine->physical_rows) +
+              " when this Delete was planned at version " + std::to_string(ours->read_version) +
+              "; reload the table and retry the operation",
           /*retryable=*/true);
     }
     LND_ASSIGN_OR_RETURN(DeletionVector rows, ReadFragmentDeletions(fs, table_path, *mine));
