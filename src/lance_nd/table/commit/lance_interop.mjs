@@ -1,6 +1,6 @@
 // Used by lance_interop_test.cc: Lance 12 (LanceDB 0.39) opens a table lance-nd wrote, reads it
-// and, with "add", appends rows to it. Prints {"rows": before, "version": v, "after": rows}.
-// Usage: node lance_interop.mjs <db dir> <table name> count|add
+// and, with "add", appends rows to it; with "delete", deletes the row with id 1. Prints {"rows": before, "version": v, "after": rows}.
+// Usage: node lance_interop.mjs <db dir> <table name> count|add|delete
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,7 @@ if (mode === "add") {
     { id: 501n, s: null },
   ]);
 }
+if (mode === "delete") await t.delete("id = 1");
 const after = await t.countRows();
 console.log(JSON.stringify({ rows, version: await t.version(), after,
                              idsum: ids.reduce((a, b) => a + b, 0) }));

@@ -1,5 +1,5 @@
-// Lance 12 reads and appends to a table lance-nd wrote, and lance-nd rebases its own append
-// over Lance's concurrent one. Skipped when node or interop/node_modules is missing.
+// Lance 12 reads and appends to a table lance-nd wrote, and lance-nd rebases its own append /
+// delete over Lance's concurrent one. Skipped when node or interop/node_modules is missing.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "lance_nd/table/commit.h"
+#include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -81,6 +82,39 @@ TEST(TableCommitLanceInterop, Lance12ReadsAppendsAndWeRebase) {
   EXPECT_EQ(JsonInt(check, "rows"), 14) << check;
   EXPECT_EQ(JsonInt(check, "version"), 4) << check;
   EXPECT_EQ(JsonInt(check, "idsum"), 28 + 1001 + 46) << check;  // + 500, 501 + 10..13
+  std::filesystem::remove_all(dir);
+}
+
+// Lance deletes a row of fragment 0 while our DeleteRows of another row of it is planned at the
+// version before: ours rebases by merging Lance's deletion file, and both rows are gone.
+TEST(TableCommitLanceInterop, OurDeleteMergesWithLancesConcurrentDelete) {
+  if (std::system("node --version > /dev/null 2>&1") != 0 ||
+      !std::filesystem::exists(SourceDir() + "/interop/node_modules/@lancedb/lancedb")) {
+    GTEST_SKIP() << "node or interop/node_modules missing";
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_commit_interop_del_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string db = dir.string();
+  const std::string path = db + "/t.lance";
+  auto fs = io::LocalFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {testing::TestBatch(0, 5)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, path, rows));
+  ASSERT_EQ(v1.fragments().size(), 1u);
+
+  const std::string lance = RunNode(db, "delete");
+  ASSERT_EQ(JsonInt(lance, "after"), 4) << lance;
+  EXPECT_EQ(JsonInt(lance, "version"), 2) << lance;  // its delete committed version 2
+
+  const std::vector<std::uint64_t> ours = {3};  // fragment 0, offset 3: id 3
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v1, ours));
+  EXPECT_EQ(v3.version(), 3u);
+  EXPECT_EQ(v3.CountRows(), 3u);
+
+  const std::string check = RunNode(db, "count");
+  EXPECT_EQ(JsonInt(check, "rows"), 3) << check;
+  EXPECT_EQ(JsonInt(check, "version"), 3) << check;
+  EXPECT_EQ(JsonInt(check, "idsum"), 0 + 2 + 4) << check;
   std::filesystem::remove_all(dir);
 }
 
