@@ -22,8 +22,8 @@ constexpr std::uint64_t kFsstMinInput = 32 * 1024;  // Lance: below this, string
 
 Result<FsstTable> ParseFsstTable(std::span<const std::uint8_t> bytes) {
   if (bytes.size() != kFsstTableSize) {
-    return Corrupt("fsst", "symbol table of ", bytes.size(), " bytes (expected ",
-                   kFsstTableSize, ")");
+    return Corrupt("fsst", "symbol table of ", bytes.size(), " bytes (expected ", kFsstTableSize,
+                   ")");
   }
   const std::uint64_t info = LoadLE<std::uint64_t>(bytes.data());
   if ((info & 0xFFFFFFFF00000000ull) != kFsstMagic) {
@@ -112,35 +112,47 @@ class Table {
  public:
   explicit Table(std::vector<Sym> syms) : syms_(std::move(syms)) {
     for (std::size_t i = 0; i < syms_.size(); ++i) {
-      by_first_[syms_[i].val & 0xFF].push_back(static_cast<std::uint16_t>(i));
+      by_first_[syms_[i].val & 0xFF].push_back(
+          Candidate{syms_[i].val, LengthMask(syms_[i].len), syms_[i].len, static_cast<int>(i)});
     }
     for (auto& list : by_first_) {
       std::stable_sort(list.begin(), list.end(),
-                       [&](std::uint16_t a, std::uint16_t b) { return syms_[a].len > syms_[b].len; });
+                       [](const Candidate& a, const Candidate& b) { return a.len > b.len; });
     }
   }
-  // Longest symbol matching at p (n bytes left); -1 if none.
+  // Longest symbol matching at p (n >= 1 bytes left); -1 if none. The next (up to) 8 bytes are
+  // loaded once and each candidate of the bucket is compared under its length mask: this loop
+  // runs for every input byte, so it avoids a memcmp call per candidate.
   int Match(const std::uint8_t* p, std::size_t n) const {
-    for (std::uint16_t c : by_first_[p[0]]) {
-      const std::size_t len = syms_[c].len;
-      if (len > n) continue;
-      std::uint8_t s[8];
-      StoreLE(s, syms_[c].val);
-      if (std::memcmp(s, p, len) == 0) return c;
+    std::uint8_t buf[8] = {};
+    std::memcpy(buf, p, std::min<std::size_t>(n, 8));
+    const std::uint64_t word = LoadLE<std::uint64_t>(buf);
+    for (const Candidate& c : by_first_[p[0]]) {
+      if (c.len <= n && (word & c.mask) == c.val) return c.code;
     }
     return -1;
   }
   const std::vector<Sym>& syms() const { return syms_; }
 
  private:
+  struct Candidate {
+    std::uint64_t val;
+    std::uint64_t mask;
+    std::size_t len;
+    int code;
+  };
+  static std::uint64_t LengthMask(std::size_t len) {
+    return len >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * len)) - 1;
+  }
   std::vector<Sym> syms_;
-  std::vector<std::uint16_t> by_first_[256];
+  std::vector<Candidate> by_first_[256];
 };
 
+// The symbol's bytes as a little-endian word, unused high bytes zero (what Match compares).
 std::uint64_t LoadPrefix(const std::uint8_t* p, std::size_t len) {
-  std::uint64_t v = 0;
-  std::memcpy(&v, p, len);
-  return v;
+  std::uint8_t buf[8] = {};
+  std::memcpy(buf, p, std::min<std::size_t>(len, 8));
+  return LoadLE<std::uint64_t>(buf);
 }
 
 Table Train(const std::vector<std::pair<const std::uint8_t*, std::size_t>>& sample) {
