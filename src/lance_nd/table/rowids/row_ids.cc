@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include "lance_nd/table/rowids/row_id_codec.h"
+
 #include "rowids.pb.h"
 #include "table.pb.h"
 
@@ -170,9 +172,12 @@ std::string Join(const std::string& dir, const std::string& name) {
 
 }  // namespace
 
-Result<std::vector<std::uint64_t>> DecodeRowIdSequence(std::string_view bytes,
-                                                       std::uint64_t fragment_id,
-                                                       std::uint64_t physical_rows) {
+namespace {
+
+// All values of a RowIdSequence, with the end offset of each segment in `ends`.
+Result<std::vector<std::uint64_t>> DecodeFlat(std::string_view bytes, std::uint64_t fragment_id,
+                                              std::uint64_t physical_rows,
+                                              std::vector<std::size_t>* ends) {
   lance::table::RowIdSequence seq;
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
       !seq.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
@@ -185,6 +190,7 @@ Result<std::vector<std::uint64_t>> DecodeRowIdSequence(std::string_view bytes,
   Decoder decoder(fragment_id, physical_rows, &ids);
   for (int s = 0; s < seq.segments_size(); ++s) {
     LND_RETURN_NOT_OK(decoder.Segment(static_cast<std::size_t>(s), seq.segments(s)));
+    if (ends != nullptr) ends->push_back(ids.size());
   }
   if (ids.size() != physical_rows) {
     return Status::Corrupt("row id sequence of fragment " + std::to_string(fragment_id) +
@@ -193,6 +199,57 @@ Result<std::vector<std::uint64_t>> DecodeRowIdSequence(std::string_view bytes,
                            " physical rows; the table's fragment metadata is damaged");
   }
   return ids;
+}
+
+}  // namespace
+
+Result<std::vector<std::uint64_t>> DecodeRowIdSequence(std::string_view bytes,
+                                                       std::uint64_t fragment_id,
+                                                       std::uint64_t physical_rows) {
+  return DecodeFlat(bytes, fragment_id, physical_rows, nullptr);
+}
+
+Result<SegmentList> DecodeRowIdSegments(std::string_view bytes, std::uint64_t fragment_id,
+                                        std::uint64_t physical_rows) {
+  std::vector<std::size_t> ends;
+  LND_ASSIGN_OR_RETURN(auto ids, DecodeFlat(bytes, fragment_id, physical_rows, &ends));
+  SegmentList out;
+  std::size_t begin = 0;
+  for (std::size_t end : ends) {
+    out.emplace_back(ids.begin() + static_cast<std::ptrdiff_t>(begin),
+                     ids.begin() + static_cast<std::ptrdiff_t>(end));
+    begin = end;
+  }
+  return out;
+}
+
+Result<VersionRuns> DecodeVersionRuns(std::string_view bytes, std::uint64_t fragment_id,
+                                      std::uint64_t max_rows) {
+  lance::table::RowDatasetVersionSequence seq;
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+      !seq.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return Status::Corrupt("row version sequence of fragment " + std::to_string(fragment_id) +
+                           " (" + std::to_string(bytes.size()) +
+                           " bytes) is not a valid RowDatasetVersionSequence message; the "
+                           "table's fragment metadata is damaged");
+  }
+  std::vector<std::uint64_t> values;
+  Decoder decoder(fragment_id, max_rows, &values);
+  VersionRuns runs;
+  for (int r = 0; r < seq.runs_size(); ++r) {
+    const auto& run = seq.runs(r);
+    if (!run.has_span()) {
+      return Status::Corrupt("row version sequence of fragment " + std::to_string(fragment_id) +
+                             ", run " + std::to_string(r) +
+                             " has no span; the table's fragment metadata is damaged");
+    }
+    const std::size_t begin = values.size();
+    LND_RETURN_NOT_OK(decoder.Segment(static_cast<std::size_t>(r), run.span()));
+    runs.push_back(
+        {SegmentValues(values.begin() + static_cast<std::ptrdiff_t>(begin), values.end()),
+         run.version()});
+  }
+  return runs;
 }
 
 Result<FragmentRowIds> ReadFragmentRowIds(io::FileSystem& fs, const std::string& table_path,
