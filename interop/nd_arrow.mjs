@@ -4,15 +4,11 @@
 //
 // The plain description ("nd JSON") is the contract between these scripts and the C++ checker
 // (tests/nd_ipc_interop/nd_ipc_tool.cc); interop/README.md documents it.
-import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
+import { arrow, lancedb, storageOptions } from "./lance_oracle.mjs";
 
-// LanceDB only accepts Arrow objects built from the CommonJS copy of apache-arrow it loads
-// itself; an ESM `import` would give a second copy whose classes it rejects.
-const require = createRequire(import.meta.url);
-export const arrow = require("apache-arrow");
-export const lancedb = require("@lancedb/lancedb");
+export { arrow, lancedb };
 
 const {
   Bool, Field, Float32, Float64, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, List,
@@ -415,7 +411,7 @@ export async function writeLance(dir, name, table) {
   const db = await lancedb.connect(dir);
   return db.createTable(name, table, {
     mode: "overwrite",
-    storageOptions: { new_table_data_storage_version: "2.2" },
+    storageOptions,
   });
 }
 

@@ -8,13 +8,11 @@
 // for binary; arrays for lists; objects for structs.
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const interopDir = process.env.LANCE_ND_INTEROP_DIR ||
   path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../interop");
-const require = createRequire(path.join(interopDir, "package.json"));
-const arrow = require("apache-arrow");
-const lancedb = require("@lancedb/lancedb");
+const { arrow, lancedb } = await import(pathToFileURL(path.join(interopDir, "lance_oracle.mjs")).href);
 
 const outDir = process.argv[2];
 if (!outDir) {

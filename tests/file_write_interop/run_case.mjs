@@ -7,84 +7,22 @@
 // 3. run the C++ tool: IPC in, Lance data file out (lance-nd's FileWriter);
 // 4. put that file in place of the table's data file and patch the manifest's file size;
 // 5. read the table with Lance 12 (full scan and takeOffsets) and compare with the input.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import {
+  arrow, firstDifference, freshDir, lancedb, parseArgs, rowsOf, writeIpc,
+} from "../../interop/lance_oracle.mjs";
+import { patchManifestFileSize } from "../../interop/patch_manifest.mjs";
 import { makeCases } from "./cases.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const interop = path.resolve(here, "../../interop");
-const require = createRequire(path.join(interop, "package.json"));
-const arrow = require("apache-arrow");
-const lancedb = require("@lancedb/lancedb");
-const { patchManifestFileSize } = await import(path.join(interop, "patch_manifest.mjs"));
-
-function args() {
-  const out = {};
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i += 2) out[a[i].replace(/^--/, "")] = a[i + 1];
-  for (const k of ["case", "version", "tool", "work"]) {
-    if (!out[k]) throw new Error(`missing --${k}`);
-  }
-  return out;
-}
-
-// Plain, comparable form of an Arrow value.
-function norm(v) {
-  if (v === null || v === undefined) return null;
-  if (typeof v === "bigint") return `${v}n`;
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : v;
-  if (typeof v === "boolean" || typeof v === "string") return v;
-  if (v instanceof Date) return v.getTime();
-  if (v instanceof Uint8Array) return Buffer.from(v).toString("hex");
-  if (ArrayBuffer.isView(v)) return Array.from(v, norm);
-  if (Array.isArray(v)) return v.map(norm);
-  if (typeof v.toArray === "function" && v.type) return Array.from(v, norm);  // Vector
-  if (typeof v.toJSON === "function") {
-    const o = v.toJSON();
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, norm(x)]));
-  }
-  if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
-  return String(v);
-}
-
-function rowsOf(table) {
-  const names = table.schema.fields.map((f) => f.name);
-  const cols = names.map((n) => table.getChild(n));
-  const out = [];
-  for (let i = 0; i < table.numRows; ++i) {
-    const row = {};
-    names.forEach((n, c) => { row[n] = norm(cols[c].get(i)); });
-    out.push(row);
-  }
-  return out;
-}
-
-function firstDifference(expected, actual, label) {
-  if (expected.length !== actual.length) return `${label}: ${actual.length} rows, expected ${expected.length}`;
-  for (let i = 0; i < expected.length; ++i) {
-    for (const k of Object.keys(expected[i])) {
-      const e = JSON.stringify(expected[i][k]); const a = JSON.stringify(actual[i][k]);
-      if (e !== a) {
-        return `${label}: row ${i} column '${k}' differs\n  expected ${e.slice(0, 400)}\n  actual   ${a.slice(0, 400)}`;
-      }
-    }
-  }
-  return null;
-}
-
-const opt = args();
+const opt = parseArgs(["case", "version", "tool", "work"]);
 const cases = makeCases(arrow);
 if (!cases[opt.case]) throw new Error(`unknown case '${opt.case}'`);
 const input = cases[opt.case]();
-const work = path.resolve(opt.work, `${opt.case}_${opt.version}`);
-fs.rmSync(work, { recursive: true, force: true });
-fs.mkdirSync(work, { recursive: true });
+const work = freshDir(path.resolve(opt.work, `${opt.case}_${opt.version}`));
 
-const ipcPath = path.join(work, "input.arrow");
-fs.writeFileSync(ipcPath, arrow.tableToIPC(input, "file"));
+const ipcPath = writeIpc(path.join(work, "input.arrow"), input);
 
 const dbDir = path.join(work, "db");
 const db = await lancedb.connect(dbDir);
@@ -114,14 +52,14 @@ patchManifestFileSize(path.join(tableDir, "_versions", manifests[0]), fs.statSyn
 
 const db2 = await lancedb.connect(dbDir);
 const tbl = await db2.openTable(opt.case);
-const expected = rowsOf(input);
-const scanned = rowsOf(await tbl.query().toArrow());
+const expected = rowsOf(input, []);
+const scanned = rowsOf(await tbl.query().toArrow(), []);
 let problem = firstDifference(expected, scanned, "full scan");
 if (!problem) {
   const n = input.numRows;
   const offsets = [...new Set([0, 1, 2, 3, Math.floor(n / 2), n - 2, n - 1, 1023, 1024, 1025, 4095, 4096, 11, 30, 31]
     .filter((x) => x >= 0 && x < n))].sort((x, y) => x - y);  // Lance returns them in row order
-  const taken = rowsOf(await tbl.takeOffsets(offsets).toArrow());
+  const taken = rowsOf(await tbl.takeOffsets(offsets).toArrow(), []);
   problem = firstDifference(offsets.map((i) => expected[i]), taken, `takeOffsets ${JSON.stringify(offsets)}`);
 }
 if (problem) {

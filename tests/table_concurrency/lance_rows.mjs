@@ -1,19 +1,15 @@
 // Lance 12 (LanceDB 0.39) side of the table concurrency test. TABLE is "<db dir>/<name>.lance".
 //   node lance_rows.mjs create TABLE ROWS
 //   node lance_rows.mjs append TABLE WRITER_ID N_COMMITS ROWS_PER_COMMIT LOG
-//       `table.add` in a loop; after each success appends "ok <commit> <version>" to LOG.
+//       `table.add` in a loop; after each success appends "ok <commit> <version> - <ms>" to LOG
+//       (<ms>: how long that add took, retries included; Lance does not tell its attempts).
 //       Any failed add exits 1 (Lance's own writes must never fail because of our writers).
 //   node lance_rows.mjs dump TABLE OUT
 //       reads every row with Lance, checks each payload, writes sorted "writer,commit,row".
-import { createRequire } from "node:module";
 import fs from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "../../interop/package.json"));
-const arrow = require("apache-arrow");
-const lancedb = require("@lancedb/lancedb");
+import {
+  arrow, lancedb, splitTablePath, storageOptions,
+} from "../../interop/lance_oracle.mjs";
 
 const { Field, Int32, Int64, Utf8, Schema } = arrow;
 const schema = new Schema([
@@ -32,18 +28,13 @@ function rows(w, c, n) {
   return Array.from({ length: n }, (_, r) => ({ writer: w, commit: BigInt(c), row: r,
     payload: payload(w, c, r) }));
 }
-function split(table) {
-  const abs = path.resolve(table);
-  return { db: path.dirname(abs), name: path.basename(abs).replace(/\.lance$/, "") };
-}
-
 const [cmd, table, ...rest] = process.argv.slice(2);
-const { db: dbDir, name } = split(table);
+const { db: dbDir, name } = splitTablePath(table);
 const db = await lancedb.connect(dbDir);
 
 if (cmd === "create") {
   const t = await db.createTable(name, rows(0, 0, Number(rest[0])), {
-    mode: "create", schema, storageOptions: { new_table_data_storage_version: "2.2" } });
+    mode: "create", schema, storageOptions });
   console.log(JSON.stringify({ version: await t.version() }));
 } else if (cmd === "append") {
   const [writer, commits, perCommit, log] = rest.map((x, i) => (i < 3 ? Number(x) : x));
@@ -56,12 +47,14 @@ if (cmd === "create") {
   }
   let failures = 0;
   for (let c = 0; c < commits; ++c) {
+    const started = Date.now();
     try {
       await t.add(rows(writer, c, perCommit));
-      fs.appendFileSync(log, `ok ${c} ${await t.version()}\n`);
+      fs.appendFileSync(log, `ok ${c} ${await t.version()} - ${Date.now() - started}\n`);
     } catch (e) {
       failures++;
-      console.error(`lance writer ${writer} commit ${c} FAILED: ${e.message}`);
+      console.error(`lance writer ${writer} commit ${c} FAILED after ${Date.now() - started} ms: ` +
+                    e.message);
       break;  // later commits would leave a gap in the log
     }
   }

@@ -76,6 +76,12 @@ echo "commit order (o = lance-nd, L = Lance): $order ($switches runs)"
 if [ "$lance_writers" -gt 0 ] && [ "$writers" -gt 0 ] && [ "$switches" -lt 3 ]; then
   echo "WARNING: lance-nd and Lance commits barely interleaved"
 fi
+# Contention: most attempts one of our commits needed; slowest Lance add (retries included;
+# Lance 12 gives up on an add after 30 s of retries).
+ours_max=$(cat "$work"/w[0-9].log "$work"/w[0-9][0-9].log 2>/dev/null | awk '$4 > m {m = $4} END {print m + 0}')
+lance_ms=$(cat "$work"/w1[0-9][0-9].log 2>/dev/null | awk '$5 > m {m = $5} END {print m + 0}')
+lance_slow=$(cat "$work"/w1[0-9][0-9].log 2>/dev/null | awk '$5 > 5000 {n++} END {print n + 0}')
+echo "contention: lance-nd max attempts $ours_max; Lance slowest add ${lance_ms} ms, adds over 5 s: $lance_slow; elapsed ${SECONDS} s"
 
 echo "verify (lance-nd):"
 "$tool" verify "$table" $creator_rows --dump "$work/ours.keys" "${claims[@]}" || status=1

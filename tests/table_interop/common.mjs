@@ -1,111 +1,15 @@
-// Shared helpers of the table interop scripts: argument parsing, building Arrow tables the
-// oracle accepts, running the C++ tool, reading both sides' rows and comparing them.
-import { createRequire } from "node:module";
+// Shared helpers of the table interop scripts: running the C++ tool, reading both sides' rows of
+// every version and tag and comparing them. The generic oracle helpers (Arrow and LanceDB
+// loading, argument parsing, row comparison) come from interop/lance_oracle.mjs and are
+// re-exported here.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import {
+  arrow, checkPlantedDifferences, firstDifference, rowsOf, schemaText,
+} from "../../interop/lance_oracle.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "../../interop/package.json"));
-export const arrow = require("apache-arrow");
-export const lancedb = require("@lancedb/lancedb");
-export const storageOptions = { new_table_data_storage_version: "2.2" };
-
-export function parseArgs() {
-  const out = {};
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i += 2) out[a[i].replace(/^--/, "")] = a[i + 1];
-  for (const k of ["tool", "work"]) {
-    if (!out[k]) throw new Error(`missing --${k}`);
-  }
-  return out;
-}
-
-// An Arrow table with exactly `schema` (no dictionaries: vectorFromArray per field).
-export function makeTable(schema, rows) {
-  const children = schema.fields.map((f) =>
-    arrow.vectorFromArray(rows.map((r) => (r[f.name] === undefined ? null : r[f.name])), f.type).data[0]);
-  const data = arrow.makeData({
-    type: new arrow.Struct(schema.fields), length: rows.length, nullCount: 0, children,
-  });
-  return new arrow.Table([new arrow.RecordBatch(schema, data)]);
-}
-
-// Plain, comparable form of an Arrow value.
-export function norm(v) {
-  if (v === null || v === undefined) return null;
-  if (typeof v === "bigint") return `${v}n`;
-  if (typeof v === "number") return Number.isNaN(v) ? "NaN" : v;
-  if (typeof v === "boolean" || typeof v === "string") return v;
-  if (v instanceof Date) return v.getTime();
-  if (v instanceof Uint8Array) return Buffer.from(v).toString("hex");
-  if (ArrayBuffer.isView(v)) return Array.from(v, norm);
-  if (Array.isArray(v)) return v.map(norm);
-  if (typeof v.toArray === "function" && v.type) return Array.from(v, norm);  // Vector
-  if (typeof v.toJSON === "function") {
-    const o = v.toJSON();
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, norm(x)]));
-  }
-  if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
-  return String(v);
-}
-
-export function rowsOf(table, drop = ["_rowaddr"]) {
-  const names = table.schema.fields.map((f) => f.name).filter((n) => !drop.includes(n));
-  const cols = names.map((n) => table.getChild(n));
-  const out = [];
-  for (let i = 0; i < table.numRows; ++i) {
-    const row = {};
-    names.forEach((n, c) => { row[n] = norm(cols[c].get(i)); });
-    out.push(row);
-  }
-  return out;
-}
-
-// Field names and types (nested) of an Arrow schema, for comparing schemas across readers.
-export function schemaText(schema) {
-  return schema.fields.filter((f) => f.name !== "_rowaddr").map((f) => `${f.name}: ${f.type}`).join(", ");
-}
-
-export function firstDifference(expected, actual, label) {
-  if (expected.length !== actual.length) {
-    return `${label}: ${actual.length} rows, expected ${expected.length}`;
-  }
-  for (let i = 0; i < expected.length; ++i) {
-    const keys = new Set([...Object.keys(expected[i]), ...Object.keys(actual[i])]);
-    for (const k of keys) {
-      const e = JSON.stringify(expected[i][k]);
-      const a = JSON.stringify(actual[i][k]);
-      if (e !== a) {
-        return `${label}: row ${i} column '${k}' differs\n  expected ${String(e).slice(0, 400)}\n  actual   ${String(a).slice(0, 400)}`;
-      }
-    }
-  }
-  return null;
-}
-
-// The comparison must be able to fail: plant one difference (a changed cell, a dropped row, an
-// extra column) in a copy of `rows` and require that each is reported. Returns the count.
-let planted = false;
-export function checkPlantedDifferences(rows, label) {
-  if (planted || rows.length === 0) return 0;
-  planted = true;
-  const copy = () => JSON.parse(JSON.stringify(rows));
-  const changed = copy();
-  const key = Object.keys(changed[0])[0];
-  changed[0][key] = changed[0][key] === "planted" ? "other" : "planted";
-  const dropped = copy().slice(1);
-  const extra = copy();
-  extra[extra.length - 1].planted_column = 1;
-  for (const [what, bad] of [["changed cell", changed], ["dropped row", dropped], ["extra column", extra]]) {
-    if (firstDifference(rows, bad, label) === null) {
-      throw new Error(`comparison missed a planted difference (${what}) in ${label}`);
-    }
-  }
-  console.log(`planted differences caught (${label})`);
-  return 3;
-}
+export * from "../../interop/lance_oracle.mjs";
 
 export class Unavailable extends Error {}
 
@@ -144,13 +48,34 @@ export async function lanceTable(tbl, version) {
   return t;
 }
 
-export function writeIpc(file, table) {
-  fs.writeFileSync(file, arrow.tableToIPC(table, "file"));
-  return file;
-}
-
-export function freshDir(dir) {
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
+// Every version and every tag of the table at `dir`, open in LanceDB as `tbl`: the version lists
+// must be equal, and LanceDB's reading of each version and tag must equal ours (schema and rows).
+// `reference` names whose rows are the expected ones in messages: "lance" or "ours".
+// Returns { versions, tags, comparisons }.
+export async function compareEveryVersion(tbl, toolPath, dir, work, step, reference = "lance") {
+  const theirVersions = (await tbl.listVersions()).map((v) => v.version);
+  const ours = ourVersions(toolPath, dir);
+  if (JSON.stringify(theirVersions) !== JSON.stringify(ours)) {
+    throw new Error(`${step}: versions differ: Lance ${theirVersions}, lance-nd ${ours}`);
+  }
+  const targets = theirVersions.map((v) => ({ version: v, label: `v${v}` }));
+  const tags = await (await tbl.tags()).list();
+  for (const name of Object.keys(tags)) targets.push({ tag: name, label: `tag ${name}` });
+  let comparisons = 0;
+  for (const t of targets) {
+    const label = `${step}, ${t.label}`;
+    const theirs = await lanceTable(tbl, t.version ?? t.tag);
+    const mine = ourTable(toolPath, dir, work, t);
+    if (schemaText(theirs.schema) !== schemaText(mine.schema)) {
+      throw new Error(`${label}: schemas differ\n  Lance    ${schemaText(theirs.schema)}\n  lance-nd ${schemaText(mine.schema)}`);
+    }
+    const lanceRef = reference === "lance";
+    const expected = rowsOf(lanceRef ? theirs : mine);
+    checkPlantedDifferences(expected, label);
+    const problem = firstDifference(expected, rowsOf(lanceRef ? mine : theirs),
+                                    lanceRef ? label : `${label} (expected = lance-nd)`);
+    if (problem) throw new Error(problem);
+    ++comparisons;
+  }
+  return { versions: theirVersions.length, tags: Object.keys(tags).length, comparisons };
 }

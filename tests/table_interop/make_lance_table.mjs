@@ -1,13 +1,6 @@
 // Make a small Lance 12 table with LanceDB: create (v1), append (v2), delete (v3), add a nested
 // column (v4). Usage: node make_lance_table.mjs <db dir>  -> table <db dir>/t.lance
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(path.join(here, "../../interop/package.json"));
-const arrow = require("apache-arrow");
-const lancedb = require("@lancedb/lancedb");
+import { arrow, lancedb, storageOptions } from "../../interop/lance_oracle.mjs";
 
 const dbDir = process.argv[2];
 const { Field, Int64, Float32, Utf8, Struct, List, Schema } = arrow;
@@ -23,8 +16,8 @@ function rows(from, n) {
   }));
 }
 const db = await lancedb.connect(dbDir);
-const opts = { mode: "create", schema, storageOptions: { new_table_data_storage_version: "2.2" } };
-const t = await db.createTable("t", arrow.tableFromJSON ? rows(0, 10) : rows(0, 10), opts);
+const opts = { mode: "create", schema, storageOptions };
+const t = await db.createTable("t", rows(0, 10), opts);
 await t.add(rows(10, 5));
 await t.delete("id = 3 OR id = 12");
 await t.addColumns([new Field("extra", new Struct([new Field("note", new Utf8(), true)]), true)]);

@@ -9,41 +9,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
-  arrow, checkPlantedDifferences, firstDifference, freshDir, lanceTable, lancedb, makeTable,
-  ourTable, ourVersions, parseArgs, rowsOf, schemaText, tool, Unavailable, writeIpc,
+  compareEveryVersion, firstDifference, freshDir, lancedb, makeTable, ourTable, parseArgs, rowsOf,
+  tool, Unavailable, writeIpc,
 } from "./common.mjs";
 import { baseSchema, evolvedSchema, rowsFor } from "./rows.mjs";
 
-const opt = parseArgs();
+const opt = parseArgs(["tool", "work"]);
 const work = freshDir(path.resolve(opt.work));
 const tableDir = path.join(work, "ours", "t.lance");
 fs.mkdirSync(path.dirname(tableDir), { recursive: true });
 let comparisons = 0;
 
-// Every version and tag of the table at `dir`: LanceDB's reading == ours.
+// Every version and tag of the table at `dir`: LanceDB's reading == ours (ours the reference).
 async function compareVersions(tbl, dir, step) {
-  const theirVersions = (await tbl.listVersions()).map((v) => v.version);
-  const ours = ourVersions(opt.tool, dir);
-  if (JSON.stringify(theirVersions) !== JSON.stringify(ours)) {
-    throw new Error(`${step}: versions differ: Lance ${theirVersions}, lance-nd ${ours}`);
-  }
-  const targets = theirVersions.map((v) => ({ version: v, label: `v${v}` }));
-  const tags = await (await tbl.tags()).list();
-  for (const name of Object.keys(tags)) targets.push({ tag: name, label: `tag ${name}` });
-  for (const t of targets) {
-    const label = `${step}, ${t.label}`;
-    const theirs = await lanceTable(tbl, t.version ?? t.tag);
-    const mine = ourTable(opt.tool, dir, work, t);
-    if (schemaText(theirs.schema) !== schemaText(mine.schema)) {
-      throw new Error(`${label}: schemas differ\n  Lance    ${schemaText(theirs.schema)}\n  lance-nd ${schemaText(mine.schema)}`);
-    }
-    const expected = rowsOf(mine);
-    checkPlantedDifferences(expected, label);
-    const problem = firstDifference(expected, rowsOf(theirs), `${label} (expected = lance-nd)`);
-    if (problem) throw new Error(problem);
-    ++comparisons;
-  }
-  return theirVersions.length;
+  const r = await compareEveryVersion(tbl, opt.tool, dir, work, step, "ours");
+  comparisons += r.comparisons;
+  return r.versions;
 }
 
 async function checkWithLance(step) {
@@ -110,5 +91,4 @@ if (unavailable.length > 0) {
   console.error(`FAIL: lance-nd cannot run every step yet:\n  ${unavailable.join("\n  ")}`);
   process.exit(1);
 }
-void arrow;
 console.log(`OK us_to_lance: ${steps.length} steps, ${comparisons} version/tag comparisons`);
