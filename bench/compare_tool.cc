@@ -4,6 +4,12 @@
 //   lance_nd_bench_tool run IN.arrow OUT.lance ROWS.txt THREADS
 //       write OUT.lance from IN.arrow (loaded first, untimed), then full read and Take of the
 //       rows in ROWS.txt; prints one JSON object with seconds, sizes and checksums.
+//   lance_nd_bench_tool phases IN.arrow OUT.lance ROWS.txt THREADS REPS
+//       for profiling: REPS rounds of write, scan and take in one process, each line giving
+//       wall and CPU seconds (user+sys of all threads; steadier than wall on a busy machine).
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -30,9 +36,19 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
+double CpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
 Status Gen(const std::string& dir, std::int64_t rows) {
   for (const bool zstd : {false, true}) {
-    LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch, lance_nd::bench::MakeNdGrids(rows, 90, 180, zstd));
+    LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch,
+                         lance_nd::bench::MakeNdGrids(rows, 90, 180, zstd));
     const std::string path = dir + (zstd ? "/grids_zstd.arrow" : "/grids.arrow");
     const std::vector<la::RecordBatchPtr> batches{batch};
     LND_RETURN_NOT_OK(la::ipc::WriteIpcFile(path, batch->schema(), batches));
@@ -43,8 +59,8 @@ Status Gen(const std::string& dir, std::int64_t rows) {
   return Status::OK();
 }
 
-Status Run(const std::string& in, const std::string& out, const std::string& rows_path,
-           int threads) {
+Status Run(const std::string& in, const std::string& out, const std::string& rows_path, int threads,
+           int phase_reps = 0) {
   LND_ASSIGN_OR_RETURN(auto ipc, la::ipc::IpcFileReader::OpenFile(in));
   std::vector<la::RecordBatchPtr> batches;
   for (int i = 0; i < ipc.num_record_batches(); ++i) {
@@ -63,15 +79,43 @@ Status Run(const std::string& in, const std::string& out, const std::string& row
     input_sum += s;
   }
 
+  lf::ReaderOptions options;
+  options.num_threads = threads;
+  auto fs = lance_nd::io::LocalFileSystem();
+  for (int rep = 0; rep < phase_reps; ++rep) {
+    auto w0 = Clock::now();
+    double c0 = CpuSeconds();
+    {
+      LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
+      for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));
+      LND_RETURN_NOT_OK(writer->Finish().status());
+    }
+    std::printf("write wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+    w0 = Clock::now();
+    c0 = CpuSeconds();
+    {
+      LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
+      LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
+      LND_RETURN_NOT_OK(reader.ReadAll().status());
+    }
+    std::printf("scan  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+    w0 = Clock::now();
+    c0 = CpuSeconds();
+    {
+      LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
+      LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
+      LND_RETURN_NOT_OK(reader.Take(take_rows).status());
+    }
+    std::printf("take  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+  }
+  if (phase_reps > 0) return Status::OK();
+
   auto t0 = Clock::now();
   LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
   for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));
   LND_ASSIGN_OR_RETURN(lf::WrittenFile written, writer->Finish());
   const double write_s = Seconds(t0);
 
-  lf::ReaderOptions options;
-  options.num_threads = threads;
-  auto fs = lance_nd::io::LocalFileSystem();
   t0 = Clock::now();
   LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
   LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
@@ -105,9 +149,13 @@ int main(int argc, char** argv) {
     st = Gen(a[1], std::strtoll(a[2].c_str(), nullptr, 10));
   } else if (a.size() == 5 && a[0] == "run") {
     st = Run(a[1], a[2], a[3], std::atoi(a[4].c_str()));
+  } else if (a.size() == 6 && a[0] == "phases") {
+    st = Run(a[1], a[2], a[3], std::atoi(a[4].c_str()), std::max(1, std::atoi(a[5].c_str())));
   } else {
     std::fprintf(stderr,
-                 "usage: %s gen DIR ROWS | run IN.arrow OUT.lance ROWS.txt THREADS\n", argv[0]);
+                 "usage: %s gen DIR ROWS | run IN.arrow OUT.lance ROWS.txt THREADS |"
+                 " phases IN.arrow OUT.lance ROWS.txt THREADS REPS\n",
+                 argv[0]);
     return 2;
   }
   if (!st.ok()) {

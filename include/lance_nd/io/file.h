@@ -16,6 +16,12 @@ namespace lance_nd::io {
 /// \brief Immutable bytes read from a file. Never null when returned from a successful read.
 using Bytes = std::shared_ptr<const std::vector<std::uint8_t>>;
 
+/// \brief Bytes of a file mapped into memory: valid while `owner` lives.
+struct MappedView {
+  std::span<const std::uint8_t> bytes;
+  std::shared_ptr<const void> owner;
+};
+
 /// \brief A file opened for positional reads. Implementations are thread-safe: ReadAt may be
 /// called concurrently.
 class RandomAccessFile {
@@ -36,6 +42,12 @@ class RandomAccessFile {
 
   /// \brief The path or name the file was opened with (for messages).
   virtual const std::string& path() const = 0;
+
+  /// \brief The whole file mapped read-only (Size() bytes), or an empty view when this file is
+  /// not mapped. Readers slice it instead of copying; the bytes stay valid while the returned
+  /// owner lives. Files are immutable once written: truncating a mapped file under a reader is
+  /// undefined (SIGBUS), as with any memory-mapped reader.
+  virtual MappedView Mapped() const { return {}; }
 };
 
 /// \brief A file opened for sequential writing. Close() must be called to finish it; a file

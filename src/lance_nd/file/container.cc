@@ -52,22 +52,24 @@ bool UrlIs(const std::string& url, const char* expected) {
 Status ParsePage(const lance::file::v2::ColumnMetadata::Page& page, std::uint64_t data_end,
                  const std::string& where, PageMeta* out) {
   if (page.buffer_offsets_size() != page.buffer_sizes_size()) {
-    return Status::Corrupt(where + " has " + N(static_cast<std::uint64_t>(page.buffer_offsets_size())) +
-                           " buffer offsets but " +
-                           N(static_cast<std::uint64_t>(page.buffer_sizes_size())) + " buffer sizes");
+    return Status::Corrupt(
+        where + " has " + N(static_cast<std::uint64_t>(page.buffer_offsets_size())) +
+        " buffer offsets but " + N(static_cast<std::uint64_t>(page.buffer_sizes_size())) +
+        " buffer sizes");
   }
   out->num_rows = page.length();
   out->priority = page.priority();
   for (int i = 0; i < page.buffer_offsets_size(); ++i) {
     const BufferRange r{page.buffer_offsets(i), page.buffer_sizes(i)};
-    LND_RETURN_NOT_OK(CheckRange(where + " buffer " + std::to_string(i), r.position, r.size,
-                                 data_end));
+    LND_RETURN_NOT_OK(
+        CheckRange(where + " buffer " + std::to_string(i), r.position, r.size, data_end));
     out->buffers.push_back(r);
   }
   if (!page.has_encoding()) return Status::Corrupt(where + " has no encoding");
   const auto& enc = page.encoding();
   if (enc.has_indirect()) {
-    return Status::NotImplemented(where + " uses an indirect (deferred) encoding, which Lance "
+    return Status::NotImplemented(where +
+                                  " uses an indirect (deferred) encoding, which Lance "
                                   "2.1/2.2 writers never produce and lance-nd does not read");
   }
   if (!enc.has_direct()) return Status::Corrupt(where + " has an empty encoding");
@@ -76,8 +78,9 @@ Status ParsePage(const lance::file::v2::ColumnMetadata::Page& page, std::uint64_
     return Status::Corrupt(where + ": the page encoding is not a valid google.protobuf.Any");
   }
   if (!UrlIs(any.type_url(), kPageLayoutUrl)) {
-    return Status::NotImplemented(where + " has encoding type '" + any.type_url() + "', expected '" +
-                                  kPageLayoutUrl + "' (Lance 2.0 files are not supported)");
+    return Status::NotImplemented(where + " has encoding type '" + any.type_url() +
+                                  "', expected '" + kPageLayoutUrl +
+                                  "' (Lance 2.0 files are not supported)");
   }
   if (!out->layout.ParseFromString(any.value())) {
     return Status::Corrupt(where + ": the PageLayout message does not parse");
@@ -98,8 +101,9 @@ std::string VersionName(std::uint16_t major, std::uint16_t minor) {
 
 Result<Footer> ParseFooter(const std::uint8_t* p, std::uint64_t file_size) {
   if (std::memcmp(p + 36, kMagic, 4) != 0) {
-    return Status::Corrupt("the file does not end with the Lance magic 'LANC'; it is not a Lance "
-                           "file or it is truncated");
+    return Status::Corrupt(
+        "the file does not end with the Lance magic 'LANC'; it is not a Lance "
+        "file or it is truncated");
   }
   Footer f;
   f.column_meta_start = U64(p);
@@ -119,8 +123,8 @@ Result<Footer> ParseFooter(const std::uint8_t* p, std::uint64_t file_size) {
   if (f.num_global_buffers == 0) {
     return Status::Corrupt("the footer lists 0 global buffers; expected at least 1 (the schema)");
   }
-  LND_RETURN_NOT_OK(CheckRange("the global buffer offset table", f.gbo_table_start, gbo_size,
-                               footer_start));
+  LND_RETURN_NOT_OK(
+      CheckRange("the global buffer offset table", f.gbo_table_start, gbo_size, footer_start));
   LND_RETURN_NOT_OK(CheckRange("the column metadata offset table", f.cmo_table_start, cmo_size,
                                f.gbo_table_start));
   if (f.column_meta_start > f.cmo_table_start) {
@@ -156,11 +160,12 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
   };
 
   // Global buffers.
-  LND_ASSIGN_OR_RETURN(io::Bytes gbo, read(f.gbo_table_start, std::uint64_t{f.num_global_buffers} * 16));
+  LND_ASSIGN_OR_RETURN(io::Bytes gbo,
+                       read(f.gbo_table_start, std::uint64_t{f.num_global_buffers} * 16));
   for (std::uint32_t i = 0; i < f.num_global_buffers; ++i) {
     BufferRange r{U64(gbo->data() + i * 16), U64(gbo->data() + i * 16 + 8)};
-    LND_RETURN_NOT_OK(CheckRange("global buffer " + std::to_string(i), r.position, r.size,
-                                 f.column_meta_start));
+    LND_RETURN_NOT_OK(
+        CheckRange("global buffer " + std::to_string(i), r.position, r.size, f.column_meta_start));
     c.global_buffers.push_back(r);
   }
   const BufferRange& schema_range = c.global_buffers[0];
@@ -202,7 +207,8 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
               ce.column_encoding_case() != lance::encodings::ColumnEncoding::kValues &&
               ce.column_encoding_case() !=
                   lance::encodings::ColumnEncoding::COLUMN_ENCODING_NOT_SET) {
-            return Status::NotImplemented(where + " uses a legacy 2.0 column encoding (zone "
+            return Status::NotImplemented(where +
+                                          " uses a legacy 2.0 column encoding (zone "
                                           "index or blob), which lance-nd does not read");
           }
         }
@@ -211,8 +217,8 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
     std::uint64_t row = 0;
     for (int p = 0; p < pb.pages_size(); ++p) {
       PageMeta page;
-      LND_RETURN_NOT_OK(ParsePage(pb.pages(p), f.column_meta_start,
-                                  where + " page " + std::to_string(p), &page));
+      LND_RETURN_NOT_OK(
+          ParsePage(pb.pages(p), f.column_meta_start, where + " page " + std::to_string(p), &page));
       page.first_row = row;
       auto next = CheckedAdd(row, page.num_rows);
       if (!next) return Status::Corrupt(where + " page row counts overflow");

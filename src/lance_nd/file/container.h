@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "encodings_v2_1.pb.h"
 #include "file.pb.h"
 #include "file2.pb.h"
-#include "encodings_v2_1.pb.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file.h"
 

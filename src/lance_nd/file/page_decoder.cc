@@ -7,6 +7,7 @@
 
 #include "lance_nd/core/checked_math.h"
 #include "lance_nd/core/endian.h"
+#include "lance_nd/core/huge_pages.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -143,8 +144,14 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   // Hints only (num_items is untrusted): bounded by what the chunk bytes could hold.
   const std::uint64_t data_size = static_cast<std::uint64_t>(data->size());
   const std::uint64_t hint = std::min<std::uint64_t>(num_items, data_size * 4 + 1024);
-  if (out.has_rep) out.rep.reserve(hint);
-  if (out.has_def) out.def.reserve(hint);
+  if (out.has_rep) {
+    out.rep.reserve(hint);
+    AdviseHugePages(out.rep.data(), out.rep.capacity() * 2);
+  }
+  if (out.has_def) {
+    out.def.reserve(hint);
+    AdviseHugePages(out.def.data(), out.def.capacity() * 2);
+  }
   out.values.reserve(num_chunks);
   const std::uint8_t* base = data->data();
   // Messages are built only on error.

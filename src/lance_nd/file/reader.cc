@@ -8,6 +8,7 @@
 
 #include "lance_nd/file/container.h"
 #include "lance_nd/file/lance_schema.h"
+#include "lance_nd/file/mapped_slice.h"
 #include "lance_nd/file/page_decoder.h"
 #include "lance_nd/file/structure.h"
 #include "lance_nd/file/take_pages.h"
@@ -37,6 +38,7 @@ Result<array::BufferPtr> ReadBytes(const io::RandomAccessFile& file, std::uint64
     if (st.ok()) st = Status::IOError("read beyond the end of '" + file.path() + "'");
     return st.WithContext(where);
   }
+  if (auto view = internal::MappedSlice(file, position, length)) return view;
   std::uint8_t* p = nullptr;
   auto buf = array::Buffer::AllocateUninitialized(static_cast<int64_t>(length), &p);
   // Large reads: a few slices read in parallel (the copy out of the page cache and the page

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -414,6 +415,52 @@ TEST(FileReaderTest, BulkAndGeneralPathsReturnWrittenData) {
     }
   }
   EXPECT_GT(checked, 40);
+}
+
+// Big local files are memory-mapped and pages are sliced out of the mapping instead of copied
+// (io::RandomAccessFile::Mapped); the values must be exactly those read through plain reads.
+TEST(FileReaderTest, MappedLocalFileReadsLikeCopiedBytes) {
+  namespace a = ::lance_nd::array;
+  const int64_t rows = 3000;
+  auto type = a::List(a::Float32());
+  auto values = ::lance_nd::testing::RandomArray(type, rows, 0.1, 7);
+  auto ints = ::lance_nd::testing::RandomArray(a::Int64(), rows, 0.0, 8);
+  auto schema =
+      a::MakeSchema({a::MakeField("v", type, true), a::MakeField("i", a::Int64(), false)});
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, a::RecordBatch::Make(schema, rows, {values, ints}));
+  char tmpl[] = "/tmp/lance_nd_mapped_XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string path = std::string(tmpl) + "/m.lance";
+  auto fs = io::LocalFileSystem();
+  {
+    LND_ASSERT_OK_AND_ASSIGN(auto writer, FileWriter::Open(path, schema));
+    for (int k = 0; k < 40; ++k) LND_ASSERT_OK(writer->Write(*batch));  // > 1 MiB
+    LND_ASSERT_OK(writer->Finish().status());
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto local, fs->OpenForRead(path));
+  ASSERT_FALSE(local->Mapped().bytes.empty()) << "expected a mapped file of " << local->Size();
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, io::ReadWholeFile(*local));
+  auto copied = io::MakeBufferFile(bytes, "copy");
+  ASSERT_TRUE(copied->Mapped().bytes.empty());
+  const std::vector<std::uint64_t> take{0, 17, 2999, 3000, 61000, 119999};
+  for (int threads : {1, 2}) {
+    ReaderOptions ro;
+    ro.num_threads = threads;
+    LND_ASSERT_OK_AND_ASSIGN(FileReader mapped, FileReader::Open(local, ro));
+    LND_ASSERT_OK_AND_ASSIGN(FileReader plain, FileReader::Open(copied, ro));
+    LND_ASSERT_OK_AND_ASSIGN(auto got, mapped.ReadAll());
+    LND_ASSERT_OK_AND_ASSIGN(auto want, plain.ReadAll());
+    ASSERT_EQ(got->num_rows(), 40 * rows);
+    for (int c = 0; c < 2; ++c) {
+      EXPECT_TRUE(a::ArrayEquals(*want->column(c), *got->column(c), false)) << "column " << c;
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto got_t, mapped.Take(take));
+    LND_ASSERT_OK_AND_ASSIGN(auto want_t, plain.Take(take));
+    for (int c = 0; c < 2; ++c) {
+      EXPECT_TRUE(a::ArrayEquals(*want_t->column(c), *got_t->column(c), false)) << "take " << c;
+    }
+  }
+  std::filesystem::remove_all(tmpl);
 }
 
 }  // namespace

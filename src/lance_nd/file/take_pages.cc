@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "lance_nd/core/endian.h"
+#include "lance_nd/file/mapped_slice.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -29,6 +30,7 @@ Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std:
     if (st.ok()) st = Status::IOError("read beyond the end of '" + file.path() + "'");
     return st.WithContext(what);
   }
+  if (auto view = MappedSlice(file, pos, len)) return view;
   // Straight into an uninitialised buffer (no zero-fill, no copy).
   std::uint8_t* p = nullptr;
   BufferPtr out = Buffer::AllocateUninitialized(static_cast<int64_t>(len), &p);

@@ -53,7 +53,8 @@ inline void AddField(lance::file::Schema* schema, std::string name, std::int32_t
 }
 
 /// \brief Bytes of a complete file: pages of each column, schema, metadata, tables, footer.
-inline std::vector<std::uint8_t> BuildFile(const lance::file::Schema& schema, std::uint64_t num_rows,
+inline std::vector<std::uint8_t> BuildFile(const lance::file::Schema& schema,
+                                           std::uint64_t num_rows,
                                            const std::vector<std::vector<TestPage>>& columns,
                                            std::uint16_t major = 2, std::uint16_t minor = 2) {
   std::vector<std::uint8_t> out;

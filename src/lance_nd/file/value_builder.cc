@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "lance_nd/core/endian.h"
+#include "lance_nd/core/huge_pages.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -68,6 +69,10 @@ Status ValueBuilder::AppendMany(std::span<const Piece> pieces, int threads) {
   Materialize();
   // Bounds were checked above (once per piece): copy whole pieces.
   const std::size_t old = data_.size();
+  if (data_.capacity() < old + total * width_) {
+    data_.reserve(old + total * width_);
+    AdviseHugePages(data_.data() + old, data_.capacity() - old);
+  }
   data_.resize(old + total * width_);
   std::vector<std::uint64_t> at(pieces.size());
   std::uint64_t pos = old;

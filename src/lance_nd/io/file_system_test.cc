@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -148,6 +149,32 @@ TEST_P(FileSystemTest, LargeWritesKeepOrder) {
   LND_ASSERT_OK_AND_ASSIGN(auto in, fs_->OpenForRead(P("big.bin")));
   LND_ASSERT_OK_AND_ASSIGN(auto all, ReadWholeFile(*in));
   EXPECT_EQ(*all, want);
+}
+
+// Local files of >= 1 MiB are also mapped: the view covers the whole file with its bytes and
+// outlives the file object through its owner; small files and memory files are not mapped.
+TEST_P(FileSystemTest, BigLocalFilesAreMapped) {
+  std::vector<std::uint8_t> big((1u << 20) + 77);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  LND_ASSERT_OK_AND_ASSIGN(auto out, fs_->Create(P("mapped.bin")));
+  LND_ASSERT_OK(out->Write(big));
+  LND_ASSERT_OK(out->Close());
+  LND_ASSERT_OK_AND_ASSIGN(auto small_out, fs_->Create(P("small.bin")));
+  LND_ASSERT_OK(small_out->Write(Bytes123()));
+  LND_ASSERT_OK(small_out->Close());
+
+  LND_ASSERT_OK_AND_ASSIGN(auto small, fs_->OpenForRead(P("small.bin")));
+  EXPECT_TRUE(small->Mapped().bytes.empty());
+  LND_ASSERT_OK_AND_ASSIGN(auto in, fs_->OpenForRead(P("mapped.bin")));
+  MappedView view = in->Mapped();
+  if (!GetParam()) {
+    EXPECT_TRUE(view.bytes.empty());
+    return;
+  }
+  ASSERT_EQ(view.bytes.size(), big.size());
+  ASSERT_NE(view.owner, nullptr);
+  in.reset();  // the owner keeps the mapping
+  EXPECT_TRUE(std::equal(view.bytes.begin(), view.bytes.end(), big.begin()));
 }
 
 INSTANTIATE_TEST_SUITE_P(LocalAndMemory, FileSystemTest, ::testing::Values(true, false),

@@ -1,5 +1,6 @@
 // The local (POSIX) file system.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,8 +31,25 @@ Status PosixError(const std::string& what, const std::string& path, int err) {
 class LocalReadFile final : public RandomAccessFile {
  public:
   LocalReadFile(int fd, std::uint64_t size, std::string path)
-      : fd_(fd), size_(size), path_(std::move(path)) {}
+      : fd_(fd), size_(size), path_(std::move(path)) {
+    // Big files are also mapped: scans slice the page cache instead of copying it into fresh
+    // memory (the copy and the faults of the new memory were a third of a scan's CPU time).
+    // Mapping is best effort; reads fall back to pread.
+    if (size_ >= kMapMinBytes) {
+      void* m = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, fd_, 0);
+      if (m != MAP_FAILED) {
+        const std::size_t len = static_cast<std::size_t>(size_);
+        map_ = std::shared_ptr<const void>(
+            m, [len](const void* q) { ::munmap(const_cast<void*>(q), len); });
+      }
+    }
+  }
   ~LocalReadFile() override { ::close(fd_); }
+
+  MappedView Mapped() const override {
+    if (!map_) return {};
+    return {{static_cast<const std::uint8_t*>(map_.get()), static_cast<std::size_t>(size_)}, map_};
+  }
 
   std::uint64_t Size() const override { return size_; }
 
@@ -51,9 +69,12 @@ class LocalReadFile final : public RandomAccessFile {
   const std::string& path() const override { return path_; }
 
  private:
+  static constexpr std::uint64_t kMapMinBytes = std::uint64_t{1} << 20;
+
   int fd_;
   std::uint64_t size_;
   std::string path_;
+  std::shared_ptr<const void> map_;  // the whole file, when mapped
 
   Status CheckRange(std::uint64_t offset, std::uint64_t length) const {
     if (offset > size_ || length > size_ - offset) {

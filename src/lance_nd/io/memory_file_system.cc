@@ -83,8 +83,8 @@ class MemoryFs final : public FileSystem {
     if (state_->files.count(path) != 0 || IsDirLocked(path)) {
       return Status::AlreadyExists("'" + path + "' already exists");
     }
-    state_->files[path] = std::make_shared<const std::vector<std::uint8_t>>(bytes.begin(),
-                                                                            bytes.end());
+    state_->files[path] =
+        std::make_shared<const std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
     return Status::OK();
   }
 
