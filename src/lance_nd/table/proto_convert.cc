@@ -8,17 +8,21 @@ namespace lance_nd::table::internal {
 namespace {
 
 template <typename Map>
-array::Metadata MetadataFromMap(const Map& map) {
+std::vector<std::pair<std::string, std::string>> PairsFromMap(const Map& map) {
   std::vector<std::pair<std::string, std::string>> entries(map.begin(), map.end());
   std::sort(entries.begin(), entries.end());  // protobuf maps are unordered
-  return array::Metadata(std::move(entries));
+  return entries;
 }
 
 template <typename Map>
-std::vector<std::pair<std::string, std::string>> PairsFromMap(const Map& map) {
-  std::vector<std::pair<std::string, std::string>> entries(map.begin(), map.end());
-  std::sort(entries.begin(), entries.end());
-  return entries;
+array::Metadata MetadataFromMap(const Map& map) {
+  return array::Metadata(PairsFromMap(map));
+}
+
+// Key/value pairs (a vector of pairs or Metadata::entries()) into a protobuf map.
+template <typename Pairs, typename Map>
+void PairsToMap(const Pairs& pairs, Map* out) {
+  for (const auto& [k, v] : pairs) (*out)[k] = v;
 }
 
 void FieldsToProto(const std::vector<LanceField>& fields,
@@ -34,6 +38,11 @@ std::vector<LanceField> FieldsFromProto(
   return out;
 }
 
+void FragmentsToProto(const std::vector<Fragment>& fragments,
+                      google::protobuf::RepeatedPtrField<lance::table::DataFragment>* out) {
+  for (const Fragment& f : fragments) FragmentToProto(f, out->Add());
+}
+
 Status FragmentsFromProto(const google::protobuf::RepeatedPtrField<lance::table::DataFragment>& in,
                           std::vector<Fragment>* out) {
   out->reserve(static_cast<std::size_t>(in.size()));
@@ -42,6 +51,62 @@ Status FragmentsFromProto(const google::protobuf::RepeatedPtrField<lance::table:
     out->push_back(std::move(fragment));
   }
   return Status();
+}
+
+void DataFileToProto(const DataFile& file, lance::table::DataFile* out) {
+  out->set_path(file.path);
+  for (std::int32_t id : file.fields) out->add_fields(id);
+  for (std::int32_t c : file.column_indices) out->add_column_indices(c);
+  out->set_file_major_version(file.file_major_version);
+  out->set_file_minor_version(file.file_minor_version);
+  out->set_file_size_bytes(file.file_size_bytes);
+  if (file.base_id) out->set_base_id(*file.base_id);
+}
+
+DataFile DataFileFromProto(const lance::table::DataFile& proto) {
+  DataFile file;
+  file.path = proto.path();
+  file.fields.assign(proto.fields().begin(), proto.fields().end());
+  file.column_indices.assign(proto.column_indices().begin(), proto.column_indices().end());
+  file.file_major_version = proto.file_major_version();
+  file.file_minor_version = proto.file_minor_version();
+  file.file_size_bytes = proto.file_size_bytes();
+  if (proto.has_base_id()) file.base_id = proto.base_id();
+  return file;
+}
+
+void DeletionFileToProto(const DeletionFile& d, lance::table::DeletionFile* out) {
+  out->set_file_type(d.file_type == DeletionFileType::kBitmap
+                         ? lance::table::DeletionFile::BITMAP
+                         : lance::table::DeletionFile::ARROW_ARRAY);
+  out->set_read_version(d.read_version);
+  out->set_id(d.id);
+  out->set_num_deleted_rows(d.num_deleted_rows);
+  if (d.base_id) out->set_base_id(*d.base_id);
+}
+
+// `fragment_id` names the fragment in the error for an unknown file type.
+Result<DeletionFile> DeletionFileFromProto(const lance::table::DeletionFile& proto,
+                                           std::uint64_t fragment_id) {
+  DeletionFile del;
+  switch (proto.file_type()) {
+    case lance::table::DeletionFile::ARROW_ARRAY:
+      del.file_type = DeletionFileType::kArrowArray;
+      break;
+    case lance::table::DeletionFile::BITMAP:
+      del.file_type = DeletionFileType::kBitmap;
+      break;
+    default:
+      return Status::Corrupt("fragment " + std::to_string(fragment_id) +
+                             " has a deletion file of unknown type " +
+                             std::to_string(static_cast<int>(proto.file_type())) +
+                             " (expected 0 = arrow or 1 = bitmap)");
+  }
+  del.read_version = proto.read_version();
+  del.id = proto.id();
+  del.num_deleted_rows = proto.num_deleted_rows();
+  if (proto.has_base_id()) del.base_id = proto.base_id();
+  return del;
 }
 
 }  // namespace
@@ -53,7 +118,7 @@ void FieldToProto(const LanceField& field, lance::file::Field* out) {
   out->set_parent_id(field.parent_id);
   out->set_logical_type(field.logical_type);
   out->set_nullable(field.nullable);
-  for (const auto& [k, v] : field.metadata.entries()) (*out->mutable_metadata())[k] = v;
+  PairsToMap(field.metadata.entries(), out->mutable_metadata());
 }
 
 LanceField FieldFromProto(const lance::file::Field& proto) {
@@ -80,26 +145,9 @@ void FragmentToProto(const Fragment& fragment, lance::table::DataFragment* out) 
   if (!fragment.unmodelled_proto.empty()) (void)out->MergeFromString(fragment.unmodelled_proto);
   out->set_id(fragment.id);
   out->set_physical_rows(fragment.physical_rows);
-  for (const DataFile& file : fragment.files) {
-    auto* f = out->add_files();
-    f->set_path(file.path);
-    for (std::int32_t id : file.fields) f->add_fields(id);
-    for (std::int32_t c : file.column_indices) f->add_column_indices(c);
-    f->set_file_major_version(file.file_major_version);
-    f->set_file_minor_version(file.file_minor_version);
-    f->set_file_size_bytes(file.file_size_bytes);
-    if (file.base_id) f->set_base_id(*file.base_id);
-  }
+  for (const DataFile& file : fragment.files) DataFileToProto(file, out->add_files());
   if (fragment.deletion_file) {
-    const DeletionFile& d = *fragment.deletion_file;
-    auto* df = out->mutable_deletion_file();
-    df->set_file_type(d.file_type == DeletionFileType::kBitmap
-                          ? lance::table::DeletionFile::BITMAP
-                          : lance::table::DeletionFile::ARROW_ARRAY);
-    df->set_read_version(d.read_version);
-    df->set_id(d.id);
-    df->set_num_deleted_rows(d.num_deleted_rows);
-    if (d.base_id) df->set_base_id(*d.base_id);
+    DeletionFileToProto(*fragment.deletion_file, out->mutable_deletion_file());
   }
 }
 
@@ -109,38 +157,10 @@ Result<Fragment> FragmentFromProto(const lance::table::DataFragment& proto) {
   fragment.physical_rows = proto.physical_rows();
   fragment.has_row_ids =
       proto.row_id_sequence_case() != lance::table::DataFragment::ROW_ID_SEQUENCE_NOT_SET;
-  for (const auto& f : proto.files()) {
-    DataFile file;
-    file.path = f.path();
-    file.fields.assign(f.fields().begin(), f.fields().end());
-    file.column_indices.assign(f.column_indices().begin(), f.column_indices().end());
-    file.file_major_version = f.file_major_version();
-    file.file_minor_version = f.file_minor_version();
-    file.file_size_bytes = f.file_size_bytes();
-    if (f.has_base_id()) file.base_id = f.base_id();
-    fragment.files.push_back(std::move(file));
-  }
+  for (const auto& f : proto.files()) fragment.files.push_back(DataFileFromProto(f));
   if (proto.has_deletion_file()) {
-    const auto& d = proto.deletion_file();
-    DeletionFile del;
-    switch (d.file_type()) {
-      case lance::table::DeletionFile::ARROW_ARRAY:
-        del.file_type = DeletionFileType::kArrowArray;
-        break;
-      case lance::table::DeletionFile::BITMAP:
-        del.file_type = DeletionFileType::kBitmap;
-        break;
-      default:
-        return Status::Corrupt("fragment " + std::to_string(proto.id()) +
-                               " has a deletion file of unknown type " +
-                               std::to_string(static_cast<int>(d.file_type())) +
-                               " (expected 0 = arrow or 1 = bitmap)");
-    }
-    del.read_version = d.read_version();
-    del.id = d.id();
-    del.num_deleted_rows = d.num_deleted_rows();
-    if (d.has_base_id()) del.base_id = d.base_id();
-    fragment.deletion_file = del;
+    LND_ASSIGN_OR_RETURN(fragment.deletion_file,
+                         DeletionFileFromProto(proto.deletion_file(), proto.id()));
   }
   lance::table::DataFragment rest = proto;
   rest.clear_id();
@@ -156,7 +176,7 @@ void ManifestToProto(const Manifest& m, lance::table::Manifest* out) {
   FieldsToProto(m.fields, out->mutable_fields());
   for (const Fragment& f : m.fragments) FragmentToProto(f, out->add_fragments());
   out->set_version(m.version);
-  for (const auto& [k, v] : m.schema_metadata.entries()) (*out->mutable_schema_metadata())[k] = v;
+  PairsToMap(m.schema_metadata.entries(), out->mutable_schema_metadata());
   if (m.index_section) out->set_index_section(*m.index_section);
   out->mutable_timestamp()->set_seconds(m.timestamp_seconds);
   out->mutable_timestamp()->set_nanos(m.timestamp_nanos);
@@ -169,8 +189,8 @@ void ManifestToProto(const Manifest& m, lance::table::Manifest* out) {
   out->set_next_row_id(m.next_row_id);
   out->mutable_data_format()->set_file_format(m.data_format_file_format);
   out->mutable_data_format()->set_version(m.data_format_version);
-  for (const auto& [k, v] : m.config) (*out->mutable_config())[k] = v;
-  for (const auto& [k, v] : m.table_metadata) (*out->mutable_table_metadata())[k] = v;
+  PairsToMap(m.config, out->mutable_config());
+  PairsToMap(m.table_metadata, out->mutable_table_metadata());
   if (m.branch) out->set_branch(*m.branch);
   if (m.transaction_section) out->set_transaction_section(*m.transaction_section);
 }
@@ -226,11 +246,6 @@ namespace {
 
 using PTxn = lance::table::Transaction;
 
-void FragmentsToProto(const std::vector<Fragment>& fragments,
-                      google::protobuf::RepeatedPtrField<lance::table::DataFragment>* out) {
-  for (const Fragment& f : fragments) FragmentToProto(f, out->Add());
-}
-
 void UpdateMapToProto(const UpdateMap& map, PTxn::UpdateMap* out) {
   for (const auto& [key, value] : map.entries) {
     auto* e = out->add_entries();
@@ -250,33 +265,6 @@ UpdateMap UpdateMapFromProto(const PTxn::UpdateMap& proto) {
   return map;
 }
 
-void DataFileToProto(const DataFile& file, lance::table::DataFile* f) {
-  f->set_path(file.path);
-  for (std::int32_t id : file.fields) f->add_fields(id);
-  for (std::int32_t c : file.column_indices) f->add_column_indices(c);
-  f->set_file_major_version(file.file_major_version);
-  f->set_file_minor_version(file.file_minor_version);
-  f->set_file_size_bytes(file.file_size_bytes);
-  if (file.base_id) f->set_base_id(*file.base_id);
-}
-
-DataFile DataFileFromProto(const lance::table::DataFile& f) {
-  DataFile file;
-  file.path = f.path();
-  file.fields.assign(f.fields().begin(), f.fields().end());
-  file.column_indices.assign(f.column_indices().begin(), f.column_indices().end());
-  file.file_major_version = f.file_major_version();
-  file.file_minor_version = f.file_minor_version();
-  file.file_size_bytes = f.file_size_bytes();
-  if (f.has_base_id()) file.base_id = f.base_id();
-  return file;
-}
-
-template <typename Map>
-void MetadataToProtoMap(const array::Metadata& metadata, Map* out) {
-  for (const auto& [k, v] : metadata.entries()) (*out)[k] = v;
-}
-
 // The field number of the first unknown length-delimited field in the operation range (the
 // oneof case of an operation this proto does not declare), 0 if none.
 std::uint32_t UnknownOperationField(const PTxn& proto) {
@@ -294,7 +282,7 @@ Status TransactionToProto(const Transaction& t, lance::table::Transaction* out) 
   out->set_read_version(t.read_version);
   out->set_uuid(t.uuid);
   out->set_tag(t.tag);
-  for (const auto& [k, v] : t.properties) (*out->mutable_transaction_properties())[k] = v;
+  PairsToMap(t.properties, out->mutable_transaction_properties());
   switch (t.operation) {
     case OperationType::kAppend:
       FragmentsToProto(t.fragments, out->mutable_append()->mutable_fragments());
@@ -303,8 +291,8 @@ Status TransactionToProto(const Transaction& t, lance::table::Transaction* out) 
       auto* op = out->mutable_overwrite();
       FragmentsToProto(t.fragments, op->mutable_fragments());
       FieldsToProto(t.schema, op->mutable_schema());
-      MetadataToProtoMap(t.schema_metadata, op->mutable_schema_metadata());
-      for (const auto& [k, v] : t.config_upserts) (*op->mutable_config_upsert_values())[k] = v;
+      PairsToMap(t.schema_metadata.entries(), op->mutable_schema_metadata());
+      PairsToMap(t.config_upserts, op->mutable_config_upsert_values());
       return Status();
     }
     case OperationType::kDelete: {
@@ -330,7 +318,7 @@ Status TransactionToProto(const Transaction& t, lance::table::Transaction* out) 
       auto* op = out->mutable_merge();
       FragmentsToProto(t.fragments, op->mutable_fragments());
       FieldsToProto(t.schema, op->mutable_schema());
-      MetadataToProtoMap(t.schema_metadata, op->mutable_schema_metadata());
+      PairsToMap(t.schema_metadata.entries(), op->mutable_schema_metadata());
       op->set_preserves_nullability(true);
       return Status();
     }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lance_nd/table/maintenance.h"
+#include "lance_nd/table/maintenance/table_fixture_test_util.h"
 #include "lance_nd/table/tags.h"
 #include "lance_nd/table/tags/ops_test_util.h"
 #include "lance_nd/table/test_util.h"
@@ -44,18 +45,8 @@ std::string IndexSection(std::uint8_t b) {
   return "\x0a" + std::string(1, static_cast<char>(meta.size())) + meta;  // indices
 }
 
-class CleanupTest : public ::testing::TestWithParam<bool> {
+class CleanupTest : public ops_testing::MemoryOrLocalTableTest {
  protected:
-  void SetUp() override {
-    if (GetParam()) {
-      fs_ = io::LocalFileSystem();
-      table_ = temp_.path() + "/t.lance";
-    } else {
-      fs_ = io::MakeMemoryFileSystem();
-      table_ = "db/t.lance";
-    }
-  }
-
   void PutVersion(std::uint64_t v, std::int64_t timestamp, std::vector<Fragment> frags,
                   const std::string& txn, std::optional<std::string> index = std::nullopt) {
     Manifest m = testing::SampleManifest(v);
@@ -103,10 +94,6 @@ class CleanupTest : public ::testing::TestWithParam<bool> {
     o.now = kNow;
     return o;
   }
-
-  TempDir temp_;
-  std::shared_ptr<io::FileSystem> fs_;
-  std::string table_;
 };
 
 TEST_P(CleanupTest, KeepsLatestTaggedAndReferenced) {
@@ -280,9 +267,7 @@ TEST_P(CleanupTest, Errors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryAndLocal, CleanupTest, ::testing::Values(false, true),
-                         [](const auto& param_info) {
-                           return param_info.param ? "Local" : "Memory";
-                         });
+                         ops_testing::MemoryOrLocalName);
 
 // Lance 12's table: tags protect v1 and v2; without them only v3 (and what it uses) remains.
 TEST(CleanupLance12Test, CleansALance12Table) {

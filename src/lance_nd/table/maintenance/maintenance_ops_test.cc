@@ -7,6 +7,7 @@
 #include "lance_nd/array/builder.h"
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/maintenance/compaction_plan.h"
+#include "lance_nd/table/maintenance/table_fixture_test_util.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/table/tags/ops_test_util.h"
 #include "lance_nd/table/write.h"
@@ -38,17 +39,8 @@ std::string Expected(std::vector<std::int64_t> ids) {
   return array::PrettyPrint(*array::MakePrimitiveArray<std::int64_t>(array::Int64(), v));
 }
 
-class MaintenanceOpsTest : public ::testing::TestWithParam<bool> {
+class MaintenanceOpsTest : public ops_testing::MemoryOrLocalTableTest {
  protected:
-  void SetUp() override {
-    if (GetParam()) {
-      fs_ = io::LocalFileSystem();
-      table_ = temp_.path() + "/t.lance";
-    } else {
-      fs_ = io::MakeMemoryFileSystem();
-      table_ = "db/t.lance";
-    }
-  }
   // Create with `first` rows per fragment, then one append per extra range.
   void Make(std::int64_t rows, std::int64_t rows_per_file) {
     WriteOptions o;
@@ -68,10 +60,6 @@ class MaintenanceOpsTest : public ::testing::TestWithParam<bool> {
     return Dataset::Open(fs_, table_, v).value();
   }
   std::string Content(const Dataset& ds) { return IdsOf(*ReadTable(ds).value()); }
-
-  ops_testing::TempDir temp_;
-  std::shared_ptr<io::FileSystem> fs_;
-  std::string table_;
 };
 
 TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
@@ -213,9 +201,7 @@ TEST_P(MaintenanceOpsTest, CompactErrors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryAndLocal, MaintenanceOpsTest, ::testing::Values(false, true),
-                         [](const auto& param_info) {
-                           return param_info.param ? "Local" : "Memory";
-                         });
+                         ops_testing::MemoryOrLocalName);
 
 // Planner cases (Lance's rules) on metadata only.
 Fragment F(std::uint64_t id, std::uint64_t rows, std::uint64_t deleted = 0) {
