@@ -99,7 +99,7 @@ Result<array::RecordBatchPtr> MakeNdGrids(std::int64_t rows, int lat, int lon, b
   return array::RecordBatch::Make(std::move(schema), encoded->num_rows(), {std::move(column)});
 }
 
-array::RecordBatchPtr MakeFlatFloat32(std::int64_t count) {
+array::RecordBatchPtr MakeFlatFloat32(std::int64_t count, bool full_width) {
   std::vector<float> values(static_cast<std::size_t>(count));
   SplitMix rng{7};
   constexpr int kLat = 90;
@@ -110,6 +110,9 @@ array::RecordBatchPtr MakeFlatFloat32(std::int64_t count) {
     const std::int64_t n = std::min<std::int64_t>(kLat * kLon, count - done);
     std::copy(grid.begin(), grid.begin() + n, values.begin() + done);
     done += n;
+  }
+  if (full_width) {
+    for (std::size_t i = 1; i < values.size(); i += 2) values[i] = -values[i];
   }
   auto schema = std::make_shared<array::Schema>(
       std::vector<array::FieldPtr>{array::MakeField("x", array::Float32(), false)});

@@ -17,7 +17,10 @@ namespace lance_nd::bench {
 Result<array::RecordBatchPtr> MakeNdGrids(std::int64_t rows, int lat, int lon, bool zstd);
 
 /// \brief A one-column batch "x": non-nullable float32, `count` values of the same field.
-array::RecordBatchPtr MakeFlatFloat32(std::int64_t count);
+/// The field is positive, so the sign bit is always clear and Lance (like lance-nd) bit-packs
+/// the values to 31 bits. With `full_width`, every other value is negated: no bit-packing is
+/// possible and the column is stored as plain (flat) float32.
+array::RecordBatchPtr MakeFlatFloat32(std::int64_t count, bool full_width = false);
 
 /// \brief Sum (in row order, as double) of the float values of the nd column `column` of
 /// `batch` (its `values` child). A checksum both engines compute the same way.

@@ -128,11 +128,15 @@ void BM_FileTakeNd(benchmark::State& state) {
 // One flat, non-nullable, uncompressed float32 column (same values as the grids), read from
 // the page cache and decoded on one thread.
 void BM_FileDecodeFloat32(benchmark::State& state) {
-  static std::string path;
+  // Arg 0: the values bit-pack to 31 bits (as the grids do); 1: full-width floats, stored flat
+  // (plain uncompressed float32).
+  const bool full_width = state.range(0) != 0;
+  static std::string paths[2];
+  std::string& path = paths[full_width ? 1 : 0];
   const std::int64_t count = config().rows * kLat * kLon;
   if (path.empty()) {
-    path = PathFor("float32");
-    WriteFile(path, *lance_nd::bench::MakeFlatFloat32(count));
+    path = PathFor(full_width ? "float32_flat" : "float32");
+    WriteFile(path, *lance_nd::bench::MakeFlatFloat32(count, full_width));
   }
   for (auto _ : state) {
     lf::FileReader reader = OpenReader(path, 1);
@@ -167,11 +171,15 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("BM_FileTakeNd", BM_FileTakeNd)
       ->ArgName("zstd")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RegisterBenchmark("BM_FileDecodeFloat32", BM_FileDecodeFloat32)
-      ->Unit(benchmark::kMillisecond)->UseRealTime();
+      ->ArgName("flat")
+      ->Arg(0)
+      ->Arg(1)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   std::error_code ec;
-  for (const char* name : {"grids", "grids_zstd", "float32"}) {
+  for (const char* name : {"grids", "grids_zstd", "float32", "float32_flat"}) {
     std::filesystem::remove(PathFor(name), ec);
   }
   return 0;

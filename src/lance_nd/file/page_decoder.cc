@@ -193,8 +193,14 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
       total += nvals;
     }
     if (ok && total == num_items && num_items > 0) {
-      page_values =
-          array::Buffer::AllocateUninitialized(static_cast<int64_t>(num_items * vb), &page_out);
+      if (in.values_into != nullptr && in.values_into_bytes == num_items * vb) {
+        page_out = in.values_into;
+        page_values = std::make_shared<const Buffer>(page_out, static_cast<int64_t>(num_items * vb),
+                                                     in.values_into_owner);
+      } else {
+        page_values =
+            array::Buffer::AllocateUninitialized(static_cast<int64_t>(num_items * vb), &page_out);
+      }
     }
   }
   auto slice = [&](std::uint64_t at, std::uint64_t len) {

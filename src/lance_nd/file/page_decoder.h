@@ -40,6 +40,13 @@ struct PageInput {
   /// Full-zip only: the buffer holds a whole-row slice of the page; its entry count is found by
   /// parsing to the end of the data (num_items / num_visible_items of the layout are ignored).
   bool entries_from_data = false;
+  /// Optional destination for the page's values (mini-block pages whose values decode in bulk,
+  /// see encoding::MiniBlockIntoBits): when it is exactly num_items values long, the values are
+  /// decoded there and the page's value block is a slice of `values_into_owner`, so a reader
+  /// can hand out one column buffer without copying pages together. Otherwise it is ignored.
+  std::uint8_t* values_into = nullptr;
+  std::uint64_t values_into_bytes = 0;
+  std::shared_ptr<const void> values_into_owner;
 };
 
 Result<DecodedPage> DecodePage(const PageInput& in);

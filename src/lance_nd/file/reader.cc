@@ -94,7 +94,14 @@ struct FileReader::Impl {
     return "column " + std::to_string(c) + " ('" + columns[static_cast<std::size_t>(c)].path + "')";
   }
 
-  Result<PagePtr> GetPage(int c, std::size_t p) const {
+  // Where a page's values may be decoded (a slice of its leaf's column buffer).
+  struct ValuesInto {
+    std::uint8_t* data = nullptr;
+    std::uint64_t bytes = 0;
+    std::shared_ptr<const void> owner;
+  };
+
+  Result<PagePtr> GetPage(int c, std::size_t p, const ValuesInto* into = nullptr) const {
     {
       std::lock_guard<std::mutex> lock(mu);
       auto it = cache.find({c, p});
@@ -108,6 +115,11 @@ struct FileReader::Impl {
     in.num_rows = meta.num_rows;
     in.is_v2_2 = container.footer.minor >= 2;
     in.where = where;
+    if (into != nullptr) {
+      in.values_into = into->data;
+      in.values_into_bytes = into->bytes;
+      in.values_into_owner = into->owner;
+    }
     // One read covering all buffers of the page, then zero-copy slices.
     std::uint64_t lo = UINT64_MAX, hi = 0, total = 0;
     for (const auto& b : meta.buffers) {
@@ -168,7 +180,8 @@ struct FileReader::Impl {
   struct PageWork {
     std::size_t leaf = 0;  // index into the read's leaves
     std::size_t page = 0;
-    Runs ranges;  // page-local, sorted, merged
+    Runs ranges;      // page-local, sorted, merged
+    ValuesInto into;  // whole pages of a column read in bulk: their slice of the column buffer
     PagePtr whole;
     std::vector<TakePart> parts;
     Status status;
@@ -247,7 +260,7 @@ struct FileReader::Impl {
         }
       }
     }
-    auto page = GetPage(c, w->page);
+    auto page = GetPage(c, w->page, w->into.data != nullptr ? &w->into : nullptr);
     if (!page.ok()) {
       w->status = page.status();
       return;
@@ -298,8 +311,60 @@ struct FileReader::Impl {
     return segs;
   }
 
+  // Whole-page reads of a leaf whose pages all decode their values in bulk (mini-block, one
+  // value buffer, no dictionary, same word width): one uninitialised buffer for the whole
+  // column, each page decoding into its slice, so the leaf's values need no copy at the end
+  // (ValueBuilder::AdoptContiguous). num_items is untrusted: a page claiming more values than
+  // 64x its bytes (or a mixed column) keeps the per-page buffers.
+  void PlanColumnBuffers(const std::vector<int>& leaves, std::vector<PageWork>* work,
+                         std::vector<array::BufferPtr>* column_values) const {
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      const internal::ColumnMeta& col = container.columns[static_cast<std::size_t>(leaves[i])];
+      std::vector<PageWork*> pages;
+      std::vector<std::uint64_t> bytes;
+      std::uint64_t bits = 0, total = 0;
+      bool ok = true;
+      for (PageWork& w : *work) {
+        if (w.leaf != i || !ok) continue;
+        const internal::PageMeta& meta = col.pages[w.page];
+        if (!meta.layout.has_mini_block_layout()) {
+          ok = false;
+          continue;
+        }
+        const auto& l = meta.layout.mini_block_layout();
+        const std::uint64_t b =
+            l.has_value_compression() && !l.has_dictionary() && l.num_buffers() == 1
+                ? internal::encoding::MiniBlockIntoBits(l.value_compression())
+                : 0;
+        std::uint64_t stored = 0;
+        for (const auto& buf : meta.buffers) stored += buf.size;
+        const std::uint64_t n = l.num_items();
+        if (b == 0 || (bits != 0 && b != bits) || n == 0 ||
+            n > ((stored + (std::uint64_t{1} << 20)) * 64) / (b / 8)) {
+          ok = false;
+          continue;
+        }
+        bits = b;
+        pages.push_back(&w);
+        bytes.push_back(n * (b / 8));
+        total += n * (b / 8);
+      }
+      if (!ok || pages.size() < 2) continue;  // one page is already handed out without a copy
+      std::uint8_t* base = nullptr;
+      array::BufferPtr buffer =
+          array::Buffer::AllocateUninitialized(static_cast<int64_t>(total), &base);
+      std::uint64_t at = 0;
+      for (std::size_t k = 0; k < pages.size(); ++k) {
+        pages[k]->into = ValuesInto{base + at, bytes[k], buffer};
+        at += bytes[k];
+      }
+      (*column_values)[i] = std::move(buffer);
+    }
+  }
+
   // Levels and values of one leaf from its segments.
-  Result<LeafResult> AssembleLeaf(int c, const std::vector<Segment>& segs, int threads) const {
+  Result<LeafResult> AssembleLeaf(int c, const std::vector<Segment>& segs, int threads,
+                                  const array::BufferPtr& column_values = nullptr) const {
     const ColumnInfo& info = columns[static_cast<std::size_t>(c)];
     const std::string where = ColumnWhere(c);
     const bool lists = info.scheme->num_lists() > 0;
@@ -323,7 +388,9 @@ struct FileReader::Impl {
         if (base >= to) break;
       }
     }
-    LND_RETURN_NOT_OK_CTX(vb.AppendMany(pieces, threads), where);
+    if (!vb.AdoptContiguous(pieces, column_values)) {
+      LND_RETURN_NOT_OK_CTX(vb.AppendMany(pieces, threads), where);
+    }
     LeafResult out;
     if (dense) {
       std::vector<internal::RepSpan> spans;
@@ -370,6 +437,8 @@ struct FileReader::Impl {
       }
     }
     const int threads = std::max(1, options.num_threads);
+    std::vector<array::BufferPtr> column_values(leaves.size());
+    if (!take) PlanColumnBuffers(leaves, &work, &column_values);
     // Biggest pages first, so the two threads finish together.
     std::vector<std::size_t> order(work.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -397,7 +466,7 @@ struct FileReader::Impl {
     }
     std::vector<LeafResult> out(leaves.size());
     if (leaves.size() == 1) {
-      LND_ASSIGN_OR_RETURN(out[0], AssembleLeaf(leaves[0], segs[0], threads));
+      LND_ASSIGN_OR_RETURN(out[0], AssembleLeaf(leaves[0], segs[0], threads, column_values[0]));
       return out;
     }
     // Leaves in parallel; the largest one also copies its values on all threads.
@@ -407,7 +476,7 @@ struct FileReader::Impl {
       if (segs[i].size() > segs[largest].size()) largest = i;
     }
     auto one = [&](std::size_t i, int t) {
-      auto r = AssembleLeaf(leaves[i], segs[i], t);
+      auto r = AssembleLeaf(leaves[i], segs[i], t, column_values[i]);
       if (r.ok()) {
         out[i] = std::move(*r);
       } else {

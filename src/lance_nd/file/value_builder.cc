@@ -1,6 +1,7 @@
 #include "lance_nd/file/value_builder.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <thread>
@@ -90,6 +91,37 @@ Status ValueBuilder::AppendMany(std::span<const Piece> pieces, int threads) {
   });
   length_ += total;
   return Status::OK();
+}
+
+bool ValueBuilder::AdoptContiguous(std::span<const Piece> pieces, const array::BufferPtr& column) {
+  if (!column || pieces.empty() || kind_ != Kind::kFixed || width_ == 0 || length_ != 0 ||
+      adopted_ || !data_.empty()) {
+    return false;
+  }
+  const std::uint8_t* lo = column->data();
+  const std::uint8_t* hi = lo + column->size();
+  const std::uint8_t* start = nullptr;
+  const std::uint8_t* next = nullptr;
+  std::uint64_t total = 0;
+  for (const Piece& p : pieces) {
+    const DataBlock& b = *p.block;
+    if (b.kind != DataBlock::Kind::kFixedWidth || b.bits_per_value != width_ * 8 || !b.data ||
+        p.from > b.num_values || p.count > b.num_values - p.from ||
+        static_cast<std::uint64_t>(b.data->size()) / width_ < p.from + p.count) {
+      return false;
+    }
+    const std::uint8_t* a = b.data->data() + p.from * width_;
+    const std::uint8_t* e = a + p.count * width_;
+    // Pointer comparisons across unrelated objects are not meaningful: compare addresses.
+    const auto addr = [](const std::uint8_t* q) { return reinterpret_cast<std::uintptr_t>(q); };
+    if (addr(a) < addr(lo) || addr(e) > addr(hi) || (next != nullptr && a != next)) return false;
+    if (start == nullptr) start = a;
+    next = e;
+    total += p.count;
+  }
+  adopted_ = std::make_shared<const Buffer>(start, static_cast<int64_t>(total * width_), column);
+  length_ = total;
+  return true;
 }
 
 Result<ValueBuilder> ValueBuilder::Make(array::DataTypePtr type) {

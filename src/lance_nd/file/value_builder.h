@@ -62,6 +62,11 @@ class ValueBuilder {
   /// everything else goes through Append piece by piece. Same result as Append in a loop.
   Status AppendMany(std::span<const Piece> pieces, int threads = 1);
 
+  /// \brief When this builder is empty, holds fixed-width values, and `pieces` lie back to back
+  /// inside `column` (pages decoded into one column buffer), take them as one zero-copy slice
+  /// of `column` and return true; otherwise change nothing and return false (use AppendMany).
+  bool AdoptContiguous(std::span<const Piece> pieces, const array::BufferPtr& column);
+
   std::uint64_t length() const { return length_; }
 
   /// \brief Build the array. `validity` holds length() bits (null = all valid).

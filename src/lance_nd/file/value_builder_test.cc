@@ -161,5 +161,38 @@ TEST(ParallelForTest, RunsEveryIndexOnce) {
   }
 }
 
+// Pages decoded into one column buffer are taken as one zero-copy slice, but only when the
+// pieces lie back to back inside that buffer; anything else is refused (and left unchanged).
+TEST(ValueBuilderTest, AdoptContiguousOnlyTakesBackToBackSlicesOfTheColumn) {
+  std::vector<std::int32_t> values(100);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i * 3);
+  a::BufferPtr column = a::Buffer::Copy(values.data(), 400);
+  auto slice = [&](std::uint64_t from, std::uint64_t n) {
+    return DataBlock::Fixed(32, n,
+                            std::make_shared<const a::Buffer>(column->data() + from * 4,
+                                                              static_cast<int64_t>(n * 4), column));
+  };
+  DataBlock p0 = slice(0, 40), p1 = slice(40, 60);
+  LND_ASSERT_OK_AND_ASSIGN(ValueBuilder vb, ValueBuilder::Make(a::Int32()));
+  // Rows 10..70: the tail of page 0 and the head of page 1.
+  std::vector<ValueBuilder::Piece> pieces{{&p0, 10, 30}, {&p1, 0, 30}};
+  ASSERT_TRUE(vb.AdoptContiguous(pieces, column));
+  EXPECT_EQ(vb.length(), 60u);
+  LND_ASSERT_OK_AND_ASSIGN(auto arr, vb.Finish(nullptr, 0));
+  ASSERT_EQ(arr->buffers[1]->data(), column->data() + 40);  // no copy
+  for (int i = 0; i < 60; ++i) EXPECT_EQ(arr->buffers[1]->data_as<std::int32_t>()[i], (10 + i) * 3);
+
+  LND_ASSERT_OK_AND_ASSIGN(ValueBuilder gap, ValueBuilder::Make(a::Int32()));
+  std::vector<ValueBuilder::Piece> with_gap{{&p0, 0, 39}, {&p1, 0, 10}};
+  EXPECT_FALSE(gap.AdoptContiguous(with_gap, column));
+  EXPECT_EQ(gap.length(), 0u);
+  a::BufferPtr other = a::Buffer::Copy(values.data(), 400);
+  EXPECT_FALSE(gap.AdoptContiguous(pieces, other));  // outside the given column
+  std::vector<ValueBuilder::Piece> too_long{{&p0, 30, 20}};
+  EXPECT_FALSE(gap.AdoptContiguous(too_long, column));  // past the block's values
+  LND_ASSERT_OK_AND_ASSIGN(ValueBuilder wide, ValueBuilder::Make(a::Int64()));
+  EXPECT_FALSE(wide.AdoptContiguous(pieces, column));  // 32-bit blocks for a 64-bit leaf
+}
+
 }  // namespace
 }  // namespace lance_nd::file::internal
