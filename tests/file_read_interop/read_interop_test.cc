@@ -56,40 +56,57 @@ T At(const ArrayData& a, std::size_t buffer, int64_t pos) {
   return v;
 }
 
+// Value `pos` of a utf8/binary array with `Offset` offsets: the text, or the bytes in hex.
+template <typename Offset>
+json VariableBytes(const ArrayData& a, int64_t pos, bool text) {
+  const auto b = At<Offset>(a, 1, pos), e = At<Offset>(a, 1, pos + 1);
+  const auto* d = a.buffers[2]->data() + b;
+  const auto n = static_cast<std::size_t>(e - b);
+  if (text) return std::string(reinterpret_cast<const char*>(d), n);
+  return Hex(d, n);
+}
+
 json ToJson(const ArrayData& a, int64_t i) {
   if (a.type->id() == TypeId::kNull || !a.IsValid(i)) return nullptr;
   const int64_t pos = a.offset + i;
   switch (a.type->id()) {
-    case TypeId::kBool: return array::GetBit(a.buffers[1]->data(), pos);
-    case TypeId::kInt8: return At<int8_t>(a, 1, pos);
-    case TypeId::kInt16: return At<int16_t>(a, 1, pos);
-    case TypeId::kInt32: return At<int32_t>(a, 1, pos);
-    case TypeId::kUInt8: return At<uint8_t>(a, 1, pos);
-    case TypeId::kUInt16: return At<uint16_t>(a, 1, pos);
-    case TypeId::kUInt32: return At<uint32_t>(a, 1, pos);
-    case TypeId::kDate32: return At<int32_t>(a, 1, pos);
+    case TypeId::kBool:
+      return array::GetBit(a.buffers[1]->data(), pos);
+    case TypeId::kInt8:
+      return At<int8_t>(a, 1, pos);
+    case TypeId::kInt16:
+      return At<int16_t>(a, 1, pos);
+    case TypeId::kInt32:
+      return At<int32_t>(a, 1, pos);
+    case TypeId::kUInt8:
+      return At<uint8_t>(a, 1, pos);
+    case TypeId::kUInt16:
+      return At<uint16_t>(a, 1, pos);
+    case TypeId::kUInt32:
+      return At<uint32_t>(a, 1, pos);
+    case TypeId::kDate32:
+      return At<int32_t>(a, 1, pos);
     case TypeId::kInt64:
     case TypeId::kDate64:
     case TypeId::kTimestamp:
-    case TypeId::kDuration: return std::to_string(At<int64_t>(a, 1, pos));
-    case TypeId::kUInt64: return std::to_string(At<uint64_t>(a, 1, pos));
-    case TypeId::kFloat16: return HalfToDouble(At<uint16_t>(a, 1, pos));
-    case TypeId::kFloat32: return static_cast<double>(At<float>(a, 1, pos));
-    case TypeId::kFloat64: return At<double>(a, 1, pos);
+    case TypeId::kDuration:
+      return std::to_string(At<int64_t>(a, 1, pos));
+    case TypeId::kUInt64:
+      return std::to_string(At<uint64_t>(a, 1, pos));
+    case TypeId::kFloat16:
+      return HalfToDouble(At<uint16_t>(a, 1, pos));
+    case TypeId::kFloat32:
+      return static_cast<double>(At<float>(a, 1, pos));
+    case TypeId::kFloat64:
+      return At<double>(a, 1, pos);
     case TypeId::kUtf8:
-    case TypeId::kBinary: {
-      const auto b = At<int32_t>(a, 1, pos), e = At<int32_t>(a, 1, pos + 1);
-      const auto* d = a.buffers[2]->data() + b;
-      if (a.type->id() == TypeId::kUtf8) return std::string(reinterpret_cast<const char*>(d), static_cast<std::size_t>(e - b));
-      return Hex(d, static_cast<std::size_t>(e - b));
-    }
+      return VariableBytes<int32_t>(a, pos, /*text=*/true);
+    case TypeId::kBinary:
+      return VariableBytes<int32_t>(a, pos, /*text=*/false);
     case TypeId::kLargeUtf8:
-    case TypeId::kLargeBinary: {
-      const auto b = At<int64_t>(a, 1, pos), e = At<int64_t>(a, 1, pos + 1);
-      const auto* d = a.buffers[2]->data() + b;
-      if (a.type->id() == TypeId::kLargeUtf8) return std::string(reinterpret_cast<const char*>(d), static_cast<std::size_t>(e - b));
-      return Hex(d, static_cast<std::size_t>(e - b));
-    }
+      return VariableBytes<int64_t>(a, pos, /*text=*/true);
+    case TypeId::kLargeBinary:
+      return VariableBytes<int64_t>(a, pos, /*text=*/false);
     case TypeId::kFixedSizeBinary: {
       const int64_t w = a.type->fixed_size();
       return Hex(a.buffers[1]->data() + pos * w, static_cast<std::size_t>(w));
@@ -117,10 +134,12 @@ json ToJson(const ArrayData& a, int64_t i) {
     case TypeId::kStruct: {
       json out = json::object();
       const auto& fields = a.type->children();
-      for (std::size_t c = 0; c < fields.size(); ++c) out[fields[c]->name()] = ToJson(*a.children[c], pos);
+      for (std::size_t c = 0; c < fields.size(); ++c)
+        out[fields[c]->name()] = ToJson(*a.children[c], pos);
       return out;
     }
-    default: return "<unsupported type " + a.type->ToString() + ">";
+    default:
+      return "<unsupported type " + a.type->ToString() + ">";
   }
 }
 
@@ -154,7 +173,8 @@ class ReadInteropTest : public ::testing::Test {
     const char* dir = std::getenv("LANCE_ND_INTEROP_GEN");
     if (dir == nullptr) GTEST_SKIP() << "LANCE_ND_INTEROP_GEN is not set";
     gen_ = dir;
-    for (const auto& e : fs::directory_iterator(gen_ / "expected")) tables_.push_back(e.path().stem().string());
+    for (const auto& e : fs::directory_iterator(gen_ / "expected"))
+      tables_.push_back(e.path().stem().string());
     std::sort(tables_.begin(), tables_.end());
     ASSERT_FALSE(tables_.empty());
   }
@@ -237,7 +257,8 @@ TEST_F(ReadInteropTest, TakeAndScanAndProjection) {
         ASSERT_LE(batch->num_rows(), 7);
         ASSERT_EQ(batch->num_columns(), 1);
         std::vector<std::uint64_t> expect_rows;
-        for (int64_t i = 0; i < batch->num_rows(); ++i) expect_rows.push_back(next + static_cast<std::uint64_t>(i));
+        for (int64_t i = 0; i < batch->num_rows(); ++i)
+          expect_rows.push_back(next + static_cast<std::uint64_t>(i));
         ExpectColumn(name + "." + col + " (scan)", *batch->column(0), values, expect_rows);
         next += static_cast<std::uint64_t>(batch->num_rows());
       }
@@ -255,12 +276,13 @@ TEST_F(ReadInteropTest, TakeAndScanAndProjection) {
         const json& all = cols.at(field->name());
         int failures = 0;
         for (std::uint64_t r = 0; r < num_rows && failures < 3; ++r) {
-          json want = all.at(r).is_null() ? json(nullptr) : json{{child->name(), all.at(r).at(child->name())}};
+          json want = all.at(r).is_null() ? json(nullptr)
+                                          : json{{child->name(), all.at(r).at(child->name())}};
           json got = ToJson(s, static_cast<int64_t>(r));
           if (got != want) {
             ++failures;
-            ADD_FAILURE() << name << " " << path << " row " << r << ": got " << got.dump().substr(0, 300)
-                          << " want " << want.dump().substr(0, 300);
+            ADD_FAILURE() << name << " " << path << " row " << r << ": got "
+                          << got.dump().substr(0, 300) << " want " << want.dump().substr(0, 300);
           }
         }
       }
