@@ -22,7 +22,9 @@ struct VersionList {
 };
 
 /// \brief List `<path>/_versions/`. TableNotFound-like NotFound when there is no `_versions/`
-/// or no manifest; InvalidTable when V1 and V2 names are mixed.
+/// or no manifest; InvalidTable when V1 and V2 names are mixed. On io::LocalFileSystem() the
+/// directory is read directly (names only, like Lance 12 on local disks), not through
+/// FileSystem::List, which stats every entry for its size.
 Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path);
 
 class Dataset {
@@ -31,6 +33,14 @@ class Dataset {
   /// flags, base paths and branches are refused (NotImplemented naming them).
   static Result<Dataset> Open(std::shared_ptr<io::FileSystem> fs, std::string path,
                               std::optional<std::uint64_t> version = std::nullopt);
+
+  /// \brief A dataset from a manifest already in hand, e.g. the one a commit is about to
+  /// create: no file is read, the checks are those of Open (reader flags, base paths,
+  /// branches, fragment order, schema). `versions` is the caller's list of committed versions
+  /// (ascending) and must contain `file.manifest.version`; its naming gives manifest_path(). `file`
+  /// must be what ParseManifestFile would return for the bytes written (section offsets included).
+  static Result<Dataset> FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
+                                      ManifestFile file, VersionList versions);
 
   const std::string& path() const { return path_; }
   std::uint64_t version() const { return manifest_.version; }

@@ -30,6 +30,12 @@ struct WriteOptions {
   std::int64_t max_bytes_per_file = 90LL << 30;  // Lance's default
   file::WriterOptions file_options;              // version 2.2 default
   CommitOptions commit;
+  /// Create the table with stable row ids (feature flag 2, Lance's
+  /// `new_table_enable_stable_row_ids` / `enable_stable_row_ids`): rows get ids 0, 1, ... that
+  /// survive compaction. Only used when a table is created (kCreate, or kOverwrite where there
+  /// is none); an existing table keeps its setting (appends to a table with stable row ids
+  /// always assign them). The created table must have at least one row (NotImplemented).
+  bool enable_stable_row_ids = false;
 };
 
 /// \brief Write data files for new fragments under `<path>/data/<name>.lance` (Lance-style

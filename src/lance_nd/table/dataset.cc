@@ -1,6 +1,12 @@
 #include "lance_nd/table/dataset.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace lance_nd::table {
@@ -11,11 +17,57 @@ std::string Join(const std::string& dir, const std::string& name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
+// The names of the files (not directories) in `dir` on the local disk, read with readdir.
+// FileSystem::List also stats every entry for its size, which for a `_versions/` of 1000
+// manifests was most of the time of opening a table; only the names matter here.
+Result<std::vector<std::string>> ListLocalFileNames(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {
+      return Status::NotFound("cannot list '" + dir + "': " + std::strerror(err));
+    }
+    return Status::IOError("cannot list '" + dir + "': " + std::strerror(err));
+  }
+  std::vector<std::string> names;
+  Status st;
+  for (;;) {
+    errno = 0;
+    const dirent* e = ::readdir(d);
+    if (e == nullptr) {
+      if (errno != 0) st = Status::IOError("cannot list '" + dir + "': " + std::strerror(errno));
+      break;
+    }
+    const std::string_view name(e->d_name);
+    if (name == "." || name == "..") continue;
+    bool is_dir = e->d_type == DT_DIR;
+    if (e->d_type == DT_UNKNOWN) {  // some file systems do not fill d_type
+      struct stat info {};
+      is_dir = ::fstatat(::dirfd(d), e->d_name, &info, 0) == 0 && S_ISDIR(info.st_mode);
+    }
+    if (!is_dir) names.emplace_back(name);
+  }
+  ::closedir(d);
+  if (!st.ok()) return st;
+  return names;
+}
+
+Result<std::vector<std::string>> ListFileNames(io::FileSystem& fs, const std::string& dir) {
+  if (&fs == io::LocalFileSystem().get()) return ListLocalFileNames(dir);
+  LND_ASSIGN_OR_RETURN(std::vector<io::FileInfo> entries, fs.List(dir));
+  std::vector<std::string> names;
+  names.reserve(entries.size());
+  for (io::FileInfo& e : entries) {
+    if (!e.is_directory) names.push_back(std::move(e.name));
+  }
+  return names;
+}
+
 }  // namespace
 
 Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path) {
   const std::string dir = Join(path, "_versions");
-  auto entries = fs.List(dir);
+  auto entries = ListFileNames(fs, dir);
   if (!entries.ok()) {
     if (entries.status().code() == StatusCode::kNotFound) {
       return Status::NotFound("no Lance table at '" + path + "': '" + dir +
@@ -26,9 +78,9 @@ Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path) {
   VersionList out;
   bool seen_v1 = false;
   bool seen_v2 = false;
-  for (const io::FileInfo& e : *entries) {
-    if (e.is_directory) continue;
-    auto parsed = ParseManifestFileName(e.name);
+  out.versions.reserve(entries->size());
+  for (const std::string& name : *entries) {
+    auto parsed = ParseManifestFileName(name);
     if (!parsed) continue;
     (parsed->naming == ManifestNaming::kV1 ? seen_v1 : seen_v2) = true;
     out.versions.push_back(parsed->version);
@@ -51,49 +103,65 @@ Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path) {
 Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string path,
                               std::optional<std::uint64_t> version) {
   if (fs == nullptr) return Status::InvalidArgument("Dataset::Open needs a file system");
-  Dataset ds;
-  LND_ASSIGN_OR_RETURN(ds.versions_, ListVersions(*fs, path));
-  const std::uint64_t want = version.value_or(ds.versions_.versions.back());
-  if (!std::binary_search(ds.versions_.versions.begin(), ds.versions_.versions.end(), want)) {
+  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(*fs, path));
+  const std::uint64_t want = version.value_or(versions.versions.back());
+  if (!std::binary_search(versions.versions.begin(), versions.versions.end(), want)) {
     return Status::NotFound("table '" + path + "' has no version " + std::to_string(want) +
-                            "; its versions are " + std::to_string(ds.versions_.versions.front()) +
-                            ".." + std::to_string(ds.versions_.versions.back()));
+                            "; its versions are " + std::to_string(versions.versions.front()) +
+                            ".." + std::to_string(versions.versions.back()));
   }
-  ds.manifest_path_ = Join(Join(path, "_versions"), ManifestFileName(want, ds.versions_.naming));
-  LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(ds.manifest_path_));
+  const std::string manifest_path =
+      Join(Join(path, "_versions"), ManifestFileName(want, versions.naming));
+  LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(manifest_path));
   LND_ASSIGN_OR_RETURN(ManifestFile mf, ReadManifestFile(*file));
   if (mf.manifest.version != want) {
-    return Status::Corrupt("manifest file '" + ds.manifest_path_ + "' holds version " +
+    return Status::Corrupt("manifest file '" + manifest_path + "' holds version " +
                            std::to_string(mf.manifest.version) + " but its name says version " +
                            std::to_string(want));
   }
+  return FromManifest(std::move(fs), std::move(path), std::move(mf), std::move(versions));
+}
+
+Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
+                                      ManifestFile file, VersionList versions) {
+  if (fs == nullptr) return Status::InvalidArgument("Dataset::FromManifest needs a file system");
+  const std::uint64_t v = file.manifest.version;
+  if (std::find(versions.versions.begin(), versions.versions.end(), v) == versions.versions.end()) {
+    return Status::InvalidArgument("Dataset::FromManifest: the version list given for '" + path +
+                                   "' does not contain the manifest's version " +
+                                   std::to_string(v) + "; pass the committed versions");
+  }
+  Dataset ds;
+  ds.manifest_path_ = Join(Join(path, "_versions"), ManifestFileName(v, versions.naming));
+  const Manifest& m = file.manifest;
   // Stable row ids (flag 2) are readable: the scan decodes them for "_rowid". Writers still
   // refuse the flag (CheckWriterFeatureFlags in the commit path).
-  LND_RETURN_NOT_OK(CheckReaderFeatureFlags(mf.manifest.reader_feature_flags & ~kFlagStableRowIds,
-                                            ds.manifest_path_));
-  if (mf.manifest.num_base_paths != 0) {
+  LND_RETURN_NOT_OK(
+      CheckReaderFeatureFlags(m.reader_feature_flags & ~kFlagStableRowIds, ds.manifest_path_));
+  if (m.num_base_paths != 0) {
     return Status::NotImplemented("manifest '" + ds.manifest_path_ +
                                   "' uses base paths (shallow clone / multi-base), which "
                                   "lance-nd does not support yet");
   }
-  if (mf.manifest.branch) {
+  if (m.branch) {
     return Status::NotImplemented("manifest '" + ds.manifest_path_ + "' belongs to branch '" +
-                                  *mf.manifest.branch + "'; branches are not supported yet");
+                                  *m.branch + "'; branches are not supported yet");
   }
-  for (std::size_t i = 1; i < mf.manifest.fragments.size(); ++i) {
-    if (mf.manifest.fragments[i].id <= mf.manifest.fragments[i - 1].id) {
+  for (std::size_t i = 1; i < m.fragments.size(); ++i) {
+    if (m.fragments[i].id <= m.fragments[i - 1].id) {
       return Status::Corrupt("manifest file '" + ds.manifest_path_ + "' lists fragment id " +
-                             std::to_string(mf.manifest.fragments[i].id) + " after " +
-                             std::to_string(mf.manifest.fragments[i - 1].id) +
+                             std::to_string(m.fragments[i].id) + " after " +
+                             std::to_string(m.fragments[i - 1].id) +
                              "; fragments must be sorted by unique id");
     }
   }
-  LND_ASSIGN_OR_RETURN(ds.schema_, SchemaFromFields(mf.manifest.fields, mf.manifest.schema_metadata)
+  LND_ASSIGN_OR_RETURN(ds.schema_, SchemaFromFields(m.fields, m.schema_metadata)
                                        .WithContext("manifest file '" + ds.manifest_path_ + "'"));
   ds.fs_ = std::move(fs);
   ds.path_ = std::move(path);
-  ds.manifest_ = std::move(mf.manifest);
-  ds.transaction_ = std::move(mf.transaction);
+  ds.versions_ = std::move(versions);
+  ds.manifest_ = std::move(file.manifest);
+  ds.transaction_ = std::move(file.transaction);
   return ds;
 }
 

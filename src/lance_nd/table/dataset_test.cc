@@ -1,6 +1,9 @@
 #include "lance_nd/table/dataset.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -123,6 +126,106 @@ TEST_F(TableDatasetTest, CorruptManifestNamesTheFile) {
   LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/1.manifest", {0, 1, 2, 3, 4}));
   LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kCorrupt,
                    "_versions/1.manifest': file is 5 bytes");
+}
+
+TEST_F(TableDatasetTest, FromManifestChecksLikeOpen) {
+  LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(1), ManifestNaming::kV1));
+  LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(2), ManifestNaming::kV1));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset opened, Dataset::Open(fs_, table_));
+  ManifestFile file;
+  file.manifest = opened.manifest();
+  LND_ASSERT_OK_AND_ASSIGN(Dataset built,
+                           Dataset::FromManifest(fs_, table_, file, opened.versions()));
+  EXPECT_EQ(built.version(), 2u);
+  EXPECT_EQ(built.manifest_path(), opened.manifest_path());
+  EXPECT_EQ(built.manifest_path(), table_ + "/_versions/2.manifest");
+  EXPECT_EQ(built.fragments(), opened.fragments());
+  EXPECT_TRUE(built.schema()->Equals(*opened.schema(), true));
+  EXPECT_FALSE(built.transaction().has_value());
+
+  VersionList wrong;
+  wrong.versions = {1, 3};
+  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, file, wrong), StatusCode::kInvalidArgument,
+                   "does not contain the manifest's version 2");
+  LND_EXPECT_ERROR(Dataset::FromManifest(nullptr, table_, file, opened.versions()),
+                   StatusCode::kInvalidArgument, "needs a file system");
+  ManifestFile unsorted = file;
+  std::swap(unsorted.manifest.fragments[0], unsorted.manifest.fragments[1]);
+  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, unsorted, opened.versions()),
+                   StatusCode::kCorrupt, "must be sorted");
+  ManifestFile branch = file;
+  branch.manifest.branch = "dev";
+  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, branch, opened.versions()),
+                   StatusCode::kNotImplemented, "branch 'dev'");
+  ManifestFile flags = file;
+  flags.manifest.reader_feature_flags |= 1024;
+  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, flags, opened.versions()),
+                   StatusCode::kNotImplemented, "not support: 1024");
+  ManifestFile bad_type = file;
+  bad_type.manifest.fields[0].logical_type = "no-such-type";
+  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, bad_type, opened.versions()),
+                   StatusCode::kNotImplemented, "no-such-type");
+}
+
+// The hint file is advisory: Open never takes a version from it (a stale hint would make a
+// probing reader return an old version when versions above hint + 1 exist but hint + 1 was
+// cleaned up), so stale, too-high and broken hints change nothing.
+TEST_F(TableDatasetTest, HintFileNeverDecidesTheLatestVersion) {
+  for (std::uint64_t v = 1; v <= 4; ++v) {
+    LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(v), ManifestNaming::kV2));
+  }
+  // A gap: version 2 cleaned up (say version 1 is tagged), the hint left at 1.
+  LND_ASSERT_OK(fs_->Delete(table_ + "/_versions/" + ManifestFileName(2, ManifestNaming::kV2)));
+  for (const std::string hint :
+       {R"({"version":1})", R"({"version":3})", R"({"version":99})", "{\"vers", "", "not json"}) {
+    SCOPED_TRACE("hint '" + hint + "'");
+    LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/latest_version_hint.json",
+                             std::vector<std::uint8_t>(hint.begin(), hint.end())));
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, table_));
+    EXPECT_EQ(ds.version(), 4u);
+    EXPECT_EQ(ds.versions().versions, (std::vector<std::uint64_t>{1, 3, 4}));
+  }
+}
+
+// On io::LocalFileSystem() `_versions/` is read with readdir instead of FileSystem::List: the
+// same answers (directories, temp and hint names ignored; mixed schemes refused; missing
+// directory NotFound).
+TEST(TableDatasetLocalTest, LocalListingMatchesTheGenericOne) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("lance_nd_dataset_local_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string table = (dir / "t.lance").string();
+  auto local = io::LocalFileSystem();
+  auto memory = io::MakeMemoryFileSystem();
+  for (std::uint64_t v : {1, 2, 3, 10}) {
+    LND_ASSERT_OK(PutVersion(*local, table, SampleManifest(v), ManifestNaming::kV2));
+    LND_ASSERT_OK(PutVersion(*memory, table, SampleManifest(v), ManifestNaming::kV2));
+  }
+  for (const std::string& name :
+       {std::string(".tmpABC"), std::string("latest_version_hint.json"),
+        ManifestFileName(11, ManifestNaming::kV2) + "#1", std::string("d5.manifest")}) {
+    LND_ASSERT_OK(WriteBytes(*local, table + "/_versions/" + name, {1}));
+    LND_ASSERT_OK(WriteBytes(*memory, table + "/_versions/" + name, {1}));
+  }
+  // A directory with a manifest's name is not a manifest.
+  std::filesystem::create_directories(table + "/_versions/" +
+                                      ManifestFileName(12, ManifestNaming::kV2));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList on_disk, ListVersions(*local, table));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList in_memory, ListVersions(*memory, table));
+  EXPECT_EQ(on_disk.versions, (std::vector<std::uint64_t>{1, 2, 3, 10}));
+  EXPECT_EQ(on_disk.versions, in_memory.versions);
+  EXPECT_EQ(on_disk.naming, ManifestNaming::kV2);
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(local, table));
+  EXPECT_EQ(ds.version(), 10u);
+
+  LND_ASSERT_OK(PutVersion(*local, table, SampleManifest(4), ManifestNaming::kV1));
+  LND_EXPECT_ERROR(ListVersions(*local, table), StatusCode::kInvalidTable, "mixes V1");
+  LND_EXPECT_ERROR(ListVersions(*local, (dir / "none.lance").string()), StatusCode::kNotFound,
+                   "does not exist; create the table first");
+  std::filesystem::create_directories(dir / "empty.lance/_versions");
+  LND_EXPECT_ERROR(ListVersions(*local, (dir / "empty.lance").string()), StatusCode::kNotFound,
+                   "holds no committed manifest");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "lance_nd/table/commit.h"
+#include "lance_nd/table/rowids/assign_row_ids.h"
 
 namespace lance_nd::table::internal {
 namespace {
@@ -142,6 +143,29 @@ std::string DataFormatOf(const std::vector<Fragment>& fragments) {
   return "2.2";
 }
 
+// Operations lance-nd cannot apply to a table with stable row ids the way Lance 12 does.
+Status CheckStableRowIdOperation(const Transaction& t, bool stable) {
+  if (!stable) {
+    const bool numbered = std::any_of(t.fragments.begin(), t.fragments.end(),
+                                      [](const Fragment& f) { return f.has_row_ids; });
+    if (numbered && (t.operation == OperationType::kAppend ||
+                     (t.operation == OperationType::kOverwrite && t.read_version != 0))) {
+      return Status::InvalidArgument(
+          "cannot commit the " + Op(t) +
+          " transaction: its fragments carry stable row ids but the table does not use them; "
+          "stable row ids can only be enabled when a table is created (as in Lance)");
+    }
+    return Status();
+  }
+  if (t.operation == OperationType::kUpdate) {
+    return Status::NotImplemented(
+        "cannot commit the Update transaction: the table uses stable row ids (feature flag 2), "
+        "and lance-nd does not yet carry row ids and created_at versions of updated rows as "
+        "Lance 12 does; use the Lance engine for updates of this table, or Delete + Append");
+  }
+  return Status();
+}
+
 }  // namespace
 
 void ApplyFeatureFlags(Manifest* m, bool transaction_file_written) {
@@ -152,6 +176,12 @@ void ApplyFeatureFlags(Manifest* m, bool transaction_file_written) {
   if (deletions) {
     reader |= kFlagDeletionFiles;
     writer |= kFlagDeletionFiles;
+  }
+  const bool row_ids = std::any_of(m->fragments.begin(), m->fragments.end(),
+                                   [](const Fragment& f) { return f.has_row_ids; });
+  if (row_ids || (m->reader_feature_flags & kFlagStableRowIds) != 0) {
+    reader |= kFlagStableRowIds;
+    writer |= kFlagStableRowIds;
   }
   if (!m->config.empty()) writer |= kFlagTableConfig;
   if (!transaction_file_written) writer |= kFlagNoTransactionFile;
@@ -175,11 +205,28 @@ Result<Manifest> BuildManifest(const Transaction& t, const BuildContext& c) {
   }
   m.version = creates ? 1 : c.latest->version + 1;
   std::uint64_t next_id = m.max_fragment_id ? std::uint64_t{*m.max_fragment_id} + 1 : 0;
+  // Stable row ids (flag 2): kept by the latest version; a new table has them when the create
+  // came with numbered fragments (WriteOptions::enable_stable_row_ids). Lance cannot turn them
+  // on for an existing table, and neither can we.
+  bool stable = false;
+  std::uint64_t next_row_id = 0;
+  if (creates) {
+    stable = std::any_of(t.fragments.begin(), t.fragments.end(),
+                         [](const Fragment& f) { return f.has_row_ids; });
+    if (stable) {
+      LND_ASSIGN_OR_RETURN(next_row_id, NextRowIdAfter(t.fragments));
+    }
+  } else {
+    stable = (c.latest->reader_feature_flags & kFlagStableRowIds) != 0;
+    next_row_id = c.latest->next_row_id;
+  }
+  LND_RETURN_NOT_OK(CheckStableRowIdOperation(t, stable));
 
   switch (t.operation) {
     case OperationType::kAppend: {
       std::vector<Fragment> fresh = t.fragments;
       AssignIds(&fresh, &next_id);
+      if (stable) LND_RETURN_NOT_OK(AssignRowIds(&fresh, &next_row_id, m.version));
       m.fragments.insert(m.fragments.end(), fresh.begin(), fresh.end());
       break;
     }
@@ -188,6 +235,8 @@ Result<Manifest> BuildManifest(const Transaction& t, const BuildContext& c) {
       std::uint64_t from_zero = 0;  // Lance numbers overwritten tables from 0 again
       m.fragments = t.fragments;
       AssignIds(&m.fragments, &from_zero);
+      // Lance keeps counting row ids across an overwrite of a stable-row-id table.
+      if (stable) LND_RETURN_NOT_OK(AssignRowIds(&m.fragments, &next_row_id, m.version));
       m.fields = t.schema;
       m.schema_metadata = t.schema_metadata;
       m.index_section_blob.reset();  // indices do not survive an overwrite
@@ -253,6 +302,10 @@ Result<Manifest> BuildManifest(const Transaction& t, const BuildContext& c) {
       if (max_id && (!m.max_fragment_id || *m.max_fragment_id < *max_id)) {
         m.max_fragment_id = max_id;
       }
+      // Like max_fragment_id, next_row_id never goes back (Lance's restore takes the old value,
+      // so ids handed out after the restored version could be handed out again).
+      next_row_id = std::max(next_row_id, m.next_row_id);
+      stable = stable || (m.reader_feature_flags & kFlagStableRowIds) != 0;
       break;
     }
     case OperationType::kReserveFragments:
@@ -311,7 +364,23 @@ Result<Manifest> BuildManifest(const Transaction& t, const BuildContext& c) {
   m.writer_version = kWriterVersion;
   m.index_section.reset();
   m.transaction_section.reset();
+  if (stable) {
+    // Lance's apply_feature_flags: with stable row ids every fragment must carry them.
+    for (const Fragment& f : m.fragments) {
+      if (!f.has_row_ids) {
+        return Invalid(t, "fragment " + std::to_string(f.id) +
+                              " carries no row ids but the table uses stable row ids (every "
+                              "fragment must have them, Lance refuses the table otherwise)");
+      }
+    }
+    m.next_row_id = next_row_id;
+    m.reader_feature_flags |= kFlagStableRowIds;  // read back by ApplyFeatureFlags
+  }
   ApplyFeatureFlags(&m, !c.transaction_file.empty());
+  if (!stable) {
+    m.reader_feature_flags &= ~kFlagStableRowIds;
+    m.writer_feature_flags &= ~kFlagStableRowIds;
+  }
   return m;
 }
 

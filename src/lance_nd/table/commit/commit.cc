@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
@@ -91,7 +92,9 @@ Result<Transaction> LoadTransaction(io::FileSystem& fs, const std::string& path,
 }
 
 Status CheckWritable(const Manifest& m, const std::string& manifest_path) {
-  LND_RETURN_NOT_OK(CheckWriterFeatureFlags(m.writer_feature_flags, manifest_path));
+  // Stable row ids (flag 2) are assigned and checked by BuildManifest (rowids/).
+  LND_RETURN_NOT_OK(
+      CheckWriterFeatureFlags(m.writer_feature_flags & ~kFlagStableRowIds, manifest_path));
   if (m.num_base_paths != 0) {
     return Status::NotImplemented("manifest '" + manifest_path +
                                   "' uses base paths (shallow clone / multi-base); lance-nd "
@@ -126,22 +129,29 @@ void BackOff(int attempt, std::chrono::milliseconds slot) {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms(Rng())));
 }
 
-// The committed version, re-opened. A failure here does not undo the commit, so the error must
-// not look like a failed (retryable) commit.
-Result<Dataset> OpenCommitted(const std::shared_ptr<io::FileSystem>& fs, const std::string& path,
-                              std::uint64_t version) {
-  Status last;
-  for (int i = 0; i < 3; ++i) {
-    auto ds = Dataset::Open(fs, path, version);
-    if (ds.ok()) return ds;
-    last = ds.status();
-    std::this_thread::sleep_for(std::chrono::milliseconds(10 << i));
+// The transaction file. Readers (lance-nd and Lance 12) prefer the manifest's inline
+// transaction section, which every manifest lance-nd writes carries, so the .txn file is not
+// needed to read or check a commit: it is written without fsync (Lance 12 on local disk
+// fsyncs nothing at all). Its name holds a fresh UUID, so nothing is overwritten; it is
+// complete (closed) before the manifest naming it can exist.
+Status WriteTransactionFile(io::FileSystem& fs, const std::string& file_path,
+                            std::span<const std::uint8_t> bytes) {
+  LND_ASSIGN_OR_RETURN(auto out, fs.Create(file_path));
+  LND_RETURN_NOT_OK(out->Write(bytes));
+  return out->Close();
+}
+
+// The offsets SerializeManifestFile gives the optional sections (index section first, then
+// the transaction), so that a manifest built in memory equals what reading its file returns.
+void SetSectionOffsets(Manifest* m, bool has_txn) {
+  std::uint64_t pos = 0;
+  m->index_section.reset();
+  m->transaction_section.reset();
+  if (m->index_section_blob) {
+    m->index_section = pos;
+    pos += 4 + m->index_section_blob->size();
   }
-  return Status::IOError(
-      "COMMITTED version " + std::to_string(version) + " of table '" + path +
-      "' (the commit succeeded and is durable), but re-opening it failed: " + last.ToString() +
-      "; do NOT repeat the write (it would duplicate it), open the table "
-      "again instead");
+  if (has_txn) m->transaction_section = pos;
 }
 
 }  // namespace
@@ -228,7 +238,7 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     }
 
     if (options.write_transaction_file && !txn_file_written) {
-      Status st = fs->CreateIfAbsent(Join(Join(path, "_transactions"), txn_name), txn_bytes);
+      Status st = WriteTransactionFile(*fs, Join(Join(path, "_transactions"), txn_name), txn_bytes);
       if (!st.ok()) return st.WithContext("writing the transaction file '" + txn_name + "'");
       txn_file_written = true;
     }
@@ -245,13 +255,30 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> bytes, SerializeManifestFile(next, &txn));
     const std::string manifest_path =
         Join(Join(path, "_versions"), ManifestFileName(next.version, naming));
+    // The dataset of the new version is built (and checked, as Open would) BEFORE the manifest
+    // is created: once it exists the commit is durable and nothing may fail any more, and the
+    // new version is never read back from disk.
+    const std::uint64_t next_version = next.version;
+    VersionList versions;
+    versions.naming = naming;
+    if (latest) versions.versions = latest->versions.versions;
+    versions.versions.push_back(next_version);
+    SetSectionOffsets(&next, /*has_txn=*/true);
+    ManifestFile committed;
+    committed.manifest = std::move(next);
+    // As a reader gets it: the inline section holds exactly txn_bytes.
+    LND_ASSIGN_OR_RETURN(committed.transaction, ParseTransaction(txn_bytes, manifest_path));
+    LND_ASSIGN_OR_RETURN(
+        Dataset ds, Dataset::FromManifest(fs, path, std::move(committed), std::move(versions))
+                        .WithContext("the manifest of version " + std::to_string(next_version) +
+                                     " built for '" + path + "' (nothing was committed)"));
     Status st = fs->CreateIfAbsent(manifest_path, bytes);
     if (st.ok()) {
-      WriteHint(*fs, path, next.version);
-      return OpenCommitted(fs, path, next.version);
+      WriteHint(*fs, path, next_version);  // best effort, cannot fail the commit
+      return ds;
     }
     if (!st.IsAlreadyExists()) {
-      return st.WithContext("committing version " + std::to_string(next.version));
+      return st.WithContext("committing version " + std::to_string(next_version));
     }
     BackOff(attempt, options.backoff_slot);  // someone else took this version: re-check and retry
   }

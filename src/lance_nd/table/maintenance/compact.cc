@@ -5,10 +5,38 @@
 #include "lance_nd/table/commit.h"
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/maintenance/compaction_plan.h"
+#include "lance_nd/table/rowids/rewrite_row_ids.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/table/write.h"
 
 namespace lance_nd::table {
+namespace {
+
+// Lance's reserve_fragment_ids: commit ReserveFragments{n} and number the new fragments with
+// the n ids below the new max_fragment_id, in order.
+Status ReserveFragmentIds(const Dataset& ds, Transaction* rewrite) {
+  std::vector<Fragment*> fresh;
+  for (RewriteGroup& g : rewrite->rewrite_groups) {
+    for (Fragment& f : g.new_fragments) fresh.push_back(&f);
+  }
+  Transaction reserve;
+  reserve.read_version = ds.version();
+  reserve.operation = OperationType::kReserveFragments;
+  reserve.num_fragments = static_cast<std::uint32_t>(fresh.size());
+  LND_ASSIGN_OR_RETURN(Dataset reserved,
+                       CommitTransaction(ds.file_system(), ds.path(), std::move(reserve)));
+  const std::uint64_t end = std::uint64_t{reserved.manifest().max_fragment_id.value_or(0)} + 1;
+  if (end < fresh.size()) {
+    return Status::InvalidTable("ReserveFragments committed max fragment id " +
+                                std::to_string(end - 1) + " below the " +
+                                std::to_string(fresh.size()) + " ids reserved");
+  }
+  std::uint64_t id = end - fresh.size();
+  for (Fragment* f : fresh) f->id = id++;
+  return Status::OK();
+}
+
+}  // namespace
 
 Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options) {
   if (options.target_rows_per_fragment <= 0) {
@@ -25,6 +53,9 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
   CompactionMetrics metrics;
   if (groups.empty()) return metrics;
 
+  // Stable row ids (flag 2): the new fragments keep their rows' ids and versions, and, like
+  // Lance 12, their fragment ids are reserved by a ReserveFragments commit first.
+  const bool stable = (ds.manifest().reader_feature_flags & kFlagStableRowIds) != 0;
   WriteOptions write;
   write.mode = WriteMode::kAppend;
   write.max_rows_per_file = options.target_rows_per_fragment;
@@ -44,6 +75,10 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
       LND_ASSIGN_OR_RETURN(rg.new_fragments, WriteFragments(*ds.file_system(), ds.path(),
                                                             ds.manifest().fields, batches, write));
     }
+    if (stable) {
+      LND_RETURN_NOT_OK(internal::CarryRowIdsThroughRewrite(*ds.file_system(), ds.path(),
+                                                            rg.old_fragments, &rg.new_fragments));
+    }
     metrics.fragments_removed += group.size();
     metrics.fragments_added += rg.new_fragments.size();
     for (const Fragment& f : rg.new_fragments) {
@@ -51,6 +86,7 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
     }
     txn.rewrite_groups.push_back(std::move(rg));
   }
+  if (stable) LND_RETURN_NOT_OK(ReserveFragmentIds(ds, &txn));
   LND_ASSIGN_OR_RETURN(Dataset committed,
                        CommitTransaction(ds.file_system(), ds.path(), std::move(txn)));
   metrics.committed_version = committed.version();

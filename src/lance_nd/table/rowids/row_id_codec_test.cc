@@ -112,8 +112,8 @@ TEST(RowIdCodecTest, RandomSequencesRoundTripThroughTheDecoder) {
       const int kind = static_cast<int>(rng() % 4);
       std::uint64_t next = start;
       for (std::uint64_t i = 0; i < n; ++i) {
-        if (kind == 0) v.push_back(start + i);                     // range
-        if (kind == 1 && rng() % 10 != 0) v.push_back(start + i);  // few holes
+        if (kind == 0) v.push_back(start + i);                                    // range
+        if (kind == 1 && rng() % 10 != 0) v.push_back(start + i);                 // few holes
         if (kind == 2) v.push_back(next += 1 + rng() % (rng() % 2 ? 3 : 70000));  // sparse
         if (kind == 3) v.push_back(start + i * 37);
       }
@@ -162,8 +162,7 @@ TEST(RowIdCodecTest, VersionRunsMaskRechunkAndRoundTrip) {
   ASSERT_EQ(chunks.size(), 2u);
   EXPECT_EQ(chunks[0], (VersionRuns{{{0, 2}, 3}}));  // spans keep the old offsets, as in Lance
   EXPECT_EQ(chunks[1], (VersionRuns{{{3, 4}, 3}, {{0, 1}, 7}}));
-  LND_ASSERT_OK_AND_ASSIGN(VersionRuns back,
-                           DecodeVersionRuns(EncodeVersionRuns(chunks[1]), 4, 4));
+  LND_ASSERT_OK_AND_ASSIGN(VersionRuns back, DecodeVersionRuns(EncodeVersionRuns(chunks[1]), 4, 4));
   EXPECT_EQ(back, chunks[1]);
   EXPECT_TRUE(UniformVersionRuns(0, 1).empty());
   LND_EXPECT_ERROR(DecodeVersionRuns(EncodeVersionRuns(chunks[1]), 4, 3), StatusCode::kCorrupt,

@@ -1,17 +1,15 @@
 // A Lance 12 table with stable row ids (LanceDB 0.39, tests/table_read_testdata/
 // make_rowids_table.mjs): our scan and "_rowid" equal what LanceDB read at every version
-// (testdata/lance12_rowids.expected.json), and writers refuse the table.
+// (testdata/lance12_rowids.expected.json). Writes: rowids_write_test.cc.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/scan.h"
-#include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::table {
@@ -73,26 +71,6 @@ TEST(TableRowIdsGolden, ScanAndRowIdsEqualLanceDbAtEveryVersion) {
   }
   // Stable row ids are not row addresses (fragments after the first, the moved row 50).
   EXPECT_TRUE(saw_moved_id);
-}
-
-TEST(TableRowIdsGolden, AppendToStableRowIdTableIsRefused) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("lnd_rowids_" + std::to_string(std::random_device{}()));
-  std::filesystem::create_directories(dir);
-  std::filesystem::copy(TestData("lance12_rowids.lance"), dir / "r.lance",
-                        std::filesystem::copy_options::recursive);
-  auto fs = io::LocalFileSystem();
-  const std::string path = (dir / "r.lance").string();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, path));
-  LND_ASSERT_OK_AND_ASSIGN(auto rows, ReadTable(ds));
-  WriteOptions w;
-  w.mode = WriteMode::kAppend;
-  std::vector<array::RecordBatchPtr> batches = {rows};
-  LND_EXPECT_ERROR(WriteTable(fs, path, batches, w), StatusCode::kNotImplemented,
-                   "writer feature flag bits lance-nd does not support: 2 (stable row ids)");
-  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(fs, path));
-  EXPECT_EQ(again.version(), ds.version());
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "lance_nd/file/lance_schema.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/table/proto_convert.h"
+#include "lance_nd/table/rowids/row_id_codec.h"
 
 namespace lance_nd::table {
 namespace {
@@ -250,8 +251,24 @@ Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string
     txn.schema = fields;
     txn.schema_metadata = schema->metadata();
   }
+  if (options.enable_stable_row_ids && !exists &&
+      std::all_of(batches.begin(), batches.end(),
+                  [](const array::RecordBatchPtr& b) { return b->num_rows() == 0; })) {
+    return Status::NotImplemented("creating '" + path +
+                                  "' with stable row ids needs at least one row (lance-nd "
+                                  "cannot create an empty table with stable row ids yet)");
+  }
   LND_ASSIGN_OR_RETURN(std::vector<Fragment> fragments,
                        WriteFragments(*fs, path, fields, batches, options));
+  if (options.enable_stable_row_ids && !exists) {
+    // The created table's fragments come numbered; BuildManifest turns flag 2 on from them.
+    std::uint64_t next = 0;
+    for (Fragment& f : fragments) {
+      LND_RETURN_NOT_OK(internal::SetFragmentRowIdMeta(
+          &f, internal::EncodeRowIdRange(next, next + f.physical_rows), nullptr, nullptr));
+      next += f.physical_rows;
+    }
+  }
   txn.fragments = std::move(fragments);
   txn.uuid = NewUuid();
   return CommitTransaction(std::move(fs), path, std::move(txn), options.commit);
