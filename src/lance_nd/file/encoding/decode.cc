@@ -268,10 +268,18 @@ Result<DataBlock> ExpandRuns(const std::uint8_t* values, std::uint64_t values_si
   auto buffer = detail::Allocate(n * width, &out);
   std::uint64_t produced = 0;
   switch (width) {
-    case 1: produced = FillRuns<std::uint8_t>(values, lengths, runs, n, out); break;
-    case 2: produced = FillRuns<std::uint16_t>(values, lengths, runs, n, out); break;
-    case 4: produced = FillRuns<std::uint32_t>(values, lengths, runs, n, out); break;
-    default: produced = FillRuns<std::uint64_t>(values, lengths, runs, n, out); break;
+    case 1:
+      produced = FillRuns<std::uint8_t>(values, lengths, runs, n, out);
+      break;
+    case 2:
+      produced = FillRuns<std::uint16_t>(values, lengths, runs, n, out);
+      break;
+    case 4:
+      produced = FillRuns<std::uint32_t>(values, lengths, runs, n, out);
+      break;
+    default:
+      produced = FillRuns<std::uint64_t>(values, lengths, runs, n, out);
+      break;
   }
   if (produced < n) {
     return Corrupt("rle", "runs cover ", produced, " values, expected ", n);
@@ -681,16 +689,35 @@ std::uint64_t MiniBlockIntoBits(const pb::CompressiveEncoding& ce) {
                      IsWordWidth(ce.inline_bitpacking().uncompressed_bits_per_value())
                  ? ce.inline_bitpacking().uncompressed_bits_per_value()
                  : 0;
+    case Case::kByteStreamSplit: {
+      const auto& v = ce.byte_stream_split().values();
+      if (v.compression_case() != Case::kFlat || v.flat().has_data()) return 0;
+      const std::uint64_t bits = v.flat().bits_per_value();
+      return bits == 16 || bits == 32 || bits == 64 ? bits : 0;
+    }
     case Case::kGeneral: {
       const auto scheme = ce.general().compression().scheme();
       if (scheme != pb::COMPRESSION_ALGORITHM_LZ4 && scheme != pb::COMPRESSION_ALGORITHM_ZSTD)
         return 0;
       const auto inner = ce.general().values().compression_case();
-      if (inner != Case::kFlat && inner != Case::kInlineBitpacking) return 0;
+      if (inner != Case::kFlat && inner != Case::kInlineBitpacking &&
+          inner != Case::kByteStreamSplit) {
+        return 0;
+      }
       return MiniBlockIntoBits(ce.general().values());
     }
     default:
       return 0;
+  }
+}
+
+// Byte-stream-split of n values of W bytes: stream j holds byte j of every value.
+template <std::size_t W>
+void UnsplitInto(const std::uint8_t* src, std::uint64_t n, std::uint8_t* out) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint8_t v[W];
+    for (std::size_t j = 0; j < W; ++j) v[j] = src[j * n + i];
+    std::memcpy(out + i * W, v, W);
   }
 }
 
@@ -724,11 +751,29 @@ Status DecodeMiniBlockInto(const pb::CompressiveEncoding& ce, std::span<const Bu
         default:
           return UnpackInlineInto<std::uint64_t>(bytes, n, out);
       }
+    case Case::kByteStreamSplit: {
+      const std::uint64_t w = bits / 8;
+      if (n * w > Size(bytes)) {
+        return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w,
+                       " bytes, have ", Size(bytes));
+      }
+      if (w == 2) UnsplitInto<2>(bytes->data(), n, out);
+      if (w == 4) UnsplitInto<4>(bytes->data(), n, out);
+      if (w == 8) UnsplitInto<8>(bytes->data(), n, out);
+      return Status::OK();
+    }
     case Case::kGeneral: {
       LND_ASSIGN_OR_RETURN(const GeneralScheme scheme, SchemeOf(ce.general().compression()));
+      const pb::CompressiveEncoding& inner = ce.general().values();
+      if (inner.compression_case() == Case::kFlat) {
+        // Plain values: decompress straight into the destination.
+        const std::span<std::uint8_t> dest(out, static_cast<std::size_t>(n * (bits / 8)));
+        const Status st = GeneralDecompressInto(scheme, bytes->span(), dest);
+        if (st.code() != StatusCode::kNotImplemented) return st;
+      }
       LND_ASSIGN_OR_RETURN(BufferPtr raw, GeneralDecompress(scheme, bytes->span()));
       const BufferPtr one[1] = {raw};
-      return DecodeMiniBlockInto(ce.general().values(), one, n, out);
+      return DecodeMiniBlockInto(inner, one, n, out);
     }
     default:
       return Unsupported(ce, "mini-block (into)");

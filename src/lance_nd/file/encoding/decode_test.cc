@@ -308,10 +308,16 @@ TEST(DecodeMiniBlockInto, MatchesDecodeMiniBlock) {
     }
     const DataBlock values = DataBlock::Fixed(
         bits, n, array::Buffer::Copy(raw.data(), static_cast<int64_t>(raw.size())));
-    const pb::CompressiveEncoding encodings[] = {
+    std::vector<pb::CompressiveEncoding> encodings = {
         MakeFlat(bits), MakeInlineBitpacking(bits),
         MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt, MakeInlineBitpacking(bits)),
-        MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, MakeFlat(bits))};
+        MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, MakeFlat(bits)),
+        MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt, MakeFlat(bits))};
+    if (bits >= 16) {  // byte-stream-split: floats of 16, 32 or 64 bits
+      encodings.push_back(MakeByteStreamSplit(bits));
+      encodings.push_back(MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt,
+                                      MakeByteStreamSplit(bits)));
+    }
     for (const auto& ce : encodings) {
       ASSERT_EQ(MiniBlockIntoBits(ce), bits);
       LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlockWith(ce, values));

@@ -3,6 +3,7 @@
 
 #include <lz4.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <limits>
@@ -99,13 +100,55 @@ Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame
   return array::Buffer::FromVector(std::move(out));
 }
 
+bool IsBareZstdFrame(std::span<const std::uint8_t> input) {
+  return input.size() < 8 ||
+         (LoadLE<std::uint32_t>(input.data()) == 0xFD2FB528u && (input[4] & 0x10) == 0);
+}
+
+// A declared size that no frame of this many bytes can produce is forged.
+Status CheckZstdDeclared(std::uint64_t declared, std::uint64_t frame_bytes) {
+  if (declared > frame_bytes * kZstdMaxRatio + 65536 || declared > kMaxDecompressedBytes) {
+    return Corrupt("general(zstd)", "declared uncompressed size ", declared, " is impossible for ",
+                   frame_bytes, " compressed bytes");
+  }
+  return Status::OK();
+}
+
+// One-shot decompression of a frame whose size is declared, into exactly that many bytes, with
+// one reusable context per thread (creating a stream per chunk cost more than decompressing).
+Status ZstdDecompressExact(std::span<const std::uint8_t> frame, std::span<std::uint8_t> out) {
+  struct DCtx {
+    ZSTD_DCtx* ctx = ZSTD_createDCtx();
+    ~DCtx() { ZSTD_freeDCtx(ctx); }
+  };
+  thread_local DCtx dctx;
+  if (dctx.ctx == nullptr) return Status::IOError("general(zstd): cannot create a zstd context");
+  const std::size_t got =
+      ZSTD_decompressDCtx(dctx.ctx, out.data(), out.size(), frame.data(), frame.size());
+  if (ZSTD_isError(got)) {
+    if (ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall) {
+      return Corrupt("general(zstd)", "frame of ", frame.size(),
+                     " bytes decompresses to more than the declared ", out.size(), " bytes");
+    }
+    return Corrupt("general(zstd)", "invalid zstd frame of ", frame.size(),
+                   " bytes: ", ZSTD_getErrorName(got));
+  }
+  if (got != out.size()) {
+    return Corrupt("general(zstd)", "zstd frame of ", frame.size(), " bytes decompressed to ", got,
+                   " bytes, its prefix declares ", out.size());
+  }
+  return Status::OK();
+}
+
 Result<array::BufferPtr> ZstdDecompress(std::span<const std::uint8_t> input) {
   if (input.empty()) return array::Buffer::Empty();
-  const bool raw_frame = input.size() < 8 || (LoadLE<std::uint32_t>(input.data()) == 0xFD2FB528u &&
-                                              (input[4] & 0x10) == 0);
-  if (raw_frame) return ZstdDecompressFrame(input, std::nullopt);
+  if (IsBareZstdFrame(input)) return ZstdDecompressFrame(input, std::nullopt);
   const std::uint64_t usize = LoadLE<std::uint64_t>(input.data());
-  return ZstdDecompressFrame(input.subspan(8), usize);
+  LND_RETURN_NOT_OK(CheckZstdDeclared(usize, input.size() - 8));
+  std::uint8_t* out = nullptr;
+  auto buffer = array::Buffer::AllocateUninitialized(static_cast<int64_t>(usize), &out);
+  LND_RETURN_NOT_OK(ZstdDecompressExact(input.subspan(8), {out, static_cast<std::size_t>(usize)}));
+  return buffer;
 }
 
 }  // namespace
@@ -117,6 +160,47 @@ Result<array::BufferPtr> GeneralDecompress(GeneralScheme scheme,
       return Lz4Decompress(input);
     case GeneralScheme::kZstd:
       return ZstdDecompress(input);
+  }
+  return Status::NotImplemented(
+      detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+}
+
+Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t> input,
+                             std::span<std::uint8_t> out) {
+  if (scheme == GeneralScheme::kZstd) {
+    if (input.empty() || IsBareZstdFrame(input)) {
+      return Status::NotImplemented("general(zstd): a bare frame has no declared size");
+    }
+    const std::uint64_t usize = LoadLE<std::uint64_t>(input.data());
+    LND_RETURN_NOT_OK(CheckZstdDeclared(usize, input.size() - 8));
+    if (usize != out.size()) {
+      return Corrupt("general(zstd)", "prefix declares ", usize, " bytes, expected ", out.size());
+    }
+    return ZstdDecompressExact(input.subspan(8), out);
+  }
+  if (scheme == GeneralScheme::kLz4) {
+    if (input.size() < 4) {
+      return Corrupt("general(lz4)", "buffer of ", input.size(),
+                     " bytes is shorter than its 4-byte size prefix");
+    }
+    const std::uint64_t usize = LoadLE<std::uint32_t>(input.data());
+    const std::uint64_t csize = input.size() - 4;
+    if (usize != out.size()) {
+      return Corrupt("general(lz4)", "prefix declares ", usize, " bytes, expected ", out.size());
+    }
+    if (usize == 0 && csize <= 1) return Status::OK();
+    if (csize > static_cast<std::uint64_t>(std::numeric_limits<int>::max()) ||
+        usize > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      return Corrupt("general(lz4)", "block of ", csize, " bytes is too large");
+    }
+    const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(input.data() + 4),
+                                        reinterpret_cast<char*>(out.data()),
+                                        static_cast<int>(csize), static_cast<int>(usize));
+    if (got < 0 || static_cast<std::uint64_t>(got) != usize) {
+      return Corrupt("general(lz4)", "LZ4 block of ", csize, " bytes did not decompress to the ",
+                     usize, " bytes its prefix declares");
+    }
+    return Status::OK();
   }
   return Status::NotImplemented(
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));

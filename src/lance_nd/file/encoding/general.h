@@ -18,6 +18,13 @@ enum class GeneralScheme : std::uint8_t { kLz4 = 1, kZstd = 2 };
 Result<array::BufferPtr> GeneralDecompress(GeneralScheme scheme,
                                            std::span<const std::uint8_t> input);
 
+/// \brief Decompress one framed buffer straight into `out`, which must be exactly the size the
+/// frame's prefix declares (the bulk decode path: no allocation, no copy). A bare zstd frame
+/// (no prefix) has no declared size: NotImplemented, use GeneralDecompress. A size mismatch or
+/// garbage -> Corrupt.
+Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t> input,
+                             std::span<std::uint8_t> out);
+
 /// \brief Compress one buffer with the framing above. `level` applies to zstd (default 0 =
 /// libzstd's default level, as Lance).
 Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
