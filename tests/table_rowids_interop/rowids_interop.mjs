@@ -38,6 +38,8 @@ const oursDb = path.join(work, "ours");
 const lanceDb = path.join(work, "lance");
 const ours = path.join(oursDb, "t.lance");
 const theirs = path.join(lanceDb, "t.lance");
+const oursDefault = ours;
+const theirsDefault = theirs;
 
 // LanceDB creates the table (stable row ids, 2 fragments), then the copy.
 {
@@ -74,7 +76,7 @@ function firstDiff(what, a, b) {
 }
 
 let comparisons = 0;
-async function check(step) {
+async function check(step, ours = oursDefault, theirs = theirsDefault) {
   const vo = await versionsOf(ours);
   const vt = await versionsOf(theirs);
   if (!same(vo, vt)) throw new Error(`${step}: versions differ: lance-nd's table ${vo}, Lance's ${vt}`);
@@ -156,5 +158,34 @@ last = await check("rebased append");
 tool(["append", ours, ipc(300, 3)]);
 await lanceTbl.add(data(300, 3));
 last = await check("append after the race");
+
+// An overwrite keeps counting row ids (the table keeps flag 2).
+tool(["overwrite", ours, ipc(400, 6)]);
+await lanceTbl.add(data(400, 6), { mode: "overwrite" });
+last = await check("overwrite");
+
+// Part 2: lance-nd creates a table with stable row ids (LanceDB creates the same on the side);
+// LanceDB then appends to both, lance-nd compacts ours and LanceDB its own.
+{
+  const oursDb2 = path.join(work, "ours2");
+  const lanceDb2 = path.join(work, "lance2");
+  const ours2 = path.join(oursDb2, "t.lance");
+  const theirs2 = path.join(lanceDb2, "t.lance");
+  fs.mkdirSync(oursDb2, { recursive: true });
+  tool(["create", ours2, ipc(0, 40)]);
+  const t2 = await (await lancedb.connect(lanceDb2)).createTable("t", data(0, 40), {
+    mode: "create", schema,
+    storageOptions: { ...storageOptions, new_table_enable_stable_row_ids: "true" },
+  });
+  await check("created by lance-nd", ours2, theirs2);
+  await (await (await lancedb.connect(oursDb2)).openTable("t")).add(data(40, 20));
+  await t2.add(data(40, 20));
+  await check("LanceDB appends to lance-nd's table", ours2, theirs2);
+  await (await (await lancedb.connect(oursDb2)).openTable("t")).delete("id < 10");
+  await t2.delete("id < 10");
+  tool(["compact", ours2]);
+  await t2.optimize();
+  await check("LanceDB deletes, lance-nd compacts", ours2, theirs2);
+}
 
 console.log(`OK: ${comparisons} comparisons`);

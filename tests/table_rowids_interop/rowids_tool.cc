@@ -3,6 +3,7 @@
 //
 //   rowids_tool create TABLE IN.arrow            (create with stable row ids)
 //   rowids_tool append TABLE IN.arrow
+//   rowids_tool overwrite TABLE IN.arrow
 //   rowids_tool plan-append TABLE IN.arrow PLAN  (data files + the Append transaction, not
 //                                                 committed; PLAN holds the .txn bytes)
 //   rowids_tool commit-plan TABLE PLAN           (commit a planned Append: rebased on what
@@ -63,14 +64,16 @@ Result<table::Dataset> Open(const std::string& path, std::optional<std::uint64_t
   return table::Dataset::Open(lance_nd::io::LocalFileSystem(), path, v);
 }
 
-Status Write(const std::string& path, const std::string& in, bool create) {
+Status Write(const std::string& path, const std::string& in, const std::string& mode) {
   LND_ASSIGN_OR_RETURN(auto contents, ipc::ReadIpcFile(in));
   table::WriteOptions options;
-  options.mode = create ? table::WriteMode::kCreate : table::WriteMode::kAppend;
-  options.enable_stable_row_ids = create;
+  options.mode = mode == "create"   ? table::WriteMode::kCreate
+                 : mode == "append" ? table::WriteMode::kAppend
+                                    : table::WriteMode::kOverwrite;
+  options.enable_stable_row_ids = mode == "create";
   LND_ASSIGN_OR_RETURN(
       auto ds, table::WriteTable(lance_nd::io::LocalFileSystem(), path, contents.batches, options));
-  std::printf("%s: %s\n", create ? "create" : "append", Describe(ds).c_str());
+  std::printf("%s: %s\n", mode.c_str(), Describe(ds).c_str());
   return Status::OK();
 }
 
@@ -220,9 +223,9 @@ Status Run(const std::vector<std::string>& a) {
   };
   if (a.empty()) return Status::InvalidArgument("no command (see the comment of rowids_tool.cc)");
   const std::string& cmd = a[0];
-  if (cmd == "create" || cmd == "append") {
+  if (cmd == "create" || cmd == "append" || cmd == "overwrite") {
     LND_RETURN_NOT_OK(need(3));
-    return Write(a[1], a[2], cmd == "create");
+    return Write(a[1], a[2], cmd);
   }
   if (cmd == "plan-append") {
     LND_RETURN_NOT_OK(need(4));

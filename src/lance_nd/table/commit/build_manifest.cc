@@ -232,9 +232,10 @@ Result<Manifest> BuildManifest(const Transaction& t, const BuildContext& c) {
     }
     case OperationType::kOverwrite: {
       if (t.schema.empty()) return Invalid(t, "an Overwrite needs the table schema");
-      std::uint64_t from_zero = 0;  // Lance numbers overwritten tables from 0 again
+      // Lance 12 (LanceDB 0.39) numbers an overwrite's fragments from max_fragment_id + 1 like
+      // an append (checked in tests/table_rowids_interop), not from 0.
       m.fragments = t.fragments;
-      AssignIds(&m.fragments, &from_zero);
+      AssignIds(&m.fragments, &next_id);
       // Lance keeps counting row ids across an overwrite of a stable-row-id table.
       if (stable) LND_RETURN_NOT_OK(AssignRowIds(&m.fragments, &next_row_id, m.version));
       m.fields = t.schema;

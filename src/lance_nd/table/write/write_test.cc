@@ -109,8 +109,8 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.CountRows(), 4u);
   ASSERT_EQ(v3.fragments().size(), 1u);
-  EXPECT_EQ(v3.fragments()[0].id, 0u);  // Lance numbers an overwrite from 0 again
-  EXPECT_EQ(v3.manifest().max_fragment_id, std::optional<std::uint32_t>(2));  // monotonic
+  EXPECT_EQ(v3.fragments()[0].id, 3u);  // Lance 12 numbers an overwrite on from max + 1
+  EXPECT_EQ(v3.manifest().max_fragment_id, std::optional<std::uint32_t>(3));
   EXPECT_EQ(v3.transaction()->operation, OperationType::kOverwrite);
   EXPECT_EQ(v3.transaction()->read_version, 2u);
   EXPECT_EQ(ReadIds(v3), Range(100, 104));
