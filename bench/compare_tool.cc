@@ -82,31 +82,36 @@ Status Run(const std::string& in, const std::string& out, const std::string& row
   lf::ReaderOptions options;
   options.num_threads = threads;
   auto fs = lance_nd::io::LocalFileSystem();
+  // LND_PHASES=write|scan|take limits the rounds to one phase (the file must exist for the
+  // read phases), so a profiler sees only that phase.
+  const char* only_env = std::getenv("LND_PHASES");
+  const std::string only = only_env != nullptr ? only_env : "";
+  auto runs = [&](const char* phase) { return only.empty() || only == phase; };
   for (int rep = 0; rep < phase_reps; ++rep) {
     auto w0 = Clock::now();
     double c0 = CpuSeconds();
-    {
+    if (runs("write")) {
       LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
       for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));
       LND_RETURN_NOT_OK(writer->Finish().status());
     }
-    std::printf("write wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+    if (runs("write")) std::printf("write wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
     w0 = Clock::now();
     c0 = CpuSeconds();
-    {
+    if (runs("scan")) {
       LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
       LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
       LND_RETURN_NOT_OK(reader.ReadAll().status());
     }
-    std::printf("scan  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+    if (runs("scan")) std::printf("scan  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
     w0 = Clock::now();
     c0 = CpuSeconds();
-    {
+    if (runs("take")) {
       LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
       LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
       LND_RETURN_NOT_OK(reader.Take(take_rows).status());
     }
-    std::printf("take  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+    if (runs("take")) std::printf("take  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
   }
   if (phase_reps > 0) return Status::OK();
 

@@ -194,7 +194,21 @@ Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& ce, const DataBlock
           T cur;
           std::memcpy(&cur, d + i * w, sizeof(T));
           std::uint64_t j = i + 1;
-          while (j < n && j - i < 255) {
+          const std::uint64_t limit = std::min<std::uint64_t>(n, i + 255);
+          // Long runs (levels are mostly one value): compare 8 bytes at a time first.
+          if constexpr (sizeof(T) < 8) {
+            std::uint64_t pattern = 0;
+            for (std::size_t k = 0; k < 8 / sizeof(T); ++k) {
+              pattern |= static_cast<std::uint64_t>(cur) << (8 * sizeof(T) * k);
+            }
+            while (j + 8 / sizeof(T) <= limit) {
+              std::uint64_t word;
+              std::memcpy(&word, d + j * w, 8);
+              if (word != pattern) break;
+              j += 8 / sizeof(T);
+            }
+          }
+          while (j < limit) {
             T next;
             std::memcpy(&next, d + j * w, sizeof(T));
             if (next != cur) break;

@@ -566,6 +566,44 @@ RunStats RunStatsT(const std::uint8_t* d, std::uint64_t begin, std::uint64_t end
   return out;
 }
 
+// Number of runs of equal values: 1 + the positions that differ from their predecessor. A
+// branch-free count the compiler vectorises; noisy data (most floats) is rejected for RLE on
+// this count alone, without walking the runs.
+template <typename T>
+std::uint64_t CountRunsT(const std::uint8_t* d, std::uint64_t n) {
+  if (n == 0) return 0;
+  // Independent loads of each value and its predecessor (no loop-carried value), and a 32-bit
+  // counter per block, so that the loop vectorises.
+  std::uint64_t changes = 0;
+  constexpr std::uint64_t kBlock = std::uint64_t{1} << 30;
+  for (std::uint64_t b = 1; b < n; b += kBlock) {
+    const std::uint64_t e = std::min(n, b + kBlock);
+    std::uint32_t c = 0;
+    for (std::uint64_t i = b; i < e; ++i) {
+      T prev, cur;
+      std::memcpy(&prev, d + (i - 1) * sizeof(T), sizeof(T));
+      std::memcpy(&cur, d + i * sizeof(T), sizeof(T));
+      c += cur != prev ? 1u : 0u;
+    }
+    changes += c;
+  }
+  return changes + 1;
+}
+
+std::uint64_t CountRuns(const DataBlock& v) {
+  const std::uint8_t* d = v.data->data();
+  switch (v.bits_per_value / 8) {
+    case 1:
+      return CountRunsT<std::uint8_t>(d, v.num_values);
+    case 2:
+      return CountRunsT<std::uint16_t>(d, v.num_values);
+    case 4:
+      return CountRunsT<std::uint32_t>(d, v.num_values);
+    default:
+      return CountRunsT<std::uint64_t>(d, v.num_values);
+  }
+}
+
 // (runs, bytes of the RLE encoding); the two halves are counted on two threads and merged.
 std::pair<std::uint64_t, std::uint64_t> RleStats(const DataBlock& v) {
   const std::uint64_t w = v.bits_per_value / 8;
@@ -669,10 +707,13 @@ Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const Encoding
     } else {
       const std::uint64_t raw = values.num_values * bits / 8;
       const std::uint64_t packed = InlineBytes(values);
-      const auto [runs, rle_bytes] = RleStats(values);
-      if (static_cast<double>(runs) <
-              static_cast<double>(values.num_values) * request.rle_threshold &&
-          rle_bytes < raw && rle_bytes < packed) {
+      const double max_runs = static_cast<double>(values.num_values) * request.rle_threshold;
+      // The run count alone rules RLE out for most data; bytes are counted only when needed.
+      const bool few_runs = static_cast<double>(CountRuns(values)) < max_runs;
+      const auto [runs, rle_bytes] =
+          few_runs ? RleStats(values) : std::pair<std::uint64_t, std::uint64_t>{0, raw};
+      if (few_runs && static_cast<double>(runs) < max_runs && rle_bytes < raw &&
+          rle_bytes < packed) {
         ce = MakeRle(bits);
       } else if (packed < raw) {
         ce = MakeInlineBitpacking(bits);

@@ -204,11 +204,13 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
           if (page.has_rep) {
             // Lance's repetition index: rows finishing in the chunk + leftover entries.
             const auto rv = std::span(page.rep).subspan(r.begin, nlev);
-            std::uint64_t rows = 0;
-            for (std::size_t k = 1; k < rv.size(); ++k) rows += rv[k] == page.max_rep ? 1 : 0;
+            const std::uint16_t max_rep = page.max_rep;  // a local: the count vectorises
+            std::uint32_t rows = 0;                      // nlev <= kMaxU16
+            for (std::size_t k = 1; k < rv.size(); ++k) rows += rv[k] == max_rep ? 1u : 0u;
             std::uint64_t leftovers = rv.size();
-            for (std::size_t k = rv.size(); k-- > 0;) {
-              if (rv[k] == page.max_rep) {
+            // No row starts after entry 0: the whole chunk is leftover (long rows: most chunks).
+            for (std::size_t k = rows == 0 ? 0 : rv.size(); k-- > 0;) {
+              if (rv[k] == max_rep) {
                 leftovers = rv.size() - k;
                 break;
               }
