@@ -9,6 +9,7 @@
 
 #include "lance_nd/table/commit.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/evolution.h"
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/rowids/row_id_codec.h"
 #include "lance_nd/table/scan.h"
@@ -21,6 +22,7 @@ namespace lance_nd::table {
 namespace {
 
 using testing::TestBatch;
+using testing::TestSchema;
 
 std::string GoldenDir() {
   const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
@@ -233,6 +235,35 @@ TEST_F(RowIdsWriteTest, CreateWithStableRowIdsThenAppendOverwriteAndCompact) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset over, WriteTable(fs_, path, batches, w));
   EXPECT_EQ(RowIds(over), Iota(13, 2));  // Lance keeps counting across an overwrite
   EXPECT_EQ(over.manifest().next_row_id, 15u);
+}
+
+TEST_F(RowIdsWriteTest, EvolveAndRestoreKeepIdsAndNextRowIdNeverGoesBack) {
+  const std::string path = (dir_ / "t.lance").string();
+  WriteOptions w;
+  w.enable_stable_row_ids = true;
+  std::vector<array::RecordBatchPtr> batches = {TestBatch(0, 5)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs_, path, batches, w));
+  w.mode = WriteMode::kAppend;
+  batches = {TestBatch(5, 4)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs_, path, batches, w));
+  EXPECT_EQ(v2.manifest().next_row_id, 9u);
+
+  // A new column (a Merge of the same fragments) keeps every fragment's ids.
+  auto fields = TestSchema()->fields();
+  fields.push_back(array::MakeField("extra", array::Int32()));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, EvolveSchema(v2, array::Schema(fields)));
+  EXPECT_EQ(v3.version(), 3u);
+  EXPECT_EQ(RowIds(v3), Iota(0, 9));
+  EXPECT_EQ(v3.manifest().reader_feature_flags & kFlagStableRowIds, kFlagStableRowIds);
+
+  // Restore version 1: its rows and ids, but next_row_id stays 9, so the next append does not
+  // hand out ids 5..8 again.
+  LND_ASSERT_OK_AND_ASSIGN(Dataset restored, Restore(v1));
+  EXPECT_EQ(RowIds(restored), Iota(0, 5));
+  EXPECT_EQ(restored.manifest().next_row_id, 9u);
+  batches = {TestBatch(20, 2)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, WriteTable(fs_, path, batches, w));
+  EXPECT_EQ(RowIds(v5), (std::vector<std::uint64_t>{0, 1, 2, 3, 4, 9, 10}));
 }
 
 TEST_F(RowIdsWriteTest, WhatIsNotDoneIsRefused) {
