@@ -14,7 +14,8 @@
 //                                                 "ids": [...], "rowids": [...]} in scan order,
 //                                                 "fragments": [{id, rows, deleted, row_ids
 //                                                 segments, created_at / last_updated_at runs
-//                                                 [span, version]}]})
+//                                                 [span, version], stored: hex of the encoded
+//                                                 row-id members}]})
 //
 // One line of output on success; errors on stderr with exit code 1.
 #include <cstdint>
@@ -170,6 +171,17 @@ std::string JsonList(const std::vector<std::uint64_t>& v) {
   return out + "]";
 }
 
+// The fragment's serialised row-id members (the encoded sequences), byte for byte.
+std::string Hex(const std::string& bytes) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
 std::string JsonRuns(const table::internal::VersionRuns& runs) {
   std::string out = "[";
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -195,7 +207,8 @@ Result<std::string> JsonFragments(const table::Dataset& ds) {
     }
     out += "],\"created_at\":" + (meta.has_created_at ? JsonRuns(meta.created_at) : "null") +
            ",\"last_updated_at\":" +
-           (meta.has_last_updated_at ? JsonRuns(meta.last_updated_at) : "null") + "}";
+           (meta.has_last_updated_at ? JsonRuns(meta.last_updated_at) : "null") + ",\"stored\":\"" +
+           Hex(f.unmodelled_proto) + "\"}";
   }
   return out + "]";
 }
