@@ -11,12 +11,12 @@ namespace lance_nd::file::internal {
 
 /// \brief Bytes [pos, pos + len) of `file` as a slice of its mapping (the buffer keeps the
 /// mapping alive), or null when the file is not mapped, the range is outside it, or `pos` is
-/// not 64-byte aligned (decoders load whole words from buffers; Lance aligns its buffers to 64
-/// bytes, so only odd files take the copying path).
+/// not 8-byte aligned (decoders may load whole 64-bit words from buffers; Lance aligns page
+/// buffers to 64 bytes and mini-block chunks to 8, so only odd files take the copying path).
 inline array::BufferPtr MappedSlice(const io::RandomAccessFile& file, std::uint64_t pos,
                                     std::uint64_t len) {
   io::MappedView view = file.Mapped();
-  if (view.bytes.empty() || pos % 64 != 0 || pos > view.bytes.size() ||
+  if (view.bytes.empty() || pos % 8 != 0 || pos > view.bytes.size() ||
       len > view.bytes.size() - pos) {
     return nullptr;
   }
