@@ -1,13 +1,17 @@
 // Stable row ids (feature flag 2) against Lance 12 (LanceDB 0.39). LanceDB creates a table with
 // stable row ids; a copy is made. Then each step is done by lance-nd on the original and by
 // LanceDB on the copy: append, delete, append, compact, delete, an append of ours planned
-// before a LanceDB append and committed after it (rebased), a last append. After every step:
+// before a LanceDB append and committed after it (rebased), a last append, an overwrite.
+// Part 2: lance-nd creates a table with stable row ids, LanceDB appends and deletes on it, we
+// compact. Part 3: 4000 rows, deletes that make compaction write bitmap and holes segments.
+// After every step:
 //  - both tables have the same versions, next_row_id and flags;
 //  - LanceDB reads every version of our table with `_rowid` exactly as it reads the same
 //    version of its copy (ids and row ids, in scan order);
 //  - lance-nd reads `_rowid` of every version of both tables exactly as LanceDB does (so we read
 //    what LanceDB wrote, and what we wrote, the same way it does);
-//  - every fragment stores the same row-id segments and created_at / last_updated_at versions.
+//  - every fragment stores the same row-id segments and created_at / last_updated_at versions,
+//    encoded to the same bytes.
 //
 //   node rowids_interop.mjs --tool PATH/rowids_tool --work DIR
 import { execFileSync } from "node:child_process";

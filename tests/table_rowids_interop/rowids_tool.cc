@@ -175,7 +175,8 @@ std::string JsonList(const std::vector<std::uint64_t>& v) {
 std::string Hex(const std::string& bytes) {
   static const char* kDigits = "0123456789abcdef";
   std::string out;
-  for (unsigned char c : bytes) {
+  for (char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
     out.push_back(kDigits[c >> 4]);
     out.push_back(kDigits[c & 15]);
   }
