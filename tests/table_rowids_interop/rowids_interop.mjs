@@ -1,7 +1,8 @@
 // Stable row ids (feature flag 2) against Lance 12 (LanceDB 0.39). LanceDB creates a table with
 // stable row ids; a copy is made. Then each step is done by lance-nd on the original and by
 // LanceDB on the copy: append, delete, append, compact, delete, an append of ours planned
-// before a LanceDB append and committed after it (rebased), a last append, an overwrite.
+// before a LanceDB append and committed after it (rebased), a last append, an overwrite, a new
+// column.
 // Part 2: lance-nd creates a table with stable row ids, LanceDB appends and deletes on it, we
 // compact. Part 3: 4000 rows, deletes that make compaction write bitmap and holes segments.
 // After every step:
@@ -168,6 +169,11 @@ last = await check("append after the race");
 tool(["overwrite", ours, ipc(400, 6)]);
 await lanceTbl.add(data(400, 6), { mode: "overwrite" });
 last = await check("overwrite");
+
+// A new (all-null) column: a Merge that keeps every fragment and its row ids.
+tool(["add-column", ours, "extra"]);
+await lanceTbl.addColumns([new Field("extra", new Int32(), true)]);
+last = await check("add column");
 
 // Part 2: lance-nd creates a table with stable row ids (LanceDB creates the same on the side);
 // LanceDB then appends to both, lance-nd compacts ours and LanceDB its own.

@@ -8,6 +8,7 @@
 //                                                 committed; PLAN holds the .txn bytes)
 //   rowids_tool commit-plan TABLE PLAN           (commit a planned Append: rebased on what
 //                                                 was committed since it was planned)
+//   rowids_tool add-column TABLE NAME           (a nullable int32 column, all null)
 //   rowids_tool delete-ids TABLE ID...           (delete the rows whose int "id" is listed)
 //   rowids_tool compact TABLE
 //   rowids_tool dump TABLE VERSION               (JSON {"version", "next_row_id", "flags",
@@ -33,6 +34,7 @@
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/commit.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/evolution.h"
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/manifest.h"
 #include "lance_nd/table/rowids/row_id_codec.h"  // internal: fragment row-id metadata
@@ -152,6 +154,15 @@ Status DeleteIds(const std::string& path, const std::vector<std::string>& args) 
   return Status::OK();
 }
 
+Status AddColumn(const std::string& path, const std::string& name) {
+  LND_ASSIGN_OR_RETURN(auto ds, Open(path));
+  auto fields = ds.schema()->fields();
+  fields.push_back(lance_nd::array::MakeField(name, lance_nd::array::Int32()));
+  LND_ASSIGN_OR_RETURN(auto after, table::EvolveSchema(ds, lance_nd::array::Schema(fields)));
+  std::printf("add-column: %s\n", Describe(after).c_str());
+  return Status::OK();
+}
+
 Status CompactTable(const std::string& path) {
   LND_ASSIGN_OR_RETURN(auto ds, Open(path));
   LND_ASSIGN_OR_RETURN(auto metrics, table::Compact(ds));
@@ -252,6 +263,10 @@ Status Run(const std::vector<std::string>& a) {
   if (cmd == "delete-ids") {
     LND_RETURN_NOT_OK(need(2));
     return DeleteIds(a[1], std::vector<std::string>(a.begin() + 2, a.end()));
+  }
+  if (cmd == "add-column") {
+    LND_RETURN_NOT_OK(need(3));
+    return AddColumn(a[1], a[2]);
   }
   if (cmd == "compact") {
     LND_RETURN_NOT_OK(need(2));
