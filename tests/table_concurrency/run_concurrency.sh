@@ -2,6 +2,7 @@
 # Several writer processes append to one table at the same time; then the table is verified.
 # usage: run_concurrency.sh --tool TOOL --work DIR [--writers N] [--commits C] [--rows R]
 #                           [--lance-writers L] [--creator ours|lance] [--node NODE]
+#                           [--backoff-slot-ms MS]  (our writers' CommitOptions.backoff_slot)
 # Writers 1..N are ours (table_writer_tool), writers 101..100+L are Lance 12 (lance_rows.mjs).
 # Checks (table_writer_tool verify + Lance's own read when node is given):
 #  - every writer process exits 0 (ours retry on retryable CommitConflict, Lance's adds must all
@@ -22,6 +23,7 @@ while [ $# -gt 0 ]; do
     --lance-writers) lance_writers=$2; shift 2 ;;
     --creator) creator=$2; shift 2 ;;
     --node) node=$2; shift 2 ;;
+    --backoff-slot-ms) export TABLE_WRITER_BACKOFF_SLOT_MS=$2; shift 2 ;;
     *) echo "unknown argument $1"; exit 2 ;;
   esac
 done

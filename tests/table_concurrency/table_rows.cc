@@ -131,11 +131,12 @@ Result<table::Dataset> CreateRowsTable(std::shared_ptr<io::FileSystem> fs, const
 
 Result<AppendResult> AppendCommit(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                                   std::int32_t writer, std::int64_t commit, std::int32_t rows,
-                                  int max_attempts) {
+                                  int max_attempts, const table::CommitOptions& commit_options) {
   LND_ASSIGN_OR_RETURN(auto batch, MakeCommitBatch(writer, commit, rows));
   std::vector<array::RecordBatchPtr> batches{batch};
   table::WriteOptions options;
   options.mode = table::WriteMode::kAppend;
+  options.commit = commit_options;
   Status last;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     auto written = table::WriteTable(fs, path, batches, options);

@@ -13,6 +13,7 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/commit.h"
 #include "lance_nd/table/dataset.h"
 
 namespace lance_nd::table_test {
@@ -49,10 +50,12 @@ struct AppendResult {
 };
 
 /// \brief Append one commit of rows; retries (up to `max_attempts`) on a retryable
-/// CommitConflict returned by the table API; any other error is returned.
+/// CommitConflict returned by the table API; any other error is returned. `commit` is passed to
+/// WriteTable (its back-off after a lost race, for instance).
 Result<AppendResult> AppendCommit(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                                   std::int32_t writer, std::int64_t commit, std::int32_t rows,
-                                  int max_attempts = 50);
+                                  int max_attempts = 50,
+                                  const table::CommitOptions& commit_options = {});
 
 /// \brief What a writer claims: commits 0..logged-1 succeeded (from its log); commits up to
 /// logged+unlogged_slack-1 may also be present (a writer killed after its commit but before

@@ -8,6 +8,7 @@
 //       the sorted rows "writer,commit,row" one per line.
 // Start barrier (append): with TABLE_WRITER_GO=FILE set, the writer creates FILE.ready.<id> and
 // waits (up to 120 s) until FILE exists, so that all writers start committing together.
+// TABLE_WRITER_BACKOFF_SLOT_MS=N (append): CommitOptions.backoff_slot (default: the library's).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -63,9 +64,13 @@ int Append(const std::string& table, int writer, long commits, int rows, const s
     std::cerr << "cannot open log " << log << "\n";
     return 1;
   }
+  lance_nd::table::CommitOptions commit_options;
+  if (const char* slot = std::getenv("TABLE_WRITER_BACKOFF_SLOT_MS")) {
+    commit_options.backoff_slot = std::chrono::milliseconds(std::atoi(slot));
+  }
   long conflicts = 0;
   for (long c = 0; c < commits; ++c) {
-    auto r = tt::AppendCommit(fs, table, writer, c, rows);
+    auto r = tt::AppendCommit(fs, table, writer, c, rows, 50, commit_options);
     if (!r.ok()) {
       return Fail(r.status(),
                   "append writer " + std::to_string(writer) + " commit " + std::to_string(c));
