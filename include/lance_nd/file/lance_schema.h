@@ -41,11 +41,3 @@ Result<std::vector<LanceSchemaField>> LanceFieldsFromSchema(const array::Schema&
 Result<std::string> LanceLogicalType(const array::DataType& type);
 
 }  // namespace lance_nd::file
-
-// Inside the lance-nd build tree (src/ on the include path) this header also brings the file
-// layer's proto-level internals (file::internal::SchemaFromProto, SchemaToProto, FieldNode...),
-// which code written before the public API existed still uses. Installed headers lack src/, so
-// users see only the declarations above. New code: include lance_schema_internal.h directly.
-#if __has_include("lance_nd/file/lance_schema_internal.h")
-#include "lance_nd/file/lance_schema_internal.h"
-#endif

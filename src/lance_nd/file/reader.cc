@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "lance_nd/file/container.h"
-#include "lance_nd/file/lance_schema.h"
+#include "lance_nd/file/lance_schema_internal.h"
 #include "lance_nd/file/mapped_slice.h"
 #include "lance_nd/file/page_decoder.h"
 #include "lance_nd/file/structure.h"

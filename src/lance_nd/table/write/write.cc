@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "file.pb.h"
-#include "lance_nd/file/lance_schema.h"
+#include "lance_nd/file/lance_schema_internal.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/table/proto_convert.h"
 #include "lance_nd/table/rowids/row_id_codec.h"
