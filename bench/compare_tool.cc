@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,32 +87,27 @@ Status Run(const std::string& in, const std::string& out, const std::string& row
   // read phases), so a profiler sees only that phase.
   const char* only_env = std::getenv("LND_PHASES");
   const std::string only = only_env != nullptr ? only_env : "";
-  auto runs = [&](const char* phase) { return only.empty() || only == phase; };
+  auto phase = [&](const char* name, const std::function<Status()>& body) -> Status {
+    if (!only.empty() && only != name) return Status::OK();
+    const auto w0 = Clock::now();
+    const double c0 = CpuSeconds();
+    LND_RETURN_NOT_OK(body());
+    std::printf("%-5s wall %.3f cpu %.3f\n", name, Seconds(w0), CpuSeconds() - c0);
+    return Status::OK();
+  };
+  auto read = [&](bool take) -> Status {
+    LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
+    LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
+    return (take ? reader.Take(take_rows) : reader.ReadAll()).status();
+  };
   for (int rep = 0; rep < phase_reps; ++rep) {
-    auto w0 = Clock::now();
-    double c0 = CpuSeconds();
-    if (runs("write")) {
+    LND_RETURN_NOT_OK(phase("write", [&]() -> Status {
       LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
       for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));
-      LND_RETURN_NOT_OK(writer->Finish().status());
-    }
-    if (runs("write")) std::printf("write wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
-    w0 = Clock::now();
-    c0 = CpuSeconds();
-    if (runs("scan")) {
-      LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
-      LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
-      LND_RETURN_NOT_OK(reader.ReadAll().status());
-    }
-    if (runs("scan")) std::printf("scan  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
-    w0 = Clock::now();
-    c0 = CpuSeconds();
-    if (runs("take")) {
-      LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(out));
-      LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
-      LND_RETURN_NOT_OK(reader.Take(take_rows).status());
-    }
-    if (runs("take")) std::printf("take  wall %.3f cpu %.3f\n", Seconds(w0), CpuSeconds() - c0);
+      return writer->Finish().status();
+    }));
+    LND_RETURN_NOT_OK(phase("scan", [&] { return read(false); }));
+    LND_RETURN_NOT_OK(phase("take", [&] { return read(true); }));
   }
   if (phase_reps > 0) return Status::OK();
 
