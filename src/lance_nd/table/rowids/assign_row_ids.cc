@@ -34,8 +34,7 @@ Result<std::optional<std::vector<std::uint64_t>>> InlineIds(const Fragment& f) {
 Status AssignRowIds(std::vector<Fragment>* fragments, std::uint64_t* next_row_id,
                     std::uint64_t new_version) {
   for (Fragment& f : *fragments) {
-    const std::string versions =
-        EncodeVersionRuns(UniformVersionRuns(f.physical_rows, new_version));
+    const std::string versions = EncodeUniformVersionRuns(f.physical_rows, new_version);
     const std::string* v = f.physical_rows > 0 ? &versions : nullptr;
     if (!f.has_row_ids) {
       if (f.physical_rows > std::numeric_limits<std::uint64_t>::max() - *next_row_id) {

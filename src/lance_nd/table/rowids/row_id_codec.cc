@@ -267,6 +267,17 @@ VersionRuns UniformVersionRuns(std::uint64_t rows, std::uint64_t version) {
   return {std::move(run)};
 }
 
+std::string EncodeUniformVersionRuns(std::uint64_t rows, std::uint64_t version) {
+  lance::table::RowDatasetVersionSequence seq;
+  if (rows > 0) {
+    auto* run = seq.add_runs();
+    run->mutable_span()->mutable_range()->set_start(0);
+    run->mutable_span()->mutable_range()->set_end(rows);
+    run->set_version(version);
+  }
+  return seq.SerializeAsString();
+}
+
 void MaskVersionRuns(VersionRuns* runs, std::span<const std::uint64_t> positions) {
   MaskItems(runs, positions, [](VersionRun& r) -> SegmentValues& { return r.span; });
 }

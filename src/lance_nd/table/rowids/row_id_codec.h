@@ -63,6 +63,8 @@ std::string EncodeVersionRuns(const VersionRuns& runs);
 /// \brief One run over offsets [0, rows) at `version` (no runs for 0 rows), as Lance writes
 /// for new fragments.
 VersionRuns UniformVersionRuns(std::uint64_t rows, std::uint64_t version);
+/// \brief EncodeVersionRuns(UniformVersionRuns(rows, version)) without listing the offsets.
+std::string EncodeUniformVersionRuns(std::uint64_t rows, std::uint64_t version);
 /// \brief Like MaskSegments, over the runs' spans (positions count rows across runs).
 void MaskVersionRuns(VersionRuns* runs, std::span<const std::uint64_t> positions);
 /// \brief Lance's rechunk_version_sequences (pieces are not merged).

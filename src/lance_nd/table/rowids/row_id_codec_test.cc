@@ -165,6 +165,8 @@ TEST(RowIdCodecTest, VersionRunsMaskRechunkAndRoundTrip) {
   LND_ASSERT_OK_AND_ASSIGN(VersionRuns back, DecodeVersionRuns(EncodeVersionRuns(chunks[1]), 4, 4));
   EXPECT_EQ(back, chunks[1]);
   EXPECT_TRUE(UniformVersionRuns(0, 1).empty());
+  EXPECT_EQ(EncodeUniformVersionRuns(5, 3), EncodeVersionRuns(UniformVersionRuns(5, 3)));
+  EXPECT_EQ(EncodeUniformVersionRuns(0, 3), EncodeVersionRuns({}));
   LND_EXPECT_ERROR(DecodeVersionRuns(EncodeVersionRuns(chunks[1]), 4, 3), StatusCode::kCorrupt,
                    "more row ids than the fragment's 3 physical rows");
 }
