@@ -21,7 +21,8 @@ namespace lance_nd::table {
 /// compatible concurrent commits). Rows already deleted are fine (idempotent); duplicates are
 /// fine. Each touched fragment gets a new deletion file holding the union of its old and new
 /// deletions; fragments left without live rows are removed (deleted_fragment_ids), as Lance
-/// does. No commit (returns `ds` reopened unchanged) when nothing new is deleted.
+/// does. No commit (returns `ds` reopened unchanged) when nothing new is deleted. Stable row
+/// ids (flag 2) are unchanged: only deletion files are written, as in Lance 12.
 /// InvalidArgument naming the first bad address: unknown fragment, offset >= physical_rows.
 Result<Dataset> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row_addresses);
 
@@ -52,6 +53,9 @@ struct CompactionMetrics {
 /// candidate fragments binned to about target_rows_per_fragment rows), keeping row order,
 /// dropping deleted rows, committed as ONE Rewrite transaction. No commit when there is
 /// nothing to do. NotImplemented for tables with indices (they would need remapping).
+/// Tables with stable row ids (flag 2) keep every live row's id and created_at /
+/// last_updated_at version; as Lance 12 does, a ReserveFragments commit numbers the new
+/// fragments first, so such a compaction adds two versions (committed_version is the second).
 Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options = {});
 
 /// \brief When a file was last modified; nullopt when unknown.
