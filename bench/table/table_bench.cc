@@ -2,7 +2,7 @@
 //   BM_TableCommitSmallAppend  one append of 10 rows (WriteTable kAppend: data file, .txn,
 //                              manifest, hint) to a local table; the table grows as it runs;
 //   BM_TableOpen/versions:N    Dataset::Open + CountRows of the latest version of a table with N
-//                              versions (built once, untimed);
+//                              versions (built once, untimed; manifest cache cleared each time);
 //   BM_TableAppendThroughput   one append of --big-rows rows; bytes/s = Arrow IPC bytes of them.
 // Extra flags: --dir=DIR (default: temp dir), --big-rows=N (default 400000),
 // --versions=N (default 1000).
@@ -67,6 +67,7 @@ void BM_TableOpen(benchmark::State& state) {
     }
   }
   for (auto _ : state) {
+    lt::ClearManifestCache();  // cold: parse the manifest every time
     auto ds = lt::Dataset::Open(lance_nd::io::LocalFileSystem(), table);
     if (!ds.ok()) return Check(ds.status(), state);
     benchmark::DoNotOptimize(ds->CountRows());

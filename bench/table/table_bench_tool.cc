@@ -3,6 +3,7 @@
 //   lance_nd_table_bench_tool commit SMALL.arrow TABLE N      create, then N timed appends
 //   lance_nd_table_bench_tool versions SMALL.arrow TABLE N    create + N-1 appends (N versions)
 //   lance_nd_table_bench_tool open TABLE REPS                 timed Dataset::Open + CountRows
+//                                                             (manifest cache cleared: cold)
 //   lance_nd_table_bench_tool append SMALL.arrow BIG.arrow TABLE K   create, K timed big appends
 // Input batches are loaded before timing; only the table calls are timed.
 #include <chrono>
@@ -85,6 +86,7 @@ Status Run(int argc, char** argv) {
     std::vector<double> ms;
     std::uint64_t version = 0, rows = 0;
     for (long i = 0; i < reps; ++i) {
+      lt::ClearManifestCache();  // a cold open each time, like Lance's fresh connection
       const auto t0 = Clock::now();
       LND_ASSIGN_OR_RETURN(auto ds, lt::Dataset::Open(lance_nd::io::LocalFileSystem(), argv[2]));
       rows = ds.CountRows();

@@ -41,15 +41,20 @@ class Dataset {
   /// must be what ParseManifestFile would return for the bytes written (section offsets included).
   static Result<Dataset> FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
                                       ManifestFile file, VersionList versions);
+  static Result<Dataset> FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
+                                      std::shared_ptr<const ManifestFile> file,
+                                      VersionList versions);
 
   const std::string& path() const { return path_; }
-  std::uint64_t version() const { return manifest_.version; }
+  std::uint64_t version() const { return file_->manifest.version; }
   const VersionList& versions() const { return versions_; }
-  const Manifest& manifest() const { return manifest_; }
-  const std::optional<Transaction>& transaction() const { return transaction_; }
+  const Manifest& manifest() const { return file_->manifest; }
+  const std::optional<Transaction>& transaction() const { return file_->transaction; }
+  /// \brief The manifest and transaction, shared: copies of a Dataset share one parse.
+  const std::shared_ptr<const ManifestFile>& manifest_file() const { return file_; }
   const array::SchemaPtr& schema() const { return schema_; }
-  const std::vector<Fragment>& fragments() const { return manifest_.fragments; }
-  std::uint64_t CountRows() const { return manifest_.num_rows(); }
+  const std::vector<Fragment>& fragments() const { return file_->manifest.fragments; }
+  std::uint64_t CountRows() const { return file_->manifest.num_rows(); }
   const std::shared_ptr<io::FileSystem>& file_system() const { return fs_; }
   /// \brief Path of the manifest file this dataset was read from.
   const std::string& manifest_path() const { return manifest_path_; }
@@ -59,9 +64,14 @@ class Dataset {
   std::string path_;
   std::string manifest_path_;
   VersionList versions_;
-  Manifest manifest_;
-  std::optional<Transaction> transaction_;
+  std::shared_ptr<const ManifestFile> file_ = std::make_shared<const ManifestFile>();
   array::SchemaPtr schema_;
 };
+
+/// \brief Open and the commit loop keep the last parsed manifest of a few tables in memory and
+/// reuse a parse only when the manifest file's bytes are identical to the bytes parsed (so a
+/// changed or re-created table is always read afresh). This drops those parses, e.g. for a
+/// benchmark of cold opens or to release memory.
+void ClearManifestCache();
 
 }  // namespace lance_nd::table

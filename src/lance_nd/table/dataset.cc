@@ -9,6 +9,8 @@
 #include <cstring>
 #include <utility>
 
+#include "lance_nd/table/manifest_cache.h"
+
 namespace lance_nd::table {
 namespace {
 
@@ -112,11 +114,11 @@ Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string pa
   }
   const std::string manifest_path =
       Join(Join(path, "_versions"), ManifestFileName(want, versions.naming));
-  LND_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(manifest_path));
-  LND_ASSIGN_OR_RETURN(ManifestFile mf, ReadManifestFile(*file));
-  if (mf.manifest.version != want) {
+  LND_ASSIGN_OR_RETURN(std::shared_ptr<const ManifestFile> mf,
+                       internal::ReadManifestShared(*fs, manifest_path));
+  if (mf->manifest.version != want) {
     return Status::Corrupt("manifest file '" + manifest_path + "' holds version " +
-                           std::to_string(mf.manifest.version) + " but its name says version " +
+                           std::to_string(mf->manifest.version) + " but its name says version " +
                            std::to_string(want));
   }
   return FromManifest(std::move(fs), std::move(path), std::move(mf), std::move(versions));
@@ -124,8 +126,18 @@ Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string pa
 
 Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
                                       ManifestFile file, VersionList versions) {
+  return FromManifest(std::move(fs), std::move(path),
+                      std::make_shared<const ManifestFile>(std::move(file)), std::move(versions));
+}
+
+void ClearManifestCache() { internal::ForgetManifests(); }
+
+Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
+                                      std::shared_ptr<const ManifestFile> file,
+                                      VersionList versions) {
+  if (file == nullptr) return Status::InvalidArgument("Dataset::FromManifest needs a manifest");
   if (fs == nullptr) return Status::InvalidArgument("Dataset::FromManifest needs a file system");
-  const std::uint64_t v = file.manifest.version;
+  const std::uint64_t v = file->manifest.version;
   if (std::find(versions.versions.begin(), versions.versions.end(), v) == versions.versions.end()) {
     return Status::InvalidArgument("Dataset::FromManifest: the version list given for '" + path +
                                    "' does not contain the manifest's version " +
@@ -133,7 +145,7 @@ Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::s
   }
   Dataset ds;
   ds.manifest_path_ = Join(Join(path, "_versions"), ManifestFileName(v, versions.naming));
-  const Manifest& m = file.manifest;
+  const Manifest& m = file->manifest;
   // Stable row ids (flag 2) are readable: the scan decodes them for "_rowid". Writers still
   // refuse the flag (CheckWriterFeatureFlags in the commit path).
   LND_RETURN_NOT_OK(
@@ -160,8 +172,7 @@ Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::s
   ds.fs_ = std::move(fs);
   ds.path_ = std::move(path);
   ds.versions_ = std::move(versions);
-  ds.manifest_ = std::move(file.manifest);
-  ds.transaction_ = std::move(file.transaction);
+  ds.file_ = std::move(file);
   return ds;
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "lance_nd/table/commit/build_manifest.h"
+#include "lance_nd/table/manifest_cache.h"
 
 namespace lance_nd::table {
 namespace {
@@ -35,7 +36,7 @@ std::mt19937_64& Rng() {
 
 struct Latest {
   VersionList versions;
-  ManifestFile file;
+  std::shared_ptr<const ManifestFile> file;
   std::string manifest_path;
 };
 
@@ -50,11 +51,11 @@ Result<std::optional<Latest>> LoadLatest(io::FileSystem& fs, const std::string& 
   latest.versions = std::move(*versions);
   const std::uint64_t v = latest.versions.versions.back();
   latest.manifest_path = Join(Join(path, "_versions"), ManifestFileName(v, latest.versions.naming));
-  LND_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(latest.manifest_path));
-  LND_ASSIGN_OR_RETURN(latest.file, ReadManifestFile(*file));
-  if (latest.file.manifest.version != v) {
+  // Usually the manifest the caller (e.g. WriteTable) has just opened: its parse is reused.
+  LND_ASSIGN_OR_RETURN(latest.file, internal::ReadManifestShared(fs, latest.manifest_path));
+  if (latest.file->manifest.version != v) {
     return Status::Corrupt("manifest file '" + latest.manifest_path + "' holds version " +
-                           std::to_string(latest.file.manifest.version) +
+                           std::to_string(latest.file->manifest.version) +
                            " but its name says version " + std::to_string(v));
   }
   return std::optional<Latest>(std::move(latest));
@@ -192,7 +193,7 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     ManifestNaming naming = ManifestNaming::kV2;
     if (latest) {
       naming = latest->versions.naming;
-      const Manifest& lm = latest->file.manifest;
+      const Manifest& lm = latest->file->manifest;
       if (txn.read_version > lm.version) {
         return Status::InvalidArgument("transaction read version " +
                                        std::to_string(txn.read_version) +
@@ -206,7 +207,7 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
         if (v <= checked_up_to) continue;
         Transaction theirs;
         if (v == lm.version) {
-          LND_ASSIGN_OR_RETURN(theirs, LoadTransaction(*fs, path, v, latest->file));
+          LND_ASSIGN_OR_RETURN(theirs, LoadTransaction(*fs, path, v, *latest->file));
         } else {
           LND_ASSIGN_OR_RETURN(ManifestFile mf, LoadVersion(*fs, path, v, naming));
           LND_ASSIGN_OR_RETURN(theirs, LoadTransaction(*fs, path, v, mf));
@@ -244,7 +245,7 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     }
 
     internal::BuildContext ctx;
-    ctx.latest = latest ? &latest->file.manifest : nullptr;
+    ctx.latest = latest ? &latest->file->manifest : nullptr;
     ctx.restored = restored ? &restored->manifest : nullptr;
     ctx.transaction_file = options.write_transaction_file ? txn_name : "";
     const auto now = std::chrono::system_clock::now().time_since_epoch();
@@ -275,6 +276,10 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     Status st = fs->CreateIfAbsent(manifest_path, bytes);
     if (st.ok()) {
       WriteHint(*fs, path, next_version);  // best effort, cannot fail the commit
+      // The next write opens this version: it will find these bytes and skip the parse.
+      internal::RememberManifest(
+          *fs, manifest_path, std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)),
+          ds.manifest_file());
       return ds;
     }
     if (!st.IsAlreadyExists()) {
