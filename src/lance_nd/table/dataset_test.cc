@@ -197,7 +197,7 @@ TEST(TableDatasetLocalTest, LocalListingMatchesTheGenericOne) {
   const std::string table = (dir / "t.lance").string();
   auto local = io::LocalFileSystem();
   auto memory = io::MakeMemoryFileSystem();
-  for (std::uint64_t v : {1, 2, 3, 10}) {
+  for (std::uint64_t v : {1u, 2u, 3u, 10u}) {
     LND_ASSERT_OK(PutVersion(*local, table, SampleManifest(v), ManifestNaming::kV2));
     LND_ASSERT_OK(PutVersion(*memory, table, SampleManifest(v), ManifestNaming::kV2));
   }
