@@ -21,32 +21,39 @@ struct CommitOptions {
   int max_attempts = 20;
   /// Also write `_transactions/{read_version}-{uuid}.txn` (Lance 12 always does).
   bool write_transaction_file = true;
-  /// Back-off after losing a race for a version: attempt k sleeps a random time in
-  /// [slot * 2^k / 2, slot * 2^k) (k capped at 5, so at most 32 slots) before re-listing. The
-  /// default is about Lance's own commit slot so that concurrent Lance writers are not starved;
-  /// a writer that never loses a race never sleeps. 0 disables the back-off (tests).
-  std::chrono::milliseconds backoff_slot{50};
+  /// Back-off after losing a race for a version, shaped like Lance 12's own (SlotBackoff):
+  /// after the k-th lost race (k = 0, 1, ...) sleep a random whole number of slots in
+  /// [0, 2^(k+2)) (at most 256), where the slot is the larger of `backoff_slot` and 1.1x the time
+  /// this commit's first attempt took. Lance writers back off the same way, so neither side
+  /// starves the other; a shorter slot let 6 lance-nd writers starve 2 Lance writers past
+  /// Lance's 30 s budget on a loaded machine (tests/table_concurrency/README.md). A writer that
+  /// never loses a race never sleeps. 0 disables the back-off (tests).
+  std::chrono::milliseconds backoff_slot{200};
+  /// Give up (retryable CommitConflict) once this much time has passed since the first attempt
+  /// and a race was lost again (Lance 12: 30 s).
+  std::chrono::milliseconds max_retry_time{30'000};
 };
 
 /// \brief Commit `txn` (planned against txn.read_version; 0 = create a new table).
 ///
 /// Steps: (1) every data / deletion file the transaction references must already be written
-/// (and synced); (2) `_transactions/{read_version}-{uuid}.txn` is created; (3) the new manifest
-/// is built from the latest manifest + txn: version = latest + 1, new fragment ids from
-/// max_fragment_id + 1 (Overwrite: from 0, like Lance), schema / config / table metadata /
-/// index section / unmodelled manifest fields carried forward, feature flags recomputed,
-/// writer "lance-nd"; (4) it is created with CreateIfAbsent under the table's naming scheme
-/// (V2 for new tables); (5) `_versions/latest_version_hint.json` is updated (best effort).
+/// (and synced); (2) `_transactions/{read_version}-{uuid}.txn` is created (not fsynced: readers
+/// use the manifest's inline copy); (3) the new manifest is built from the latest manifest +
+/// txn: version = latest + 1, new fragment ids from max_fragment_id + 1, schema / config /
+/// table metadata / index section / unmodelled manifest fields carried forward, feature flags
+/// recomputed, writer "lance-nd", and the Dataset of the new version is built from it and
+/// checked as Open would; (4) the manifest is created with CreateIfAbsent under the table's
+/// naming scheme (V2 for new tables), the commit point; (5)
+/// `_versions/latest_version_hint.json` is updated (best effort).
 /// When another writer created that version first, the transactions of all versions after
 /// read_version are checked (inline section, else their .txn file): compatible ones are rebased
-/// over (e.g. Append vs Append, Delete vs Delete on other fragments), anything else is
-/// CommitConflict naming the winner's operation and version. Fails with InvalidArgument for a
-/// malformed transaction (e.g. Overwrite without schema), NotFound when appending to a missing
-/// table, NotImplemented when the latest manifest has writer flags lance-nd cannot honour.
-/// Returns the dataset opened at the committed version. `txn.uuid` is generated when empty.
-/// Once the manifest is created the commit is durable: if re-opening the new version then fails
-/// (after a few tries), the error is an IOError (never retryable) whose
-/// message starts with "COMMITTED version N" so that callers do not repeat the write.
+/// over (e.g. Append vs Append, Delete vs Delete), anything else is CommitConflict naming the
+/// winner's operation and version; between attempts the writer backs off (CommitOptions), and
+/// gives up with a retryable CommitConflict after max_attempts or max_retry_time. Fails with
+/// InvalidArgument for a malformed transaction (e.g. Overwrite without schema), NotFound when
+/// appending to a missing table, NotImplemented when the latest manifest has writer flags
+/// lance-nd cannot honour. Returns the dataset at the committed version, built in memory (no
+/// re-read): nothing can fail after the manifest is created. `txn.uuid` is generated when empty.
 Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                                   Transaction txn, const CommitOptions& options = {});
 

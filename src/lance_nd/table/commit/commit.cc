@@ -123,11 +123,13 @@ void WriteHint(io::FileSystem& fs, const std::string& path, std::uint64_t versio
 
 // After a lost race: exponential back-off with jitter (attempt 0: half a slot to one slot, then
 // doubling up to 32 slots), so that other writers, Lance's included, get their turn.
+// Lance 12's SlotBackoff shape: after lost race k, a random whole number of slots in
+// [0, 2^(k+2)), capped at 256 slots. `slot` already includes the first attempt's duration.
 void BackOff(int attempt, std::chrono::milliseconds slot) {
   if (slot.count() <= 0) return;
-  const std::int64_t hi = slot.count() << std::min(attempt, 5);
-  std::uniform_int_distribution<std::int64_t> ms(hi / 2, std::max<std::int64_t>(hi / 2, hi - 1));
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms(Rng())));
+  const std::int64_t slots = std::int64_t{1} << std::min(attempt + 2, 8);
+  std::uniform_int_distribution<std::int64_t> pick(0, slots - 1);
+  std::this_thread::sleep_for(slot * pick(Rng()));
 }
 
 // The transaction file. Readers (lance-nd and Lance 12) prefer the manifest's inline
@@ -188,7 +190,11 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
   std::optional<ManifestFile> restored;
   std::uint64_t checked_up_to = txn.read_version;
   bool txn_file_written = false;
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<std::chrono::milliseconds> first_attempt_time;
+  int attempts = 0;
   for (int attempt = 0; attempt < options.max_attempts; ++attempt) {
+    ++attempts;
     LND_ASSIGN_OR_RETURN(std::optional<Latest> latest, LoadLatest(*fs, path));
     ManifestNaming naming = ManifestNaming::kV2;
     if (latest) {
@@ -285,12 +291,24 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     if (!st.IsAlreadyExists()) {
       return st.WithContext("committing version " + std::to_string(next_version));
     }
-    BackOff(attempt, options.backoff_slot);  // someone else took this version: re-check and retry
+    // Someone else took this version: back off, then re-check and retry.
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    if (elapsed >= options.max_retry_time) break;
+    if (!first_attempt_time) {
+      first_attempt_time = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed);
+    }
+    const auto slot = options.backoff_slot.count() <= 0
+                          ? options.backoff_slot
+                          : std::max(options.backoff_slot, *first_attempt_time * 11 / 10);
+    BackOff(attempt, slot);
   }
   return Status::CommitConflict("gave up committing the " +
                                     std::string(OperationTypeName(txn.operation)) + " to '" + path +
-                                    "' after " + std::to_string(options.max_attempts) +
-                                    " attempts: other writers kept committing first; retry later",
+                                    "' after " + std::to_string(attempts) + " attempts in " +
+                                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                                       std::chrono::steady_clock::now() - started)
+                                                       .count()) +
+                                    " s: other writers kept committing first; retry later",
                                 /*retryable=*/true);
 }
 
