@@ -206,6 +206,18 @@ Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t>
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
 }
 
+// Output space for compressing `bytes` at most: a per-thread scratch (grown and zeroed only
+// when it grows) for mini-block chunks, so no bound-sized vector is zero-filled per chunk;
+// bigger buffers use `local` so that a thread never keeps more than 1 MiB.
+static std::vector<std::uint8_t>& CompressSpace(std::size_t bytes,
+                                                std::vector<std::uint8_t>& local) {
+  constexpr std::size_t kMaxKept = std::size_t{1} << 20;
+  thread_local std::vector<std::uint8_t> scratch;
+  std::vector<std::uint8_t>& v = bytes <= kMaxKept ? scratch : local;
+  if (v.size() < bytes) v.resize(bytes);
+  return v;
+}
+
 Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
                                          std::optional<std::int32_t> level) {
   if (scheme == GeneralScheme::kLz4) {
@@ -214,18 +226,19 @@ Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const s
                                                  " bytes exceeds LZ4's block limit; use zstd"));
     }
     const int bound = LZ4_compressBound(static_cast<int>(input.size()));
-    std::vector<std::uint8_t> out(4 + static_cast<std::size_t>(bound));
+    std::vector<std::uint8_t> local;
+    std::vector<std::uint8_t>& out = CompressSpace(4 + static_cast<std::size_t>(bound), local);
     StoreLE<std::uint32_t>(out.data(), static_cast<std::uint32_t>(input.size()));
     const int n = LZ4_compress_default(reinterpret_cast<const char*>(input.data()),
                                        reinterpret_cast<char*>(out.data() + 4),
                                        static_cast<int>(input.size()), bound);
     if (n <= 0 && !input.empty()) return Status::IOError("general(lz4): compression failed");
-    out.resize(4 + static_cast<std::size_t>(n < 0 ? 0 : n));
-    return array::Buffer::FromVector(std::move(out));
+    return array::Buffer::Copy(out.data(), 4 + (n < 0 ? 0 : n));
   }
   if (scheme == GeneralScheme::kZstd) {
     const std::size_t bound = ZSTD_compressBound(input.size());
-    std::vector<std::uint8_t> out(8 + bound);
+    std::vector<std::uint8_t> local;
+    std::vector<std::uint8_t>& out = CompressSpace(8 + bound, local);
     StoreLE<std::uint64_t>(out.data(), input.size());
     // One compression context per thread, reused: ZSTD_compressCCtx at a level gives the same
     // frame as ZSTD_compress (which makes a fresh context per call).
@@ -243,8 +256,7 @@ Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const s
       return Status::IOError(
           detail::Cat("general(zstd): compression failed: ", ZSTD_getErrorName(n)));
     }
-    out.resize(8 + n);
-    return array::Buffer::FromVector(std::move(out));
+    return array::Buffer::Copy(out.data(), static_cast<int64_t>(8 + n));
   }
   return Status::NotImplemented(
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
