@@ -61,7 +61,8 @@ class OutputFile {
   virtual std::uint64_t position() const = 0;
   /// \brief Push buffered bytes to the operating system.
   virtual Status Flush() = 0;
-  /// \brief Flush and make the bytes durable (fsync).
+  /// \brief Flush and make the bytes durable (fsync), with the file's directory entry (the
+  /// parent directory is synced on the first call).
   virtual Status Sync() = 0;
   /// \brief Flush and close; later calls to Write fail. Closing twice is OK.
   virtual Status Close() = 0;

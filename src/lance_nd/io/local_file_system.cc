@@ -104,6 +104,8 @@ class LocalReadFile final : public RandomAccessFile {
   }
 };
 
+Status SyncParentDir(const std::string& path);
+
 class LocalOutputFile final : public OutputFile {
  public:
   LocalOutputFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
@@ -138,6 +140,11 @@ class LocalOutputFile final : public OutputFile {
   Status Sync() override {
     LND_RETURN_NOT_OK(Flush());
     if (fd_ >= 0 && ::fsync(fd_) != 0) return PosixError("cannot fsync", path_, errno);
+    // A new file is durable only once its directory entry is: sync the directory once.
+    if (!dir_synced_) {
+      LND_RETURN_NOT_OK(SyncParentDir(path_));
+      dir_synced_ = true;
+    }
     return Status::OK();
   }
 
@@ -169,6 +176,7 @@ class LocalOutputFile final : public OutputFile {
   }
 
   int fd_;
+  bool dir_synced_ = false;
   std::string path_;
   std::vector<std::uint8_t> buffer_;
   std::uint64_t position_ = 0;
@@ -184,7 +192,7 @@ Status EnsureParent(const std::string& path) {
   return Status::OK();
 }
 
-Status SyncDir(const std::string& path) {
+Status SyncParentDir(const std::string& path) {
   std::string dir = fs::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -242,7 +250,7 @@ class Local final : public FileSystem {
     const int err = errno;
     ::unlink(tmp.c_str());
     if (rc != 0) return PosixError("cannot create", path, err);
-    return SyncDir(path);
+    return SyncParentDir(path);
   }
 
   Result<std::vector<FileInfo>> List(const std::string& dir) override {

@@ -155,6 +155,7 @@ Result<DeletionFile> WriteDeletionFile(io::FileSystem& fs, const std::string& ta
   const std::string path = Join(table_path, file.RelativePath(fragment_id));
   LND_ASSIGN_OR_RETURN(auto out, fs.Create(path));
   LND_RETURN_NOT_OK(out->Write(bytes));
+  LND_RETURN_NOT_OK(out->Sync());  // durable before a manifest can name it
   LND_RETURN_NOT_OK(out->Close());
   return file;
 }
