@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/table_tool_util.h"
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/commit.h"
@@ -48,14 +49,7 @@ using lance_nd::Status;
 namespace table = lance_nd::table;
 namespace ipc = lance_nd::array::ipc;
 
-Result<std::uint64_t> ParseU64(const std::string& s, const char* what) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (s.empty() || end == nullptr || *end != '\0') {
-    return Status::InvalidArgument(std::string(what) + " '" + s + "' is not a number");
-  }
-  return static_cast<std::uint64_t>(v);
-}
+using lance_nd::tool::ParseU64;
 
 std::string Describe(const table::Dataset& ds) {
   return "version " + std::to_string(ds.version()) + ", " + std::to_string(ds.CountRows()) +
@@ -64,18 +58,13 @@ std::string Describe(const table::Dataset& ds) {
 }
 
 Result<table::Dataset> Open(const std::string& path, std::optional<std::uint64_t> v = {}) {
-  return table::Dataset::Open(lance_nd::io::LocalFileSystem(), path, v);
+  return lance_nd::tool::OpenLocal(path, v);
 }
 
 Status Write(const std::string& path, const std::string& in, const std::string& mode) {
-  LND_ASSIGN_OR_RETURN(auto contents, ipc::ReadIpcFile(in));
   table::WriteOptions options;
-  options.mode = mode == "create"   ? table::WriteMode::kCreate
-                 : mode == "append" ? table::WriteMode::kAppend
-                                    : table::WriteMode::kOverwrite;
   options.enable_stable_row_ids = mode == "create";
-  LND_ASSIGN_OR_RETURN(
-      auto ds, table::WriteTable(lance_nd::io::LocalFileSystem(), path, contents.batches, options));
+  LND_ASSIGN_OR_RETURN(auto ds, lance_nd::tool::WriteIpcToTable(mode, path, in, options));
   std::printf("%s: %s\n", mode.c_str(), Describe(ds).c_str());
   return Status::OK();
 }

@@ -54,11 +54,19 @@ Transaction AppendOf(const std::shared_ptr<io::FileSystem>& fs, const Dataset& d
   return t;
 }
 
-TEST(TableCommitBackoff, GivesUpAfterMaxAttemptsSayingHowMany) {
-  auto fs = std::make_shared<AlwaysLosesFs>();
+// A 3-row table "t" whose next commits all lose their race.
+struct LosingTable {
+  std::shared_ptr<AlwaysLosesFs> fs = std::make_shared<AlwaysLosesFs>();
   std::vector<array::RecordBatchPtr> batches = {testing::TestBatch(0, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", batches));
-  fs->losing = true;
+  Result<Dataset> v1 = WriteTable(fs, "t", batches);
+  LosingTable() { fs->losing = true; }
+};
+
+TEST(TableCommitBackoff, GivesUpAfterMaxAttemptsSayingHowMany) {
+  LosingTable t;
+  LND_ASSERT_OK(t.v1.status());
+  auto& fs = t.fs;
+  const Dataset& v1 = *t.v1;
   CommitOptions options;
   options.max_attempts = 3;
   options.backoff_slot = std::chrono::milliseconds(1);
@@ -72,10 +80,10 @@ TEST(TableCommitBackoff, GivesUpAfterMaxAttemptsSayingHowMany) {
 }
 
 TEST(TableCommitBackoff, GivesUpWhenTheRetryTimeIsSpent) {
-  auto fs = std::make_shared<AlwaysLosesFs>();
-  std::vector<array::RecordBatchPtr> batches = {testing::TestBatch(0, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", batches));
-  fs->losing = true;
+  LosingTable t;
+  LND_ASSERT_OK(t.v1.status());
+  auto& fs = t.fs;
+  const Dataset& v1 = *t.v1;
   CommitOptions options;
   options.max_attempts = 1000;
   options.max_retry_time = std::chrono::milliseconds(0);  // no time to retry at all

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/rowids/row_id_test_util.h"
 #include "lance_nd/table/rowids/row_ids.h"
 #include "lance_nd/testing/status_matchers.h"
 #include "rowids.pb.h"
@@ -22,13 +23,7 @@ namespace {
 using lance::table::EncodedU64Array;
 using lance::table::U64Segment;
 
-std::string Le(const std::vector<std::uint64_t>& v, std::size_t width) {
-  std::string out;
-  for (std::uint64_t x : v) {
-    for (std::size_t b = 0; b < width; ++b) out.push_back(static_cast<char>((x >> (8 * b)) & 0xff));
-  }
-  return out;
-}
+using rowid_testing::Le;
 
 SegmentValues Iota(std::uint64_t from, std::uint64_t to) {
   SegmentValues v(static_cast<std::size_t>(to - from));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lance_nd/table/rowids/row_id_test_util.h"
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/testing/status_matchers.h"
 #include "rowids.pb.h"
@@ -18,13 +19,7 @@ using lance::table::EncodedU64Array;
 using lance::table::RowIdSequence;
 using lance::table::U64Segment;
 
-std::string Le(const std::vector<std::uint64_t>& v, std::size_t width) {
-  std::string out;
-  for (std::uint64_t x : v) {
-    for (std::size_t b = 0; b < width; ++b) out.push_back(static_cast<char>((x >> (8 * b)) & 0xff));
-  }
-  return out;
-}
+using rowid_testing::Le;
 
 void Range(RowIdSequence* s, std::uint64_t start, std::uint64_t end) {
   auto* r = s->add_segments()->mutable_range();

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "lance_nd/table/maintenance/table_fixture_test_util.h"
 #include "lance_nd/table/tags/ops_test_util.h"
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -98,23 +99,15 @@ TEST(TagsLance12Test, ListsAndOpensLanceTags) {
   EXPECT_EQ(v2.CountRows(), 5u);
 }
 
-class TagsTest : public ::testing::TestWithParam<bool> {
+// A copy of the Lance 12 tagged table without its tags, in memory or on local disk.
+class TagsTest : public ops_testing::MemoryOrLocalTableTest {
  protected:
   void SetUp() override {
-    if (GetParam()) {
-      fs_ = io::LocalFileSystem();
-      table_ = temp_.path() + "/t.lance";
-    } else {
-      fs_ = io::MakeMemoryFileSystem();
-      table_ = "db/t.lance";
-    }
+    MemoryOrLocalTableTest::SetUp();
     LND_ASSERT_OK(CopyLocalTree(Lance12TaggedTable(), *fs_, table_));
     LND_ASSERT_OK(fs_->Delete(table_ + "/_refs/tags/x.json"));
     LND_ASSERT_OK(fs_->Delete(table_ + "/_refs/tags/v-one.json"));
   }
-  TempDir temp_;
-  std::shared_ptr<io::FileSystem> fs_;
-  std::string table_;
 };
 
 // "YYYY-MM-DDTHH:MM:SS" + optional ".mmm" / ".uuuuuu" / ".nnnnnnnnn" + "Z".
@@ -218,9 +211,7 @@ TEST_P(TagsTest, Errors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryAndLocal, TagsTest, ::testing::Values(false, true),
-                         [](const auto& param_info) {
-                           return param_info.param ? "Local" : "Memory";
-                         });
+                         ops_testing::MemoryOrLocalName);
 
 }  // namespace
 }  // namespace lance_nd::table
