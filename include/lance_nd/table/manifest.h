@@ -60,8 +60,8 @@ struct Fragment {
   std::vector<DataFile> files;
   std::optional<DeletionFile> deletion_file;
   std::uint64_t physical_rows = 0;  // including deleted rows
-  bool has_row_ids = false;         // carries stable row ids (not interpreted yet)
-  /// Serialised DataFragment members lance-nd does not model (row-id / version sequences,
+  bool has_row_ids = false;         // carries stable row ids (decoded by rowids/row_id_codec.h)
+  /// Serialised DataFragment members the plain struct does not model (row-id / version sequences,
   /// unknown fields), carried forward verbatim.
   std::string unmodelled_proto = {};
   /// \brief Live rows: physical_rows minus deleted rows.
