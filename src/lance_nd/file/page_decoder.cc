@@ -96,6 +96,16 @@ Result<BufferPtr> Sub(const BufferPtr& buf, std::uint64_t offset, std::uint64_t 
   return Buffer::Slice(buf, static_cast<int64_t>(offset), static_cast<int64_t>(length));
 }
 
+}  // namespace
+
+std::uint64_t BulkValueBits(const pb::MiniBlockLayout& l) {
+  return l.has_value_compression() && !l.has_dictionary() && l.num_buffers() == 1
+             ? encoding::MiniBlockIntoBits(l.value_compression())
+             : 0;
+}
+
+namespace {
+
 Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   const pb::MiniBlockLayout& l = in.layout->mini_block_layout();
   const std::string& where = in.where;
@@ -161,8 +171,7 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   // compression) are decoded straight into one buffer for the whole page: no per-chunk
   // allocation, and readers can hand the buffer out without a copy.
   const pb::CompressiveEncoding& vce = l.value_compression();
-  const std::uint64_t into_bits =
-      dictionary || l.num_buffers() != 1 ? 0 : encoding::MiniBlockIntoBits(vce);
+  const std::uint64_t into_bits = BulkValueBits(l);
   BufferPtr page_values;
   std::uint8_t* page_out = nullptr;
   if (into_bits > 0) {

@@ -51,6 +51,11 @@ struct PageInput {
 
 Result<DecodedPage> DecodePage(const PageInput& in);
 
+/// \brief Bits per value of a mini-block page whose values decode in bulk straight into one
+/// buffer (one value buffer, no dictionary, encoding::MiniBlockIntoBits), or 0. A reader can
+/// plan PageInput::values_into from this before decoding.
+std::uint64_t BulkValueBits(const lance::encodings21::MiniBlockLayout& layout);
+
 /// \brief The def level limit for visible entries: the number of def levels consumed by layers
 /// inner to the first list layer; UINT16_MAX-like "everything" when there are no lists.
 std::uint32_t MaxVisibleLevel(const std::vector<int>& layers);

@@ -332,10 +332,7 @@ struct FileReader::Impl {
           continue;
         }
         const auto& l = meta.layout.mini_block_layout();
-        const std::uint64_t b =
-            l.has_value_compression() && !l.has_dictionary() && l.num_buffers() == 1
-                ? internal::encoding::MiniBlockIntoBits(l.value_compression())
-                : 0;
+        const std::uint64_t b = internal::BulkValueBits(l);
         std::uint64_t stored = 0;
         for (const auto& buf : meta.buffers) stored += buf.size;
         const std::uint64_t n = l.num_items();

@@ -24,6 +24,26 @@ constexpr std::uint64_t kZstdMaxRatio = 65536;
 // No single Lance buffer we read is expected to exceed this once decompressed.
 constexpr std::uint64_t kMaxDecompressedBytes = std::uint64_t{1} << 31;
 
+// The raw LZ4 block (after the size prefix) into exactly out.size() bytes, the declared size.
+Status Lz4BlockInto(std::span<const std::uint8_t> block, std::span<std::uint8_t> out) {
+  const std::uint64_t csize = block.size();
+  const std::uint64_t usize = out.size();
+  if (usize == 0 && csize <= 1) return Status::OK();  // an empty input compresses to one token
+  if (csize > static_cast<std::uint64_t>(std::numeric_limits<int>::max()) ||
+      usize > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    return Corrupt("general(lz4)", "compressed block of ", csize, " bytes is too large");
+  }
+  const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(block.data()),
+                                      reinterpret_cast<char*>(out.data()), static_cast<int>(csize),
+                                      static_cast<int>(usize));
+  if (got < 0 || static_cast<std::uint64_t>(got) != usize) {
+    return Corrupt("general(lz4)", "LZ4 block of ", csize, " bytes did not decompress to the ",
+                   usize, " bytes its prefix declares (",
+                   got < 0 ? std::string("invalid data") : detail::Cat(got, " bytes"), ")");
+  }
+  return Status::OK();
+}
+
 Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
   if (input.size() < 4) {
     return Corrupt("general(lz4)", "buffer of ", input.size(),
@@ -35,32 +55,16 @@ Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
     return Corrupt("general(lz4)", "declared uncompressed size ", usize, " is impossible for ",
                    csize, " compressed bytes");
   }
-  if (csize > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-    return Corrupt("general(lz4)", "compressed block of ", csize, " bytes is too large");
-  }
   std::uint8_t* out = nullptr;
   auto buffer = detail::Allocate(usize, &out);
-  if (usize == 0 && csize <= 1) return buffer;  // an empty input compresses to one token byte
-  const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(input.data() + 4),
-                                      reinterpret_cast<char*>(out), static_cast<int>(csize),
-                                      static_cast<int>(usize));
-  if (got < 0 || static_cast<std::uint64_t>(got) != usize) {
-    return Corrupt("general(lz4)", "LZ4 block of ", csize, " bytes did not decompress to the ",
-                   usize, " bytes its prefix declares (",
-                   got < 0 ? std::string("invalid data") : detail::Cat(got, " bytes"), ")");
-  }
+  LND_RETURN_NOT_OK(Lz4BlockInto(input.subspan(4), {out, static_cast<std::size_t>(usize)}));
   return buffer;
 }
 
-Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame,
-                                             std::optional<std::uint64_t> declared) {
-  // Stream into a growing buffer so that a forged size costs nothing until real output exists.
-  const std::uint64_t ratio_cap = frame.size() * kZstdMaxRatio + 65536;
-  const std::uint64_t cap = std::min(declared.value_or(ratio_cap), kMaxDecompressedBytes);
-  if (declared && (*declared > ratio_cap || *declared > kMaxDecompressedBytes)) {
-    return Corrupt("general(zstd)", "declared uncompressed size ", *declared, " is impossible for ",
-                   frame.size(), " compressed bytes");
-  }
+// A bare zstd frame (no size prefix): streamed into a growing buffer, bounded by the largest
+// output a frame of this size can have.
+Result<array::BufferPtr> ZstdDecompressBareFrame(std::span<const std::uint8_t> frame) {
+  const std::uint64_t cap = std::min(frame.size() * kZstdMaxRatio + 65536, kMaxDecompressedBytes);
   ZSTD_DStream* ds = ZSTD_createDStream();
   if (ds == nullptr) return Status::IOError("general(zstd): cannot create a zstd stream");
   std::vector<std::uint8_t> out;
@@ -87,15 +91,11 @@ Result<array::BufferPtr> ZstdDecompressFrame(std::span<const std::uint8_t> frame
                    " bytes: ", ZSTD_getErrorName(ret));
   }
   if (too_big) {
-    return Corrupt("general(zstd)", "frame of ", frame.size(), " bytes decompresses to more than ",
-                   declared ? "the declared " : "the allowed ", cap, " bytes");
+    return Corrupt("general(zstd)", "frame of ", frame.size(),
+                   " bytes decompresses to more than the allowed ", cap, " bytes");
   }
   if (ret != 0) {
     return Corrupt("general(zstd)", "zstd frame of ", frame.size(), " bytes is truncated");
-  }
-  if (declared && out.size() != *declared) {
-    return Corrupt("general(zstd)", "zstd frame of ", frame.size(), " bytes decompressed to ",
-                   out.size(), " bytes, its prefix declares ", *declared);
   }
   return array::Buffer::FromVector(std::move(out));
 }
@@ -142,7 +142,7 @@ Status ZstdDecompressExact(std::span<const std::uint8_t> frame, std::span<std::u
 
 Result<array::BufferPtr> ZstdDecompress(std::span<const std::uint8_t> input) {
   if (input.empty()) return array::Buffer::Empty();
-  if (IsBareZstdFrame(input)) return ZstdDecompressFrame(input, std::nullopt);
+  if (IsBareZstdFrame(input)) return ZstdDecompressBareFrame(input);
   const std::uint64_t usize = LoadLE<std::uint64_t>(input.data());
   LND_RETURN_NOT_OK(CheckZstdDeclared(usize, input.size() - 8));
   std::uint8_t* out = nullptr;
@@ -184,23 +184,10 @@ Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t>
                      " bytes is shorter than its 4-byte size prefix");
     }
     const std::uint64_t usize = LoadLE<std::uint32_t>(input.data());
-    const std::uint64_t csize = input.size() - 4;
     if (usize != out.size()) {
       return Corrupt("general(lz4)", "prefix declares ", usize, " bytes, expected ", out.size());
     }
-    if (usize == 0 && csize <= 1) return Status::OK();
-    if (csize > static_cast<std::uint64_t>(std::numeric_limits<int>::max()) ||
-        usize > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-      return Corrupt("general(lz4)", "block of ", csize, " bytes is too large");
-    }
-    const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(input.data() + 4),
-                                        reinterpret_cast<char*>(out.data()),
-                                        static_cast<int>(csize), static_cast<int>(usize));
-    if (got < 0 || static_cast<std::uint64_t>(got) != usize) {
-      return Corrupt("general(lz4)", "LZ4 block of ", csize, " bytes did not decompress to the ",
-                     usize, " bytes its prefix declares");
-    }
-    return Status::OK();
+    return Lz4BlockInto(input.subspan(4), out);
   }
   return Status::NotImplemented(
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
