@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -100,7 +101,11 @@ Status Run(const std::string& in, const std::string& out, const std::string& row
     LND_ASSIGN_OR_RETURN(lf::FileReader reader, lf::FileReader::Open(file, options));
     return (take ? reader.Take(take_rows) : reader.ReadAll()).status();
   };
+  // Each write makes a new file, as a table write does (Lance's side starts from an empty
+  // directory): overwriting the old one would time ext4's flush of a truncated file on close.
+  auto remove_out = [&] { std::filesystem::remove(out); };
   for (int rep = 0; rep < phase_reps; ++rep) {
+    remove_out();
     LND_RETURN_NOT_OK(phase("write", [&]() -> Status {
       LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
       for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));
@@ -111,6 +116,7 @@ Status Run(const std::string& in, const std::string& out, const std::string& row
   }
   if (phase_reps > 0) return Status::OK();
 
+  remove_out();
   auto t0 = Clock::now();
   LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
   for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));

@@ -21,6 +21,11 @@ struct WriterOptions {
   /// Lance field ids in schema pre-order (fixed-size lists count once, their item has no id),
   /// e.g. the ids of a table's manifest. Empty: 0, 1, 2, ...
   std::vector<std::int32_t> field_ids;
+  /// Pages encoded at once on background threads while the caller's thread cuts the next page
+  /// and writes finished ones, in order (the file's bytes do not depend on it). 0 encodes each
+  /// page on the calling thread before Write() returns. With background pages, an encoding
+  /// error is returned by the next Write() or by Finish(), naming the column and rows.
+  std::uint32_t pages_in_flight = 2;
 };
 
 }  // namespace lance_nd::file

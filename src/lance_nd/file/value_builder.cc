@@ -1,13 +1,12 @@
 #include "lance_nd/file/value_builder.h"
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <thread>
 
 #include "lance_nd/core/endian.h"
 #include "lance_nd/core/huge_pages.h"
+#include "lance_nd/core/thread_pool.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -23,21 +22,7 @@ array::BufferPtr BufferFromBytes(ByteVector bytes) {
 }  // namespace
 
 void ParallelFor(std::size_t n, int threads, const std::function<void(std::size_t)>& fn) {
-  const auto t = static_cast<std::size_t>(std::max(1, threads));
-  if (t <= 1 || n <= 1) {
-    for (std::size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(i);
-  };
-  std::vector<std::thread> pool;
-  const std::size_t extra = std::min(t, n) - 1;
-  pool.reserve(extra);
-  for (std::size_t k = 0; k < extra; ++k) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+  ParallelEach(n, threads, [&fn](std::uint64_t i) { fn(static_cast<std::size_t>(i)); });
 }
 
 Status ValueBuilder::AppendMany(std::span<const Piece> pieces, int threads) {

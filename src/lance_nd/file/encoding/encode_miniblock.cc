@@ -329,37 +329,53 @@ void BssSplit(const std::uint8_t* src, std::uint64_t n, std::uint8_t* dst) {
   }
 }
 
-Result<MiniBlockEncoded> ChunkBss(const DataBlock& v, std::uint64_t per_chunk) {
+void BssSplitBytes(std::uint64_t w, const std::uint8_t* src, std::uint64_t n, std::uint8_t* dst) {
+  switch (w) {
+    case 2:
+      BssSplit<2>(src, n, dst);
+      break;
+    case 4:
+      BssSplit<4>(src, n, dst);
+      break;
+    default:
+      BssSplit<8>(src, n, dst);
+      break;
+  }
+}
+
+Status CheckBssWidth(const DataBlock& v) {
   const std::uint64_t bits = v.bits_per_value;
   if (bits != 16 && bits != 32 && bits != 64) {
     return InvalidInput("byte_stream_split", "values must be 16, 32 or 64 bits");
   }
-  const std::uint64_t w = bits / 8;
-  if (per_chunk == 0) per_chunk = 4096 / w;
+  return Status::OK();
+}
+
+std::uint64_t BssValuesPerChunk(const DataBlock& v, std::uint64_t per_chunk) {
+  return per_chunk == 0 ? 4096 / (v.bits_per_value / 8) : per_chunk;
+}
+
+Result<MiniBlockEncoded> ChunkBss(const DataBlock& v, std::uint64_t per_chunk) {
+  LND_RETURN_NOT_OK(CheckBssWidth(v));
+  const std::uint64_t w = v.bits_per_value / 8;
+  per_chunk = BssValuesPerChunk(v, per_chunk);
   MiniBlockEncoded out = detail::NewEncoded();
-  *out.encoding = MakeByteStreamSplit(bits);
+  *out.encoding = MakeByteStreamSplit(v.bits_per_value);
   out.num_buffers = 1;
   const std::uint64_t num_chunks = (v.num_values + per_chunk - 1) / per_chunk;
   out.chunks.resize(num_chunks);
   detail::ParallelFor(num_chunks, kChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
+    // one buffer per task, sliced per chunk (every byte is written: no zeroing)
+    const std::uint64_t first = cb * per_chunk;
+    const std::uint64_t count = std::min(ce * per_chunk, v.num_values) - first;
+    std::uint8_t* arena = nullptr;
+    auto buffer = array::Buffer::AllocateUninitialized(static_cast<int64_t>(count * w), &arena);
     for (std::uint64_t c = cb; c < ce; ++c) {
       const std::uint64_t start = c * per_chunk;
       const std::uint64_t n = std::min(per_chunk, v.num_values - start);
-      std::uint8_t* dst = nullptr;
-      auto buffer = detail::Allocate(n * w, &dst);
-      const std::uint8_t* src = v.data->data() + start * w;
-      switch (w) {
-        case 2:
-          BssSplit<2>(src, n, dst);
-          break;
-        case 4:
-          BssSplit<4>(src, n, dst);
-          break;
-        default:
-          BssSplit<8>(src, n, dst);
-          break;
-      }
-      out.chunks[c] = EncodedChunk{n, {std::move(buffer)}};
+      const std::uint64_t at = (start - first) * w;
+      BssSplitBytes(w, v.data->data() + start * w, n, arena + at);
+      out.chunks[c] = EncodedChunk{n, {detail::SliceUnchecked(buffer, at, n * w)}};
     }
   });
   return out;
@@ -367,36 +383,114 @@ Result<MiniBlockEncoded> ChunkBss(const DataBlock& v, std::uint64_t per_chunk) {
 
 // ---- general wrapper ---------------------------------------------------------------------
 
+// Chunks per general-compression task (compression is slow: small tasks balance two threads).
+constexpr std::uint64_t kGeneralChunksPerTask = kChunksPerTask / 4;
+
+// Compresses the bytes of chunk c, as `chunk_bytes(c, scratch)` gives them (a view into the
+// input, or bytes it prepared in the thread's `scratch`), for every chunk on two threads. A
+// task's chunks are compressed back to back into one arena that the chunk buffers slice (no
+// allocation or copy per chunk). Errors are reported in chunk order.
+template <typename ChunkBytes>
+Result<std::vector<BufferPtr>> CompressChunks(std::uint64_t num_chunks,
+                                              std::uint64_t max_chunk_bytes, GeneralScheme scheme,
+                                              std::optional<std::int32_t> level,
+                                              ChunkBytes&& chunk_bytes) {
+  const std::uint64_t bound = GeneralCompressBound(scheme, max_chunk_bytes);
+  if (bound == 0) {
+    return Status::InvalidArgument(detail::Cat("general: a chunk of ", max_chunk_bytes,
+                                               " bytes exceeds the compressor's limit"));
+  }
+  std::vector<BufferPtr> out(num_chunks);
+  std::vector<Status> errors(num_chunks);
+  detail::ParallelFor(num_chunks, kGeneralChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
+    thread_local std::vector<std::uint8_t> scratch;
+    std::uint8_t* arena = nullptr;
+    auto buffer = array::Buffer::AllocateUninitialized(static_cast<int64_t>(bound * (ce - cb)), &arena);
+    std::uint64_t used = 0;
+    for (std::uint64_t c = cb; c < ce; ++c) {
+      const std::span<const std::uint8_t> input = chunk_bytes(c, scratch);
+      if (input.size() > max_chunk_bytes) {
+        errors[c] = Status::InvalidArgument("general: a chunk exceeds the planned size");
+        return;
+      }
+      // room: (ce - c) slots of `bound` are left, as every earlier chunk used at most one
+      auto n = GeneralCompressInto(scheme, input, level,
+                                   {arena + used, static_cast<std::size_t>(bound)});
+      if (!n.ok()) {
+        errors[c] = n.status();
+        return;
+      }
+      out[c] = detail::SliceUnchecked(buffer, used, *n);
+      used += *n;
+    }
+  });
+  for (const Status& st : errors) LND_RETURN_NOT_OK(st);
+  return out;
+}
+
+GeneralScheme SchemeOf(EncodingRequest::Compression scheme) {
+  return scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd
+                                                       : GeneralScheme::kLz4;
+}
+
 Result<MiniBlockEncoded> WrapGeneral(MiniBlockEncoded inner, EncodingRequest::Compression scheme,
                                      std::optional<std::int32_t> level) {
-  std::uint64_t total = 0;
-  for (const auto& c : inner.chunks) total += c.buffers.empty() ? 0 : Size(c.buffers[0]);
+  std::uint64_t total = 0, largest = 0;
+  for (const auto& c : inner.chunks) {
+    const std::uint64_t b = c.buffers.empty() ? 0 : Size(c.buffers[0]);
+    total += b;
+    largest = std::max(largest, b);
+  }
   if (inner.chunks.empty() || total < kMinGeneralBytes) return inner;
-  const GeneralScheme s =
-      scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd : GeneralScheme::kLz4;
+  LND_ASSIGN_OR_RETURN(
+      std::vector<BufferPtr> compressed,
+      CompressChunks(inner.chunks.size(), largest, SchemeOf(scheme), level,
+                     [&](std::uint64_t c, std::vector<std::uint8_t>&) {
+                       return inner.chunks[c].buffers[0]->span();
+                     }));
+  std::uint64_t compressed_total = 0;
+  for (const auto& b : compressed) compressed_total += Size(b);
+  if (compressed_total >= total) return inner;
   MiniBlockEncoded out = detail::NewEncoded();
   out.num_buffers = inner.num_buffers;
-  // Chunks are compressed independently, on two threads; errors are reported in chunk order.
-  out.chunks = inner.chunks;
-  std::vector<Status> errors(inner.chunks.size());
-  detail::ParallelFor(
-      inner.chunks.size(), kChunksPerTask / 4, [&](std::uint64_t cb, std::uint64_t ce) {
-        for (std::uint64_t c = cb; c < ce; ++c) {
-          auto compressed = GeneralCompress(s, inner.chunks[c].buffers[0]->span(), level);
-          if (compressed.ok()) {
-            out.chunks[c].buffers[0] = std::move(*compressed);
-          } else {
-            errors[c] = compressed.status();
-          }
-        }
-      });
-  std::uint64_t compressed = 0;
-  for (std::size_t c = 0; c < out.chunks.size(); ++c) {
-    LND_RETURN_NOT_OK(errors[c]);
-    compressed += Size(out.chunks[c].buffers[0]);
-  }
-  if (compressed >= total) return inner;
+  out.chunks = std::move(inner.chunks);
+  for (std::size_t c = 0; c < out.chunks.size(); ++c) out.chunks[c].buffers[0] = compressed[c];
   *out.encoding = MakeGeneral(scheme, level, *inner.encoding);
+  return out;
+}
+
+// general(byte_stream_split): each chunk is split into the thread's scratch and compressed
+// from there (the split values are never materialised). Same bytes as ChunkBss + WrapGeneral.
+Result<MiniBlockEncoded> BssWrappedGeneral(const DataBlock& v, std::uint64_t per_chunk,
+                                           EncodingRequest::Compression scheme,
+                                           std::optional<std::int32_t> level) {
+  LND_RETURN_NOT_OK(CheckBssWidth(v));
+  const std::uint64_t w = v.bits_per_value / 8;
+  per_chunk = BssValuesPerChunk(v, per_chunk);
+  const std::uint64_t total = v.num_values * w;
+  if (v.num_values == 0 || total < kMinGeneralBytes) return ChunkBss(v, per_chunk);
+  const std::uint64_t num_chunks = (v.num_values + per_chunk - 1) / per_chunk;
+  LND_ASSIGN_OR_RETURN(
+      std::vector<BufferPtr> compressed,
+      CompressChunks(num_chunks, per_chunk * w, SchemeOf(scheme), level,
+                     [&](std::uint64_t c, std::vector<std::uint8_t>& scratch) {
+                       const std::uint64_t start = c * per_chunk;
+                       const std::uint64_t n = std::min(per_chunk, v.num_values - start);
+                       if (scratch.size() < n * w) scratch.resize(n * w);
+                       BssSplitBytes(w, v.data->data() + start * w, n, scratch.data());
+                       return std::span<const std::uint8_t>(scratch.data(), n * w);
+                     }));
+  std::uint64_t compressed_total = 0;
+  for (const auto& b : compressed) compressed_total += Size(b);
+  if (compressed_total >= total) return ChunkBss(v, per_chunk);
+  MiniBlockEncoded out = detail::NewEncoded();
+  out.num_buffers = 1;
+  out.chunks.resize(num_chunks);
+  for (std::uint64_t c = 0; c < num_chunks; ++c) {
+    out.chunks[c] =
+        EncodedChunk{std::min(per_chunk, v.num_values - c * per_chunk), {compressed[c]}};
+  }
+  *out.encoding = MakeGeneral(scheme, level, MakeByteStreamSplit(v.bits_per_value));
   return out;
 }
 
@@ -468,12 +562,17 @@ Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& ce,
       break;
     }
     case Case::kGeneral: {
-      LND_ASSIGN_OR_RETURN(MiniBlockEncoded inner,
-                           EncodeMiniBlockWith(ce.general().values(), values, values_per_chunk));
       const auto scheme = ce.general().compression().scheme() == pb::COMPRESSION_ALGORITHM_ZSTD
                               ? EncodingRequest::Compression::kZstd
                               : EncodingRequest::Compression::kLz4;
-      return WrapGeneral(std::move(inner), scheme, LevelOf(ce.general().compression()));
+      const auto level = LevelOf(ce.general().compression());
+      if (ce.general().values().has_byte_stream_split()) {
+        LND_RETURN_NOT_OK(CheckFixed(values, "byte_stream_split"));
+        return BssWrappedGeneral(values, values_per_chunk, scheme, level);
+      }
+      LND_ASSIGN_OR_RETURN(MiniBlockEncoded inner,
+                           EncodeMiniBlockWith(ce.general().values(), values, values_per_chunk));
+      return WrapGeneral(std::move(inner), scheme, level);
     }
     case Case::kPackedStruct: {
       LND_RETURN_NOT_OK(CheckFixed(values, "packed_struct"));
@@ -711,7 +810,7 @@ Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const Encoding
     } else if (request.compression == C::kNone || !word || values.num_values == 0) {
       ce = MakeFlat(bits);
     } else if (WantsGeneral(request) && ShouldUseBss(values, request.bss)) {
-      ce = MakeByteStreamSplit(bits);
+      return BssWrappedGeneral(values, 0, request.compression, request.compression_level);
     } else {
       const std::uint64_t raw = values.num_values * bits / 8;
       const std::uint64_t packed = InlineBytes(values);

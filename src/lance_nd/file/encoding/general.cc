@@ -193,39 +193,38 @@ Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t>
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
 }
 
-// Output space for compressing `bytes` at most: a per-thread scratch (grown and zeroed only
-// when it grows) for mini-block chunks, so no bound-sized vector is zero-filled per chunk;
-// bigger buffers use `local` so that a thread never keeps more than 1 MiB.
-static std::vector<std::uint8_t>& CompressSpace(std::size_t bytes,
-                                                std::vector<std::uint8_t>& local) {
-  constexpr std::size_t kMaxKept = std::size_t{1} << 20;
-  thread_local std::vector<std::uint8_t> scratch;
-  std::vector<std::uint8_t>& v = bytes <= kMaxKept ? scratch : local;
-  if (v.size() < bytes) v.resize(bytes);
-  return v;
+std::uint64_t GeneralCompressBound(GeneralScheme scheme, std::uint64_t input_bytes) {
+  if (scheme == GeneralScheme::kLz4) {
+    if (input_bytes > static_cast<std::uint64_t>(LZ4_MAX_INPUT_SIZE)) return 0;
+    return 4 + static_cast<std::uint64_t>(LZ4_compressBound(static_cast<int>(input_bytes)));
+  }
+  return 8 + ZSTD_compressBound(static_cast<std::size_t>(input_bytes));
 }
 
-Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
-                                         std::optional<std::int32_t> level) {
+Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme,
+                                          std::span<const std::uint8_t> input,
+                                          std::optional<std::int32_t> level,
+                                          std::span<std::uint8_t> out) {
   if (scheme == GeneralScheme::kLz4) {
     if (input.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
       return Status::InvalidArgument(detail::Cat("general(lz4): a buffer of ", input.size(),
                                                  " bytes exceeds LZ4's block limit; use zstd"));
     }
-    const int bound = LZ4_compressBound(static_cast<int>(input.size()));
-    std::vector<std::uint8_t> local;
-    std::vector<std::uint8_t>& out = CompressSpace(4 + static_cast<std::size_t>(bound), local);
+    if (out.size() < GeneralCompressBound(scheme, input.size())) {
+      return Status::InvalidArgument("general(lz4): output space is below the bound");
+    }
     StoreLE<std::uint32_t>(out.data(), static_cast<std::uint32_t>(input.size()));
     const int n = LZ4_compress_default(reinterpret_cast<const char*>(input.data()),
                                        reinterpret_cast<char*>(out.data() + 4),
-                                       static_cast<int>(input.size()), bound);
+                                       static_cast<int>(input.size()),
+                                       static_cast<int>(out.size() - 4));
     if (n <= 0 && !input.empty()) return Status::IOError("general(lz4): compression failed");
-    return array::Buffer::Copy(out.data(), 4 + (n < 0 ? 0 : n));
+    return std::uint64_t{4} + static_cast<std::uint64_t>(n < 0 ? 0 : n);
   }
   if (scheme == GeneralScheme::kZstd) {
-    const std::size_t bound = ZSTD_compressBound(input.size());
-    std::vector<std::uint8_t> local;
-    std::vector<std::uint8_t>& out = CompressSpace(8 + bound, local);
+    if (out.size() < GeneralCompressBound(scheme, input.size())) {
+      return Status::InvalidArgument("general(zstd): output space is below the bound");
+    }
     StoreLE<std::uint64_t>(out.data(), input.size());
     // One compression context per thread, reused: ZSTD_compressCCtx at a level gives the same
     // frame as ZSTD_compress (which makes a fresh context per call).
@@ -234,6 +233,7 @@ Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const s
       ~CCtx() { ZSTD_freeCCtx(ctx); }
     };
     thread_local CCtx cctx;
+    const std::size_t bound = out.size() - 8;
     const std::size_t n =
         cctx.ctx != nullptr
             ? ZSTD_compressCCtx(cctx.ctx, out.data() + 8, bound, input.data(), input.size(),
@@ -243,10 +243,34 @@ Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const s
       return Status::IOError(
           detail::Cat("general(zstd): compression failed: ", ZSTD_getErrorName(n)));
     }
-    return array::Buffer::Copy(out.data(), static_cast<int64_t>(8 + n));
+    return std::uint64_t{8} + n;
   }
   return Status::NotImplemented(
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+}
+
+Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
+                                         std::optional<std::int32_t> level) {
+  if (scheme != GeneralScheme::kLz4 && scheme != GeneralScheme::kZstd) {
+    return Status::NotImplemented(
+        detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+  }
+  const std::uint64_t bound = GeneralCompressBound(scheme, input.size());
+  if (bound == 0) {
+    return Status::InvalidArgument(detail::Cat("general(lz4): a buffer of ", input.size(),
+                                               " bytes exceeds LZ4's block limit; use zstd"));
+  }
+  // Output space: a per-thread scratch (grown, never shrunk, up to 1 MiB) so that no
+  // bound-sized buffer is allocated per call; bigger outputs use a local vector.
+  constexpr std::uint64_t kMaxKept = std::uint64_t{1} << 20;
+  thread_local std::vector<std::uint8_t> scratch;
+  std::vector<std::uint8_t> local;
+  std::vector<std::uint8_t>& space = bound <= kMaxKept ? scratch : local;
+  if (space.size() < bound) space.resize(static_cast<std::size_t>(bound));
+  LND_ASSIGN_OR_RETURN(const std::uint64_t n,
+                       GeneralCompressInto(scheme, input, level,
+                                           {space.data(), static_cast<std::size_t>(bound)}));
+  return array::Buffer::Copy(space.data(), static_cast<int64_t>(n));
 }
 
 }  // namespace lance_nd::file::internal::encoding

@@ -30,4 +30,15 @@ Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t>
 Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
                                          std::optional<std::int32_t> level = std::nullopt);
 
+/// \brief The most bytes GeneralCompressInto can write for `input_bytes` of input (size prefix
+/// included); 0 when the scheme cannot compress that much (LZ4's block limit).
+std::uint64_t GeneralCompressBound(GeneralScheme scheme, std::uint64_t input_bytes);
+
+/// \brief GeneralCompress into caller-owned space `out` of at least GeneralCompressBound bytes
+/// (no allocation): returns the framed size written.
+Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme,
+                                          std::span<const std::uint8_t> input,
+                                          std::optional<std::int32_t> level,
+                                          std::span<std::uint8_t> out);
+
 }  // namespace lance_nd::file::internal::encoding

@@ -398,5 +398,77 @@ TEST(General, RoundTripAndBareZstdFrame) {
   EXPECT_EQ(f->size(), 0);
 }
 
+// general(byte_stream_split) compresses each chunk from a per-thread split of its values; the
+// chunks must be exactly the general compression of the materialised split chunks, for both
+// schemes, the heuristic and the explicit path, widths 16/32/64, a ragged last chunk and
+// enough chunks for both threads.
+template <typename T>
+void ExpectFusedBssEqualsSplitThenCompress(std::uint64_t n) {
+  std::vector<T> v(n);
+  std::mt19937_64 rng(n);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = static_cast<T>(static_cast<double>(i % 97) * 0.5 + static_cast<double>(rng() % 8));
+  }
+  const DataBlock block = DataBlock::Fixed(sizeof(T) * 8, n, testing::Values(v));
+  const std::uint64_t bits = sizeof(T) * 8;
+  LND_ASSERT_OK_AND_ASSIGN(auto split, EncodeMiniBlockWith(MakeByteStreamSplit(bits), block));
+  for (auto scheme : {EncodingRequest::Compression::kZstd, EncodingRequest::Compression::kLz4}) {
+    const auto gs =
+        scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd : GeneralScheme::kLz4;
+    EncodingRequest r;
+    r.compression = scheme;
+    r.bss = EncodingRequest::Bss::kOn;
+    LND_ASSERT_OK_AND_ASSIGN(auto chosen, EncodeMiniBlock(block, r));
+    LND_ASSERT_OK_AND_ASSIGN(
+        auto explicit_,
+        EncodeMiniBlockWith(MakeGeneral(scheme, std::nullopt, MakeByteStreamSplit(bits)), block));
+    // Lance's heuristic splits 32- and 64-bit values only
+    std::vector<const MiniBlockEncoded*> encoded{&explicit_};
+    if (bits >= 32) encoded.push_back(&chosen);
+    for (const auto* enc : encoded) {
+      ASSERT_EQ(enc->encoding->compression_case(), Case::kGeneral);
+      ASSERT_EQ(enc->encoding->general().values().compression_case(), Case::kByteStreamSplit);
+      ASSERT_EQ(enc->chunks.size(), split.chunks.size());
+      for (std::size_t c = 0; c < split.chunks.size(); ++c) {
+        EXPECT_EQ(enc->chunks[c].num_values, split.chunks[c].num_values);
+        LND_ASSERT_OK_AND_ASSIGN(auto want, GeneralCompress(gs, split.chunks[c].buffers[0]->span()));
+        ASSERT_TRUE(enc->chunks[c].buffers[0]->Equals(*want)) << "chunk " << c;
+      }
+      EXPECT_EQ(DecodeAllFixed(*enc), AsBytes(v));
+    }
+  }
+}
+
+TEST(General, FusedByteStreamSplitEqualsSplitThenCompress) {
+  ExpectFusedBssEqualsSplitThenCompress<float>(1024 * 150 + 77);
+  ExpectFusedBssEqualsSplitThenCompress<double>(512 * 40 + 1);
+  ExpectFusedBssEqualsSplitThenCompress<std::uint16_t>(2048 * 3);
+}
+
+TEST(General, IncompressibleByteStreamSplitStaysUncompressed) {
+  std::vector<std::uint32_t> v(20000);
+  std::mt19937 rng(7);
+  for (auto& x : v) x = static_cast<std::uint32_t>(rng());
+  EncodingRequest r;
+  r.compression = EncodingRequest::Compression::kZstd;
+  r.bss = EncodingRequest::Bss::kOn;
+  const DataBlock block = DataBlock::Fixed(32, v.size(), testing::Values(v));
+  LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(block, r));
+  EXPECT_EQ(enc.encoding->compression_case(), Case::kByteStreamSplit);
+  EXPECT_EQ(DecodeAllFixed(enc), AsBytes(v));
+}
+
+TEST(General, CompressIntoChecksItsSpace) {
+  std::vector<std::uint8_t> data(5000, 7);
+  for (auto s : {GeneralScheme::kLz4, GeneralScheme::kZstd}) {
+    std::vector<std::uint8_t> out(GeneralCompressBound(s, data.size()));
+    LND_ASSERT_OK_AND_ASSIGN(const std::uint64_t n, GeneralCompressInto(s, data, 1, out));
+    LND_ASSERT_OK_AND_ASSIGN(auto want, GeneralCompress(s, data, 1));
+    EXPECT_TRUE(array::Buffer::Copy(out.data(), static_cast<int64_t>(n))->Equals(*want));
+    LND_EXPECT_ERROR(GeneralCompressInto(s, data, 1, std::span(out).first(out.size() - 1)),
+                     StatusCode::kInvalidArgument, "output space is below the bound");
+  }
+}
+
 }  // namespace
 }  // namespace lance_nd::file::internal::encoding

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "file2.pb.h"
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/endian.h"
+#include "lance_nd/core/thread_pool.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer/leaf_plan.h"
 #include "lance_nd/file/writer/page_encoder.h"
@@ -62,6 +64,13 @@ struct LeafState {
 
 }  // namespace
 
+// A page being shredded and encoded on a pool worker; written in submission order.
+struct PageInFlight {
+  std::size_t leaf = 0;
+  std::uint64_t first_row = 0, num_rows = 0;
+  PoolTask<Result<EncodedPage>> encoded;
+};
+
 struct FileWriter::Impl {
   std::unique_ptr<io::OutputFile> out;
   array::SchemaPtr schema;
@@ -71,6 +80,9 @@ struct FileWriter::Impl {
   std::uint64_t num_rows = 0;
   bool finished = false;
   Status failed;  // sticky error: after a failed write the file is unusable
+  // Declared last: destroyed first, so that no background page outlives `plan` or `leaves`
+  // (a PoolTask waits for its task when destroyed).
+  std::deque<PageInFlight> in_flight;
 
   Status WriteBytes(const std::uint8_t* data, std::uint64_t size) {
     return out->Write(std::span<const std::uint8_t>(data, static_cast<std::size_t>(size)));
@@ -85,15 +97,25 @@ struct FileWriter::Impl {
     return WriteBytes(bytes, pad);
   }
 
-  Status FlushLeaf(std::size_t index) {
-    LeafState& state = leaves[index];
-    if (state.pending.empty()) return Status::OK();
-    const LeafColumn& leaf = plan.leaves[index];
+  std::string ColumnContext(std::size_t index, std::uint64_t first_row,
+                            std::uint64_t rows) const {
+    return "writing column " + std::to_string(index) + " ('" +
+           plan.leaves[index].leaf_field->name() + "'), page of rows " +
+           std::to_string(first_row) + ".." + std::to_string(first_row + rows);
+  }
+
+  // Shreds and encodes one page of a leaf column (any thread: reads only the plan, the
+  // column's options and the page's own arrays).
+  static Result<EncodedPage> EncodeLeafPage(const LeafColumn& leaf, const ColumnOptions& options,
+                                            const std::vector<array::ArrayPtr>& arrays) {
     LND_ASSIGN_OR_RETURN(internal::writer::ShreddedPage page,
-                         internal::writer::ShredLeaf(leaf, state.pending));
-    LND_ASSIGN_OR_RETURN_CTX(
-        EncodedPage encoded, internal::writer::EncodePage(page, state.options),
-        "writing column " + std::to_string(index) + " ('" + leaf.leaf_field->name() + "')");
+                         internal::writer::ShredLeaf(leaf, arrays));
+    return internal::writer::EncodePage(page, options);
+  }
+
+  // Appends an encoded page's buffers (64-byte aligned) and records its metadata.
+  Status WritePage(std::size_t index, std::uint64_t first_row, EncodedPage encoded) {
+    LeafState& state = leaves[index];
     lance::file::v2::ColumnMetadata::Page meta;
     for (const auto& buffer : encoded.buffers) {
       LND_RETURN_NOT_OK(PadToAlignment());
@@ -104,13 +126,51 @@ struct FileWriter::Impl {
     meta.set_length(encoded.num_rows);
     meta.mutable_encoding()->mutable_direct()->set_encoding(
         AnyBytes(kPageLayoutUrl, std::move(encoded.layout)));
-    meta.set_priority(state.next_row);
+    meta.set_priority(first_row);
     state.pages.push_back(std::move(meta));
-    state.next_row += state.pending_rows;
+    return Status::OK();
+  }
+
+  // Waits for the oldest background page and writes it.
+  Status WriteOldestInFlight() {
+    PageInFlight page = std::move(in_flight.front());
+    in_flight.pop_front();
+    Result<EncodedPage> encoded = page.encoded.Get();
+    if (!encoded.ok()) {
+      return encoded.status().WithContext(
+          ColumnContext(page.leaf, page.first_row, page.num_rows));
+    }
+    return WritePage(page.leaf, page.first_row, std::move(*encoded));
+  }
+
+  Status DrainInFlight() {
+    while (!in_flight.empty()) LND_RETURN_NOT_OK(WriteOldestInFlight());
+    return Status::OK();
+  }
+
+  Status FlushLeaf(std::size_t index) {
+    LeafState& state = leaves[index];
+    if (state.pending.empty()) return Status::OK();
+    const LeafColumn& leaf = plan.leaves[index];
+    const std::uint64_t first_row = state.next_row, rows = state.pending_rows;
+    std::vector<array::ArrayPtr> arrays = std::move(state.pending);
     state.pending.clear();
+    state.next_row += rows;
     state.pending_bytes = 0;
     state.pending_rows = 0;
-    return Status::OK();
+    if (options.pages_in_flight > 0) {
+      while (in_flight.size() >= options.pages_in_flight) LND_RETURN_NOT_OK(WriteOldestInFlight());
+      in_flight.push_back(PageInFlight{
+          index, first_row, rows,
+          PoolTask<Result<EncodedPage>>(
+              [&leaf, &opts = state.options, arrays = std::move(arrays)] {
+                return EncodeLeafPage(leaf, opts, arrays);
+              })});
+      return Status::OK();
+    }
+    Result<EncodedPage> encoded = EncodeLeafPage(leaf, state.options, arrays);
+    if (!encoded.ok()) return encoded.status().WithContext(ColumnContext(index, first_row, rows));
+    return WritePage(index, first_row, std::move(*encoded));
   }
 
   Status CheckBatch(const array::RecordBatch& batch) const {
@@ -213,6 +273,7 @@ struct FileWriter::Impl {
     if (finished) return Status::InvalidArgument("FileWriter::Finish called twice");
     finished = true;
     for (std::size_t l = 0; l < leaves.size(); ++l) LND_RETURN_NOT_OK(FlushLeaf(l));
+    LND_RETURN_NOT_OK(DrainInFlight());
     // global buffer 0: the FileDescriptor, 64-aligned, not padded after
     LND_RETURN_NOT_OK(PadToAlignment());
     const std::string desc = SerializeDeterministic(Descriptor());

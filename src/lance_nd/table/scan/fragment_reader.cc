@@ -1,11 +1,11 @@
 #include "lance_nd/table/scan/fragment_reader.h"
 
 #include <algorithm>
-#include <future>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "lance_nd/core/thread_pool.h"
 #include "lance_nd/table/rowids/row_ids.h"
 
 namespace lance_nd::table::internal {
@@ -19,22 +19,14 @@ std::string Join(const std::string& dir, const std::string& name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
-// Run f(i) for i in `items`, in parallel when there is more than one.
+// Run f(i) for i in `items` on the caller's thread and the shared pool's workers; the first
+// failure in item order is returned.
 template <typename F>
 Status ParallelFor(const std::vector<std::size_t>& items, F&& f) {
-  if (items.size() <= 1) {
-    for (std::size_t i : items) LND_RETURN_NOT_OK(f(i));
-    return Status::OK();
-  }
-  std::vector<std::future<Status>> futures;
-  for (std::size_t k = 1; k < items.size(); ++k) {
-    futures.push_back(std::async(std::launch::async, [&f, i = items[k]] { return f(i); }));
-  }
-  Status first = f(items[0]);
-  std::vector<Status> rest;
-  for (auto& fut : futures) rest.push_back(fut.get());
-  LND_RETURN_NOT_OK(first);
-  for (const Status& s : rest) LND_RETURN_NOT_OK(s);
+  std::vector<Status> results(items.size());
+  const int threads = static_cast<int>(ThreadPool::Shared().size()) + 1;
+  ParallelEach(items.size(), threads, [&](std::uint64_t k) { results[k] = f(items[k]); });
+  for (const Status& s : results) LND_RETURN_NOT_OK(s);
   return Status::OK();
 }
 
