@@ -105,7 +105,7 @@ Status Run(const std::string& in, const std::string& out, const std::string& row
   // directory): overwriting the old one would time ext4's flush of a truncated file on close.
   auto remove_out = [&] { std::filesystem::remove(out); };
   for (int rep = 0; rep < phase_reps; ++rep) {
-    remove_out();
+    if (only.empty() || only == "write") remove_out();
     LND_RETURN_NOT_OK(phase("write", [&]() -> Status {
       LND_ASSIGN_OR_RETURN(auto writer, lf::FileWriter::Open(out, ipc.schema()));
       for (const auto& b : batches) LND_RETURN_NOT_OK(writer->Write(*b));

@@ -721,6 +721,18 @@ void UnsplitInto(const std::uint8_t* src, std::uint64_t n, std::uint8_t* out) {
   }
 }
 
+static Status UnsplitBytesInto(std::span<const std::uint8_t> bytes, std::uint64_t w, std::uint64_t n,
+                        std::uint8_t* out) {
+  if (n * w > bytes.size()) {
+    return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w,
+                   " bytes, have ", bytes.size());
+  }
+  if (w == 2) UnsplitInto<2>(bytes.data(), n, out);
+  if (w == 4) UnsplitInto<4>(bytes.data(), n, out);
+  if (w == 8) UnsplitInto<8>(bytes.data(), n, out);
+  return Status::OK();
+}
+
 Status DecodeMiniBlockInto(const pb::CompressiveEncoding& ce, std::span<const BufferPtr> buffers,
                            std::uint64_t n, std::uint8_t* out) {
   const std::uint64_t bits = MiniBlockIntoBits(ce);
@@ -751,20 +763,19 @@ Status DecodeMiniBlockInto(const pb::CompressiveEncoding& ce, std::span<const Bu
         default:
           return UnpackInlineInto<std::uint64_t>(bytes, n, out);
       }
-    case Case::kByteStreamSplit: {
-      const std::uint64_t w = bits / 8;
-      if (n * w > Size(bytes)) {
-        return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w,
-                       " bytes, have ", Size(bytes));
-      }
-      if (w == 2) UnsplitInto<2>(bytes->data(), n, out);
-      if (w == 4) UnsplitInto<4>(bytes->data(), n, out);
-      if (w == 8) UnsplitInto<8>(bytes->data(), n, out);
-      return Status::OK();
-    }
+    case Case::kByteStreamSplit:
+      return UnsplitBytesInto(bytes->span(), bits / 8, n, out);
     case Case::kGeneral: {
       LND_ASSIGN_OR_RETURN(const GeneralScheme scheme, SchemeOf(ce.general().compression()));
       const pb::CompressiveEncoding& inner = ce.general().values();
+      if (inner.compression_case() == Case::kByteStreamSplit) {
+        // Decompressed into the thread's scratch (hot in cache, no buffer per chunk), then
+        // un-split into the destination.
+        thread_local std::vector<std::uint8_t> scratch;
+        auto raw = GeneralDecompressToScratch(scheme, bytes->span(), &scratch);
+        if (raw.ok()) return UnsplitBytesInto(*raw, bits / 8, n, out);
+        if (raw.status().code() != StatusCode::kNotImplemented) return raw.status();
+      }
       if (inner.compression_case() == Case::kFlat) {
         // Plain values: decompress straight into the destination.
         const std::span<std::uint8_t> dest(out, static_cast<std::size_t>(n * (bits / 8)));

@@ -193,6 +193,35 @@ Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t>
       detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
 }
 
+Result<std::span<const std::uint8_t>> GeneralDecompressToScratch(
+    GeneralScheme scheme, std::span<const std::uint8_t> input, std::vector<std::uint8_t>* scratch) {
+  std::uint64_t declared = 0;
+  if (scheme == GeneralScheme::kZstd) {
+    if (input.empty() || IsBareZstdFrame(input)) {
+      return Status::NotImplemented("general(zstd): a bare frame has no declared size");
+    }
+    declared = LoadLE<std::uint64_t>(input.data());
+    LND_RETURN_NOT_OK(CheckZstdDeclared(declared, input.size() - 8));
+  } else if (scheme == GeneralScheme::kLz4) {
+    if (input.size() < 4) {
+      return Corrupt("general(lz4)", "buffer of ", input.size(),
+                     " bytes is shorter than its 4-byte size prefix");
+    }
+    declared = LoadLE<std::uint32_t>(input.data());
+    if (declared > (input.size() - 4) * kLz4MaxRatio + 16) {
+      return Corrupt("general(lz4)", "declared uncompressed size ", declared,
+                     " is impossible for ", input.size() - 4, " compressed bytes");
+    }
+  } else {
+    return Status::NotImplemented(
+        detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+  }
+  if (scratch->size() < declared) scratch->resize(static_cast<std::size_t>(declared));
+  const std::span<std::uint8_t> out(scratch->data(), static_cast<std::size_t>(declared));
+  LND_RETURN_NOT_OK(GeneralDecompressInto(scheme, input, out));
+  return std::span<const std::uint8_t>(out);
+}
+
 std::uint64_t GeneralCompressBound(GeneralScheme scheme, std::uint64_t input_bytes) {
   if (scheme == GeneralScheme::kLz4) {
     if (input_bytes > static_cast<std::uint64_t>(LZ4_MAX_INPUT_SIZE)) return 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/core/result.h"
@@ -24,6 +25,12 @@ Result<array::BufferPtr> GeneralDecompress(GeneralScheme scheme,
 /// garbage -> Corrupt.
 Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t> input,
                              std::span<std::uint8_t> out);
+
+/// \brief Decompress one framed buffer into `scratch` (grown to the declared size, reused by
+/// the caller across buffers): a view of the declared number of bytes. A bare zstd frame ->
+/// NotImplemented (use GeneralDecompress); garbage -> Corrupt.
+Result<std::span<const std::uint8_t>> GeneralDecompressToScratch(
+    GeneralScheme scheme, std::span<const std::uint8_t> input, std::vector<std::uint8_t>* scratch);
 
 /// \brief Compress one buffer with the framing above. `level` applies to zstd (default 0 =
 /// libzstd's default level, as Lance).
