@@ -2,11 +2,12 @@
 // the parsing of lance-encoding:* field metadata.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "encodings_v2_1.pb.h"
@@ -344,19 +345,42 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
     }
     return {reinterpret_cast<const char*>(values.data->data() + i * 8), 8};
   };
-  std::unordered_map<std::string_view, std::uint32_t> index;
-  std::vector<std::uint64_t> order;  // first occurrence of each unique value
+  // Unique values by open addressing in a table sized for max_unique + 1 entries (no
+  // allocation per value; most pages give up after max_unique distinct values).
+  auto hash_of = [&](std::string_view v) -> std::uint64_t {
+    if (variable) return std::hash<std::string_view>{}(v);
+    std::uint64_t x;  // splitmix64 of the 8 bytes
+    std::memcpy(&x, v.data(), 8);
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+  };
+  constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+  const std::uint64_t slots_needed = 2 * (std::min(max_unique, n) + 1);
+  const std::uint64_t mask = std::bit_ceil(std::max<std::uint64_t>(slots_needed, 16)) - 1;
+  std::vector<std::uint32_t> slots(mask + 1, kEmpty);  // unique id, or kEmpty
+  std::vector<std::uint64_t> order;        // first occurrence of each unique value
+  std::vector<std::uint64_t> unique_hash;  // its hash
   std::vector<std::uint32_t> indices(n);
   std::uint64_t unique_bytes = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string_view v = value_at(i);
-    auto [it, inserted] = index.try_emplace(v, static_cast<std::uint32_t>(order.size()));
-    if (inserted) {
+    const std::uint64_t h = hash_of(v);
+    std::uint64_t pos = h & mask;
+    while (slots[pos] != kEmpty) {
+      const std::uint32_t id = slots[pos];
+      if (unique_hash[id] == h && value_at(order[id]) == v) break;
+      pos = (pos + 1) & mask;
+    }
+    if (slots[pos] == kEmpty) {
+      slots[pos] = static_cast<std::uint32_t>(order.size());
       order.push_back(i);
+      unique_hash.push_back(h);
       unique_bytes += v.size();
       if (order.size() > max_unique) return std::optional<DictionaryEncoded>();
     }
-    indices[i] = it->second;
+    indices[i] = slots[pos];
   }
   const std::uint64_t index_bytes = n * 4;
   const std::uint64_t dict_bytes =

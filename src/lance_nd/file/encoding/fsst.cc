@@ -2,12 +2,14 @@
 #include "lance_nd/file/encoding/fsst.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "lance_nd/core/endian.h"
+#include "lance_nd/core/thread_pool.h"
 #include "lance_nd/file/encoding/variable_util.h"
 
 namespace lance_nd::file::internal::encoding {
@@ -17,6 +19,7 @@ using detail::Corrupt;
 
 constexpr std::uint64_t kFsstMagic = 0x46535354ull << 32;
 constexpr std::uint64_t kFsstMinInput = 32 * 1024;  // Lance: below this, strings stay raw
+constexpr int kFsstThreads = 2;                       // the caller and one pool worker
 
 }  // namespace
 
@@ -110,27 +113,50 @@ struct Sym {
 
 class Table {
  public:
+  // Symbols of two or more bytes are grouped by their first two bytes (longest first), so a
+  // match looks only at the symbols that can start at p; single bytes have a direct code.
   explicit Table(std::vector<Sym> syms) : syms_(std::move(syms)) {
+    single_.fill(-1);
+    std::vector<std::pair<std::uint32_t, Candidate>> multi;  // (two-byte key, candidate)
     for (std::size_t i = 0; i < syms_.size(); ++i) {
-      by_first_[syms_[i].val & 0xFF].push_back(
-          Candidate{syms_[i].val, LengthMask(syms_[i].len), syms_[i].len, static_cast<int>(i)});
+      const Sym& sym = syms_[i];
+      if (sym.len == 1) {
+        single_[sym.val & 0xFF] = static_cast<int>(i);
+      } else {
+        multi.emplace_back(static_cast<std::uint32_t>(sym.val & 0xFFFF),
+                           Candidate{sym.val, LengthMask(sym.len), sym.len, static_cast<int>(i)});
+      }
     }
-    for (auto& list : by_first_) {
-      std::stable_sort(list.begin(), list.end(),
-                       [](const Candidate& a, const Candidate& b) { return a.len > b.len; });
+    std::stable_sort(multi.begin(), multi.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second.len > b.second.len;
+    });
+    for (const auto& [key, c] : multi) {
+      if (range_[key].count == 0) range_[key].begin = static_cast<std::uint16_t>(multi_.size());
+      ++range_[key].count;
+      multi_.push_back(c);
     }
   }
   // Longest symbol matching at p (n >= 1 bytes left); -1 if none. The next (up to) 8 bytes are
-  // loaded once and each candidate of the bucket is compared under its length mask: this loop
-  // runs for every input byte, so it avoids a memcmp call per candidate.
+  // loaded once and each candidate is compared under its length mask: this runs for every
+  // input byte.
   int Match(const std::uint8_t* p, std::size_t n) const {
-    std::uint8_t buf[8] = {};
-    std::memcpy(buf, p, std::min<std::size_t>(n, 8));
-    const std::uint64_t word = LoadLE<std::uint64_t>(buf);
-    for (const Candidate& c : by_first_[p[0]]) {
-      if (c.len <= n && (word & c.mask) == c.val) return c.code;
+    if (n >= 2) {
+      std::uint64_t word;
+      if (n >= 8) {
+        std::memcpy(&word, p, 8);
+        word = LoadLE<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(&word));
+      } else {
+        std::uint8_t buf[8] = {};
+        std::memcpy(buf, p, n);
+        word = LoadLE<std::uint64_t>(buf);
+      }
+      const Range r = range_[word & 0xFFFF];
+      for (std::uint32_t k = r.begin; k < std::uint32_t{r.begin} + r.count; ++k) {
+        const Candidate& c = multi_[k];
+        if (c.len <= n && (word & c.mask) == c.val) return c.code;
+      }
     }
-    return -1;
+    return single_[p[0]];
   }
   const std::vector<Sym>& syms() const { return syms_; }
 
@@ -141,11 +167,16 @@ class Table {
     std::size_t len;
     int code;
   };
+  struct Range {
+    std::uint16_t begin = 0, count = 0;  // into multi_ (at most 255 symbols)
+  };
   static std::uint64_t LengthMask(std::size_t len) {
     return len >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * len)) - 1;
   }
   std::vector<Sym> syms_;
-  std::vector<Candidate> by_first_[256];
+  std::array<int, 256> single_;
+  std::vector<Range> range_ = std::vector<Range>(65536);
+  std::vector<Candidate> multi_;
 };
 
 // The symbol's bytes as a little-endian word, unused high bytes zero (what Match compares).
@@ -236,27 +267,47 @@ Result<FsstCompressed> FsstCompress(const DataBlock& values, bool force) {
     out.table.symbols[i] = table.syms()[i].val;
     out.table.lengths[i] = table.syms()[i].len;
   }
-  detail::VariableBuilder enc(values.bits_per_offset);
-  enc.Reserve(values.num_values, total);
-  auto& bytes = enc.data();
-  for (std::uint64_t v = 0; v < values.num_values; ++v) {
-    const std::uint64_t b = detail::OffsetAt(values, v);
-    const std::size_t n = static_cast<std::size_t>(detail::OffsetAt(values, v + 1) - b);
-    const std::uint8_t* p = data + b;
-    std::size_t i = 0;
-    while (i < n) {
-      const int c = table.Match(p + i, n - i);
-      if (c >= 0) {
-        bytes.push_back(static_cast<std::uint8_t>(c));
-        i += table.syms()[static_cast<std::size_t>(c)].len;
-      } else {
-        bytes.push_back(kFsstEscape);
-        bytes.push_back(p[i]);
-        ++i;
+  // Values are compressed independently: ranges of them on the pool's threads, each into
+  // its own bytes, joined in order (the output does not depend on the split).
+  struct Part {
+    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint64_t> ends;  // relative to the part's bytes
+  };
+  constexpr std::uint64_t kValuesPerPart = 16384;
+  std::vector<Part> parts((values.num_values + kValuesPerPart - 1) / kValuesPerPart);
+  ParallelEach(parts.size(), kFsstThreads, [&](std::uint64_t k) {
+    Part& part = parts[k];
+    const std::uint64_t vb = k * kValuesPerPart;
+    const std::uint64_t ve = std::min(values.num_values, vb + kValuesPerPart);
+    const std::uint64_t in_bytes = detail::OffsetAt(values, ve) - detail::OffsetAt(values, vb);
+    part.bytes.resize(2 * in_bytes);  // at most an escape byte per input byte
+    part.ends.reserve(ve - vb);
+    std::uint8_t* o = part.bytes.data();
+    for (std::uint64_t v = vb; v < ve; ++v) {
+      const std::uint64_t b = detail::OffsetAt(values, v);
+      const std::size_t n = static_cast<std::size_t>(detail::OffsetAt(values, v + 1) - b);
+      const std::uint8_t* p = data + b;
+      std::size_t i = 0;
+      while (i < n) {
+        const int c = table.Match(p + i, n - i);
+        if (c >= 0) {
+          *o++ = static_cast<std::uint8_t>(c);
+          i += table.syms()[static_cast<std::size_t>(c)].len;
+        } else {
+          *o++ = kFsstEscape;
+          *o++ = p[i];
+          ++i;
+        }
       }
+      part.ends.push_back(static_cast<std::uint64_t>(o - part.bytes.data()));
     }
-    enc.Close();
-  }
+    part.bytes.resize(static_cast<std::size_t>(o - part.bytes.data()));
+  });
+  detail::VariableBuilder enc(values.bits_per_offset);
+  std::uint64_t out_bytes = 0;
+  for (const Part& part : parts) out_bytes += part.bytes.size();
+  enc.Reserve(values.num_values, out_bytes);
+  for (const Part& part : parts) enc.AppendPacked(part.bytes.data(), part.bytes.size(), part.ends);
   LND_ASSIGN_OR_RETURN(out.values, enc.Finish());
   return out;
 }

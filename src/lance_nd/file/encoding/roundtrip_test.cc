@@ -155,6 +155,24 @@ TEST(RoundTrip, FsstMiniBlockAndPerValue) {
   EXPECT_EQ(ToStrings(dec), s);
 }
 
+// Enough values for several compression parts joined in order (and on two threads), strings
+// of 0..40 bytes including empty ones and bytes no symbol covers.
+TEST(RoundTrip, FsstManyValuesAcrossParts) {
+  std::vector<std::string> s;
+  std::mt19937 rng(11);
+  const char* words[] = {"sea_surface_", "temperature", "K", "", "analysed_sst_"};
+  for (int i = 0; i < 70000; ++i) {
+    std::string x = words[rng() % 5];
+    if (rng() % 7 == 0) x.push_back(static_cast<char>(rng() % 256));
+    x += std::to_string(rng() % 100000);
+    s.push_back(x);
+  }
+  LND_ASSERT_OK_AND_ASSIGN(FsstCompressed fsst, FsstCompress(StringsOf(s), /*force=*/true));
+  EXPECT_EQ(fsst.values.num_values, s.size());
+  LND_ASSERT_OK_AND_ASSIGN(auto back, FsstDecompress(fsst.table, fsst.values));
+  EXPECT_EQ(ToStrings(back), s);
+}
+
 TEST(RoundTrip, FsstSmallInputStaysRaw) {
   auto values = StringsOf({"hello", "world"});
   LND_ASSERT_OK_AND_ASSIGN(auto f, FsstCompress(values));
@@ -340,6 +358,44 @@ TEST(Heuristics, DictionaryForRepeatedStrings) {
   std::vector<std::string> eight(8, "same");
   LND_ASSERT_OK_AND_ASSIGN(auto none2, MaybeDictionaryEncode(StringsOf(eight), EncodingRequest{}));
   EXPECT_FALSE(none2.has_value());
+}
+
+// The unique-value count is exact: a page with max_unique distinct values gets a dictionary,
+// one more distinct value does not; values are kept in first-occurrence order and every index
+// points at its own value (many values sharing hash slots included).
+TEST(Heuristics, DictionaryCardinalityLimitIsExact) {
+  for (const std::uint64_t distinct : {500u, 501u}) {
+    std::vector<std::string> s;
+    for (std::uint64_t i = 0; i < 5000; ++i) {
+      s.push_back("v" + std::to_string((i * 7919) % distinct) + "-padding-to-make-it-pay");
+    }
+    EncodingRequest r;
+    r.dict_max_cardinality = 500;
+    LND_ASSERT_OK_AND_ASSIGN(auto d, MaybeDictionaryEncode(StringsOf(s), r));
+    ASSERT_EQ(d.has_value(), distinct == 500) << distinct;
+    if (!d) continue;
+    EXPECT_EQ(d->dictionary.num_values, 500u);
+    LND_ASSERT_OK_AND_ASSIGN(auto dict,
+                             DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 500));
+    EXPECT_EQ(ToStrings(dict)[0], s[0]);
+    EXPECT_EQ(ToStrings(dict)[1], s[1]);
+    LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
+    EXPECT_EQ(ToStrings(back), s);
+  }
+  // 64-bit values: the same limit
+  for (const std::uint64_t distinct : {300u, 301u}) {
+    std::vector<std::uint64_t> v(3000);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = ((i * 31) % distinct) << 40;
+    EncodingRequest r;
+    r.dict_max_cardinality = 300;
+    LND_ASSERT_OK_AND_ASSIGN(auto d, MaybeDictionaryEncode(FixedOf(v), r));
+    ASSERT_EQ(d.has_value(), distinct == 300) << distinct;
+    if (!d) continue;
+    LND_ASSERT_OK_AND_ASSIGN(auto dict,
+                             DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 300));
+    LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
+    EXPECT_EQ(ToVector<std::uint64_t>(back), v);
+  }
 }
 
 TEST(Heuristics, Dictionary64BitOnlyIn22) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,13 @@ class VariableBuilder {
   void Append(const std::uint8_t* p, std::uint64_t n) {
     data_.insert(data_.end(), p, p + n);
     offsets_.push_back(data_.size());
+  }
+  /// \brief Appends values stored back to back in [p, p + n): value k ends at ends[k]
+  /// (relative to p, non-decreasing, the last <= n).
+  void AppendPacked(const std::uint8_t* p, std::uint64_t n, std::span<const std::uint64_t> ends) {
+    const std::uint64_t base = data_.size();
+    data_.insert(data_.end(), p, p + n);
+    for (std::uint64_t e : ends) offsets_.push_back(base + e);
   }
   std::vector<std::uint8_t>& data() { return data_; }
   void Close() { offsets_.push_back(data_.size()); }  // after writing into data() directly
