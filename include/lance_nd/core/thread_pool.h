@@ -75,8 +75,8 @@ void ParallelRanges(std::uint64_t n, std::uint64_t grain, int threads, Fn&& fn) 
   };
   const std::uint64_t ranges = (n + grain - 1) / grain;
   ThreadPool& pool = ThreadPool::Shared();
-  const auto helpers = static_cast<std::size_t>(std::min<std::uint64_t>(
-      {ranges - 1, static_cast<std::uint64_t>(threads - 1), pool.size()}));
+  const auto helpers = static_cast<std::size_t>(
+      std::min<std::uint64_t>({ranges - 1, static_cast<std::uint64_t>(threads - 1), pool.size()}));
   for (std::size_t h = 0; h < helpers; ++h) {
     // `work` and `fn` live on the caller's stack: a helper touches them only while the loop is
     // open, and the caller waits for every helper that got in before it closed the loop.

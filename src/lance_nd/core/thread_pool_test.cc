@@ -110,9 +110,8 @@ TEST(ThreadPool, WorksInAForkedChild) {
   if (pid == 0) {
     PoolTask<int> task([] {
       std::atomic<int> sum{0};
-      ParallelRanges(100, 1, 2, [&](std::uint64_t b, std::uint64_t) {
-        sum.fetch_add(static_cast<int>(b));
-      });
+      ParallelRanges(100, 1, 2,
+                     [&](std::uint64_t b, std::uint64_t) { sum.fetch_add(static_cast<int>(b)); });
       return sum.load();
     });
     _exit(task.Get() == 4950 && ThreadPool::Shared().size() >= 2 ? 0 : 1);

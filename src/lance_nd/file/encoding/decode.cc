@@ -721,11 +721,11 @@ void UnsplitInto(const std::uint8_t* src, std::uint64_t n, std::uint8_t* out) {
   }
 }
 
-static Status UnsplitBytesInto(std::span<const std::uint8_t> bytes, std::uint64_t w, std::uint64_t n,
-                        std::uint8_t* out) {
+static Status UnsplitBytesInto(std::span<const std::uint8_t> bytes, std::uint64_t w,
+                               std::uint64_t n, std::uint8_t* out) {
   if (n * w > bytes.size()) {
-    return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w,
-                   " bytes, have ", bytes.size());
+    return Corrupt("byte_stream_split", n, " values of ", w, " bytes need ", n * w, " bytes, have ",
+                   bytes.size());
   }
   if (w == 2) UnsplitInto<2>(bytes.data(), n, out);
   if (w == 4) UnsplitInto<4>(bytes.data(), n, out);

@@ -360,8 +360,8 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   const std::uint64_t slots_needed = 2 * (std::min(max_unique, n) + 1);
   const std::uint64_t mask = std::bit_ceil(std::max<std::uint64_t>(slots_needed, 16)) - 1;
   std::vector<std::uint32_t> slots(mask + 1, kEmpty);  // unique id, or kEmpty
-  std::vector<std::uint64_t> order;        // first occurrence of each unique value
-  std::vector<std::uint64_t> unique_hash;  // its hash
+  std::vector<std::uint64_t> order;                    // first occurrence of each unique value
+  std::vector<std::uint64_t> unique_hash;              // its hash
   std::vector<std::uint32_t> indices(n);
   std::uint64_t unique_bytes = 0;
   for (std::uint64_t i = 0; i < n; ++i) {

@@ -405,7 +405,8 @@ Result<std::vector<BufferPtr>> CompressChunks(std::uint64_t num_chunks,
   detail::ParallelFor(num_chunks, kGeneralChunksPerTask, [&](std::uint64_t cb, std::uint64_t ce) {
     thread_local std::vector<std::uint8_t> scratch;
     std::uint8_t* arena = nullptr;
-    auto buffer = array::Buffer::AllocateUninitialized(static_cast<int64_t>(bound * (ce - cb)), &arena);
+    auto buffer =
+        array::Buffer::AllocateUninitialized(static_cast<int64_t>(bound * (ce - cb)), &arena);
     std::uint64_t used = 0;
     for (std::uint64_t c = cb; c < ce; ++c) {
       const std::span<const std::uint8_t> input = chunk_bytes(c, scratch);
@@ -429,8 +430,7 @@ Result<std::vector<BufferPtr>> CompressChunks(std::uint64_t num_chunks,
 }
 
 GeneralScheme SchemeOf(EncodingRequest::Compression scheme) {
-  return scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd
-                                                       : GeneralScheme::kLz4;
+  return scheme == EncodingRequest::Compression::kZstd ? GeneralScheme::kZstd : GeneralScheme::kLz4;
 }
 
 Result<MiniBlockEncoded> WrapGeneral(MiniBlockEncoded inner, EncodingRequest::Compression scheme,
@@ -442,12 +442,11 @@ Result<MiniBlockEncoded> WrapGeneral(MiniBlockEncoded inner, EncodingRequest::Co
     largest = std::max(largest, b);
   }
   if (inner.chunks.empty() || total < kMinGeneralBytes) return inner;
-  LND_ASSIGN_OR_RETURN(
-      std::vector<BufferPtr> compressed,
-      CompressChunks(inner.chunks.size(), largest, SchemeOf(scheme), level,
-                     [&](std::uint64_t c, std::vector<std::uint8_t>&) {
-                       return inner.chunks[c].buffers[0]->span();
-                     }));
+  LND_ASSIGN_OR_RETURN(std::vector<BufferPtr> compressed,
+                       CompressChunks(inner.chunks.size(), largest, SchemeOf(scheme), level,
+                                      [&](std::uint64_t c, std::vector<std::uint8_t>&) {
+                                        return inner.chunks[c].buffers[0]->span();
+                                      }));
   std::uint64_t compressed_total = 0;
   for (const auto& b : compressed) compressed_total += Size(b);
   if (compressed_total >= total) return inner;

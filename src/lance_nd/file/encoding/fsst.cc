@@ -19,7 +19,7 @@ using detail::Corrupt;
 
 constexpr std::uint64_t kFsstMagic = 0x46535354ull << 32;
 constexpr std::uint64_t kFsstMinInput = 32 * 1024;  // Lance: below this, strings stay raw
-constexpr int kFsstThreads = 2;                       // the caller and one pool worker
+constexpr int kFsstThreads = 2;                     // the caller and one pool worker
 
 }  // namespace
 

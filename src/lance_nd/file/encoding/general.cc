@@ -209,8 +209,8 @@ Result<std::span<const std::uint8_t>> GeneralDecompressToScratch(
     }
     declared = LoadLE<std::uint32_t>(input.data());
     if (declared > (input.size() - 4) * kLz4MaxRatio + 16) {
-      return Corrupt("general(lz4)", "declared uncompressed size ", declared,
-                     " is impossible for ", input.size() - 4, " compressed bytes");
+      return Corrupt("general(lz4)", "declared uncompressed size ", declared, " is impossible for ",
+                     input.size() - 4, " compressed bytes");
     }
   } else {
     return Status::NotImplemented(
@@ -230,8 +230,7 @@ std::uint64_t GeneralCompressBound(GeneralScheme scheme, std::uint64_t input_byt
   return 8 + ZSTD_compressBound(static_cast<std::size_t>(input_bytes));
 }
 
-Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme,
-                                          std::span<const std::uint8_t> input,
+Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme, std::span<const std::uint8_t> input,
                                           std::optional<std::int32_t> level,
                                           std::span<std::uint8_t> out) {
   if (scheme == GeneralScheme::kLz4) {
@@ -243,10 +242,9 @@ Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme,
       return Status::InvalidArgument("general(lz4): output space is below the bound");
     }
     StoreLE<std::uint32_t>(out.data(), static_cast<std::uint32_t>(input.size()));
-    const int n = LZ4_compress_default(reinterpret_cast<const char*>(input.data()),
-                                       reinterpret_cast<char*>(out.data() + 4),
-                                       static_cast<int>(input.size()),
-                                       static_cast<int>(out.size() - 4));
+    const int n = LZ4_compress_default(
+        reinterpret_cast<const char*>(input.data()), reinterpret_cast<char*>(out.data() + 4),
+        static_cast<int>(input.size()), static_cast<int>(out.size() - 4));
     if (n <= 0 && !input.empty()) return Status::IOError("general(lz4): compression failed");
     return std::uint64_t{4} + static_cast<std::uint64_t>(n < 0 ? 0 : n);
   }
@@ -296,9 +294,9 @@ Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const s
   std::vector<std::uint8_t> local;
   std::vector<std::uint8_t>& space = bound <= kMaxKept ? scratch : local;
   if (space.size() < bound) space.resize(static_cast<std::size_t>(bound));
-  LND_ASSIGN_OR_RETURN(const std::uint64_t n,
-                       GeneralCompressInto(scheme, input, level,
-                                           {space.data(), static_cast<std::size_t>(bound)}));
+  LND_ASSIGN_OR_RETURN(
+      const std::uint64_t n,
+      GeneralCompressInto(scheme, input, level, {space.data(), static_cast<std::size_t>(bound)}));
   return array::Buffer::Copy(space.data(), static_cast<int64_t>(n));
 }
 

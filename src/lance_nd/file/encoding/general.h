@@ -43,8 +43,7 @@ std::uint64_t GeneralCompressBound(GeneralScheme scheme, std::uint64_t input_byt
 
 /// \brief GeneralCompress into caller-owned space `out` of at least GeneralCompressBound bytes
 /// (no allocation): returns the framed size written.
-Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme,
-                                          std::span<const std::uint8_t> input,
+Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme, std::span<const std::uint8_t> input,
                                           std::optional<std::int32_t> level,
                                           std::span<std::uint8_t> out);
 

@@ -70,14 +70,15 @@ void AllWidthsAllEncodings() {
       RoundTripWith(MakeInlineBitpacking(kBits), v);
       RoundTripWith(MakeRle(kBits), v);
       if (kBits >= 16) RoundTripWith(MakeByteStreamSplit(kBits), v);
-      RoundTripWith(MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, MakeFlat(kBits)), v);
+      RoundTripWith(MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, MakeFlat(kBits)),
+                    v);
       RoundTripWith(MakeGeneral(EncodingRequest::Compression::kZstd, 3, MakeRle(kBits)), v);
       // block context: inline (n <= 1024 per Lance; we accept more), out-of-line, rle, flat
       auto values = FixedOf(v);
-      for (const auto& ce : {MakeOutOfLineBitpacking(kBits, w), MakeRle(kBits), MakeFlat(kBits),
-                             MakeInlineBitpacking(kBits),
-                             MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt,
-                                         MakeFlat(kBits))}) {
+      for (const auto& ce :
+           {MakeOutOfLineBitpacking(kBits, w), MakeRle(kBits), MakeFlat(kBits),
+            MakeInlineBitpacking(kBits),
+            MakeGeneral(EncodingRequest::Compression::kZstd, std::nullopt, MakeFlat(kBits))}) {
         LND_ASSERT_OK_AND_ASSIGN(auto bytes, EncodeBlock(ce, values));
         LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodeBlock(ce, bytes, n));
         EXPECT_EQ(ToVector<T>(dec), v) << EncodingName(ce) << " n=" << n << " w=" << w;
@@ -93,7 +94,8 @@ TEST(RoundTrip, U64AllEncodings) { AllWidthsAllEncodings<std::uint64_t>(); }
 
 TEST(RoundTrip, RunsLongerThan255AndRleChunks) {
   std::vector<std::uint32_t> v;
-  for (int r = 0; r < 40; ++r) v.insert(v.end(), static_cast<std::size_t>(37 + r * 97), static_cast<std::uint32_t>(r));
+  for (int r = 0; r < 40; ++r)
+    v.insert(v.end(), static_cast<std::size_t>(37 + r * 97), static_cast<std::uint32_t>(r));
   RoundTripWith(MakeRle(32), v);
   LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlock(FixedOf(v), EncodingRequest{}));
   EXPECT_EQ(enc.encoding->compression_case(), Case::kRle);
@@ -114,9 +116,11 @@ TEST(RoundTrip, FlatBooleansAndOddWidths) {
 TEST(RoundTrip, VariableStringsChunked) {
   std::vector<std::string> s;
   std::mt19937 rng(9);
-  for (int i = 0; i < 3000; ++i) s.push_back(std::string(rng() % 40, static_cast<char>('a' + rng() % 26)));
+  for (int i = 0; i < 3000; ++i)
+    s.push_back(std::string(rng() % 40, static_cast<char>('a' + rng() % 26)));
   for (std::uint32_t width : {32u, 64u}) {
-    LND_ASSERT_OK_AND_ASSIGN(auto enc, EncodeMiniBlockWith(MakeVariable(width), StringsOf(s, width)));
+    LND_ASSERT_OK_AND_ASSIGN(auto enc,
+                             EncodeMiniBlockWith(MakeVariable(width), StringsOf(s, width)));
     CheckChunkShape(enc, s.size());
     for (const auto& c : enc.chunks) EXPECT_EQ(c.buffers[0]->size() % (width / 8), 0);
     EXPECT_EQ(DecodeAllStrings(enc), s);
@@ -235,8 +239,8 @@ TEST(RoundTrip, FixedSizeListWithValidity) {
   // per-value (full-zip) form
   LND_ASSERT_OK_AND_ASSIGN(auto pv, EncodePerValue(values, EncodingRequest{}));
   EXPECT_EQ(pv.values.bits_per_value, 8u * (1 + 6));
-  LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodePerValueFixed(*pv.encoding, pv.values.data, rows,
-                                                         pv.values.bits_per_value));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto dec, DecodePerValueFixed(*pv.encoding, pv.values.data, rows, pv.values.bits_per_value));
   EXPECT_EQ(ToVector<std::uint16_t>(DataBlock::Fixed(16, rows * 3, dec.data)), data);
   EXPECT_EQ(std::memcmp(dec.fsl[0].validity->data(), bits.data(), rows * 3 / 8), 0);
 }
@@ -346,14 +350,16 @@ TEST(Heuristics, DictionaryForRepeatedStrings) {
     EXPECT_EQ(d->indices.bits_per_value, 32u);
     EXPECT_EQ(d->dictionary_encoding->compression_case(),
               version == FormatVersion::k2_2 ? Case::kGeneral : Case::kVariable);
-    LND_ASSERT_OK_AND_ASSIGN(auto dict, DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 2));
+    LND_ASSERT_OK_AND_ASSIGN(auto dict,
+                             DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 2));
     LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
     EXPECT_EQ(ToStrings(back), s);
   }
   // too few values, or all distinct: no dictionary
   std::vector<std::string> distinct;
   for (int i = 0; i < 300; ++i) distinct.push_back("value-" + std::to_string(i));
-  LND_ASSERT_OK_AND_ASSIGN(auto none, MaybeDictionaryEncode(StringsOf(distinct), EncodingRequest{}));
+  LND_ASSERT_OK_AND_ASSIGN(auto none,
+                           MaybeDictionaryEncode(StringsOf(distinct), EncodingRequest{}));
   EXPECT_FALSE(none.has_value());
   std::vector<std::string> eight(8, "same");
   LND_ASSERT_OK_AND_ASSIGN(auto none2, MaybeDictionaryEncode(StringsOf(eight), EncodingRequest{}));
@@ -408,7 +414,8 @@ TEST(Heuristics, Dictionary64BitOnlyIn22) {
   LND_ASSERT_OK_AND_ASSIGN(auto b, MaybeDictionaryEncode(FixedOf(v), EncodingRequest{}));
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->dictionary.num_values, 100u);
-  LND_ASSERT_OK_AND_ASSIGN(auto dict, DecodeBlock(*b->dictionary_encoding, b->dictionary_bytes, 100));
+  LND_ASSERT_OK_AND_ASSIGN(auto dict,
+                           DecodeBlock(*b->dictionary_encoding, b->dictionary_bytes, 100));
   LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, b->indices));
   EXPECT_EQ(ToVector<std::uint64_t>(back), v);
 }
@@ -426,9 +433,9 @@ TEST(Request, FromFieldMetadata) {
   EXPECT_DOUBLE_EQ(r.rle_threshold, 0.25);
   EXPECT_EQ(r.version, FormatVersion::k2_1);
   m.Set("lance-encoding:compression", "brotli");
-  LND_EXPECT_ERROR(EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2),
-                   StatusCode::kInvalidArgument,
-                   "lance-encoding:compression = 'brotli' is invalid; expected none, lz4, zstd or fsst");
+  LND_EXPECT_ERROR(
+      EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2), StatusCode::kInvalidArgument,
+      "lance-encoding:compression = 'brotli' is invalid; expected none, lz4, zstd or fsst");
   m.Set("lance-encoding:compression", "lz4");
   m.Set("lance-encoding:rle-threshold", "2");
   LND_EXPECT_ERROR(EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2),
@@ -487,7 +494,8 @@ void ExpectFusedBssEqualsSplitThenCompress(std::uint64_t n) {
       ASSERT_EQ(enc->chunks.size(), split.chunks.size());
       for (std::size_t c = 0; c < split.chunks.size(); ++c) {
         EXPECT_EQ(enc->chunks[c].num_values, split.chunks[c].num_values);
-        LND_ASSERT_OK_AND_ASSIGN(auto want, GeneralCompress(gs, split.chunks[c].buffers[0]->span()));
+        LND_ASSERT_OK_AND_ASSIGN(auto want,
+                                 GeneralCompress(gs, split.chunks[c].buffers[0]->span()));
         ASSERT_TRUE(enc->chunks[c].buffers[0]->Equals(*want)) << "chunk " << c;
       }
       EXPECT_EQ(DecodeAllFixed(*enc), AsBytes(v));

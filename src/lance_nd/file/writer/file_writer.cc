@@ -97,11 +97,10 @@ struct FileWriter::Impl {
     return WriteBytes(bytes, pad);
   }
 
-  std::string ColumnContext(std::size_t index, std::uint64_t first_row,
-                            std::uint64_t rows) const {
+  std::string ColumnContext(std::size_t index, std::uint64_t first_row, std::uint64_t rows) const {
     return "writing column " + std::to_string(index) + " ('" +
-           plan.leaves[index].leaf_field->name() + "'), page of rows " +
-           std::to_string(first_row) + ".." + std::to_string(first_row + rows);
+           plan.leaves[index].leaf_field->name() + "'), page of rows " + std::to_string(first_row) +
+           ".." + std::to_string(first_row + rows);
   }
 
   // Shreds and encodes one page of a leaf column (any thread: reads only the plan, the
@@ -137,8 +136,7 @@ struct FileWriter::Impl {
     in_flight.pop_front();
     Result<EncodedPage> encoded = page.encoded.Get();
     if (!encoded.ok()) {
-      return encoded.status().WithContext(
-          ColumnContext(page.leaf, page.first_row, page.num_rows));
+      return encoded.status().WithContext(ColumnContext(page.leaf, page.first_row, page.num_rows));
     }
     return WritePage(page.leaf, page.first_row, std::move(*encoded));
   }
@@ -162,10 +160,9 @@ struct FileWriter::Impl {
       while (in_flight.size() >= options.pages_in_flight) LND_RETURN_NOT_OK(WriteOldestInFlight());
       in_flight.push_back(PageInFlight{
           index, first_row, rows,
-          PoolTask<Result<EncodedPage>>(
-              [&leaf, &opts = state.options, arrays = std::move(arrays)] {
-                return EncodeLeafPage(leaf, opts, arrays);
-              })});
+          PoolTask<Result<EncodedPage>>([&leaf, &opts = state.options, arrays = std::move(arrays)] {
+            return EncodeLeafPage(leaf, opts, arrays);
+          })});
       return Status::OK();
     }
     Result<EncodedPage> encoded = EncodeLeafPage(leaf, state.options, arrays);
