@@ -109,6 +109,7 @@ void ParallelEach(std::uint64_t n, int threads, Fn&& fn) {
 /// \brief A computation handed to the pool, whose value is collected later with Get(). Get()
 /// runs it on the calling thread if no worker has started it yet, so waiting never deadlocks
 /// (even on a pool worker) and a full queue never delays the caller more than doing the work.
+/// Destroyed without Get(), a task that has not started never runs.
 template <typename T>
 class PoolTask {
  public:
@@ -120,8 +121,10 @@ class PoolTask {
   }
   PoolTask(PoolTask&&) noexcept = default;
   PoolTask& operator=(PoolTask&&) noexcept = default;
+  /// \brief A task never collected is skipped if no worker has started it, else waited for
+  /// (nothing it uses may go away under it).
   ~PoolTask() {
-    if (s_) Wait(*s_);  // nothing the task uses may go away under it
+    if (s_) Abandon(*s_);
   }
 
   bool valid() const { return s_ != nullptr; }
@@ -153,6 +156,15 @@ class PoolTask {
     s.fn = nullptr;
     s.done = true;
     s.cv.notify_all();
+  }
+  static void Abandon(S& s) {
+    std::unique_lock<std::mutex> lock(s.mu);
+    if (!s.started) {
+      s.started = s.done = true;
+      s.fn = nullptr;
+      return;
+    }
+    s.cv.wait(lock, [&] { return s.done; });
   }
   static void Wait(S& s) {
     Run(s);  // not started yet: run it here

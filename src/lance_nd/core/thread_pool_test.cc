@@ -92,15 +92,46 @@ TEST(PoolTask, NestedTasksAndLoopsNeverDeadlock) {
 }
 
 TEST(PoolTask, DestructorWaitsForARunningTask) {
-  std::atomic<bool> finished{false};
+  std::atomic<bool> started{false}, finished{false};
   {
     PoolTask<int> task([&] {
+      started = true;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       finished = true;
       return 0;
     });
+    while (!started) std::this_thread::yield();
   }
   EXPECT_TRUE(finished.load());
+}
+
+TEST(PoolTask, DestructorSkipsATaskNoWorkerStarted) {
+  // Every worker is held by a blocker, so the next task stays queued until it is destroyed.
+  const std::size_t workers = ThreadPool::Shared().size();
+  std::atomic<std::size_t> holding{0};
+  std::atomic<bool> release{false};
+  std::vector<PoolTask<int>> blockers;
+  for (std::size_t i = 0; i < workers; ++i) {
+    blockers.emplace_back([&] {
+      holding.fetch_add(1);
+      while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      return 0;
+    });
+  }
+  while (holding.load() < workers) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::atomic<bool> ran{false};
+  {
+    PoolTask<int> queued([&] {
+      ran = true;
+      return 0;
+    });
+  }
+  release = true;
+  for (auto& b : blockers) EXPECT_EQ(b.Get(), 0);
+  // the workers are free again and have dequeued the abandoned task by now
+  PoolTask<int> after([] { return 7; });
+  EXPECT_EQ(after.Get(), 7);
+  EXPECT_FALSE(ran.load());
 }
 
 TEST(ThreadPool, WorksInAForkedChild) {
