@@ -119,6 +119,8 @@ class PoolTask {
     std::shared_ptr<S> s = s_;
     ThreadPool::Shared().Post([s] { Run(*s); });  // not posted: Get() runs it
   }
+  PoolTask(const PoolTask&) = delete;
+  PoolTask& operator=(const PoolTask&) = delete;
   PoolTask(PoolTask&&) noexcept = default;
   PoolTask& operator=(PoolTask&&) noexcept = default;
   /// \brief A task never collected is skipped if no worker has started it, else waited for

@@ -349,7 +349,7 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   // allocation per value; most pages give up after max_unique distinct values).
   auto hash_of = [&](std::string_view v) -> std::uint64_t {
     if (variable) return std::hash<std::string_view>{}(v);
-    std::uint64_t x;  // splitmix64 of the 8 bytes
+    std::uint64_t x = 0;  // splitmix64 of the 8 bytes
     std::memcpy(&x, v.data(), 8);
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -141,7 +141,7 @@ class Table {
   // input byte.
   int Match(const std::uint8_t* p, std::size_t n) const {
     if (n >= 2) {
-      std::uint64_t word;
+      std::uint64_t word = 0;
       if (n >= 8) {
         std::memcpy(&word, p, 8);
         word = LoadLE<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(&word));
@@ -174,7 +174,7 @@ class Table {
     return len >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * len)) - 1;
   }
   std::vector<Sym> syms_;
-  std::array<int, 256> single_;
+  std::array<int, 256> single_{};
   std::vector<Range> range_ = std::vector<Range>(65536);
   std::vector<Candidate> multi_;
 };
