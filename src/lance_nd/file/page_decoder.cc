@@ -56,9 +56,16 @@ Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::ui
     if (!block.data || static_cast<std::uint64_t>(block.data->size()) < n * 2) {
       return Status::Corrupt(what() + " holds fewer bytes than " + N(n) + " u16 levels");
     }
-    const std::size_t old = out->size();
-    out->resize(old + n);
-    if (n > 0) std::memcpy(out->data() + old, block.data->data(), n * 2);
+    const std::uint8_t* src = block.data->data();
+    if (reinterpret_cast<std::uintptr_t>(src) % alignof(std::uint16_t) == 0) {
+      // aligned (the usual case): copied once, without zero-filling the new levels first
+      const auto* levels = reinterpret_cast<const std::uint16_t*>(src);
+      out->insert(out->end(), levels, levels + n);
+    } else {
+      const std::size_t old = out->size();
+      out->resize(old + n);
+      if (n > 0) std::memcpy(out->data() + old, src, n * 2);
+    }
     return Status::OK();
   }
   if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 0) {

@@ -264,8 +264,9 @@ Result<DataBlock> ExpandRuns(const std::uint8_t* values, std::uint64_t values_si
   if (n > runs * 255) {
     return Corrupt("rle", runs, " runs cannot hold ", n, " values");
   }
+  // Uninitialised: the runs fill all n values, or the block is refused below.
   std::uint8_t* out = nullptr;
-  auto buffer = detail::Allocate(n * width, &out);
+  auto buffer = array::Buffer::AllocateUninitialized(static_cast<int64_t>(n * width), &out);
   std::uint64_t produced = 0;
   switch (width) {
     case 1:
