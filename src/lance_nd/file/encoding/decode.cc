@@ -742,7 +742,9 @@ Status DecodeMiniBlockInto(const pb::CompressiveEncoding& ce, std::span<const Bu
     return Corrupt(EncodingName(ce), "chunk has ", buffers.size(), " value buffers, expected 1");
   }
   const BufferPtr bytes = buffers[0] ? buffers[0] : array::Buffer::Empty();
-  LND_RETURN_NOT_OK(CheckCount(EncodingName(ce), n));
+  if (n >= detail::kMaxDecodedValues) {  // (the name is built only for the error: hot path)
+    LND_RETURN_NOT_OK(CheckCount(EncodingName(ce), n));
+  }
   switch (ce.compression_case()) {
     case Case::kFlat: {
       const std::uint64_t need = n * (bits / 8);
