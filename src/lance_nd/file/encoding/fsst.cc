@@ -113,27 +113,33 @@ struct Sym {
 
 class Table {
  public:
-  // Symbols of two or more bytes are grouped by their first two bytes (longest first), so a
-  // match looks only at the symbols that can start at p; single bytes have a direct code.
+  // Symbols of three or more bytes are grouped by their first three bytes (longest first) in a
+  // small hash table, two-byte and one-byte symbols have a direct code: a match looks only at
+  // the symbols that can start at p. The result is the longest matching symbol, as a scan of
+  // every symbol would give.
   explicit Table(std::vector<Sym> syms) : syms_(std::move(syms)) {
     single_.fill(-1);
-    std::vector<std::pair<std::uint32_t, Candidate>> multi;  // (two-byte key, candidate)
+    std::vector<std::pair<std::uint32_t, Candidate>> longer;  // (three-byte key, candidate)
     for (std::size_t i = 0; i < syms_.size(); ++i) {
       const Sym& sym = syms_[i];
+      const int code = static_cast<int>(i);
       if (sym.len == 1) {
-        single_[sym.val & 0xFF] = static_cast<int>(i);
+        single_[sym.val & 0xFF] = code;
+      } else if (sym.len == 2) {
+        pair_[sym.val & 0xFFFF] = static_cast<std::int16_t>(code);
       } else {
-        multi.emplace_back(static_cast<std::uint32_t>(sym.val & 0xFFFF),
-                           Candidate{sym.val, LengthMask(sym.len), sym.len, static_cast<int>(i)});
+        longer.emplace_back(static_cast<std::uint32_t>(sym.val & 0xFFFFFF),
+                            Candidate{sym.val, LengthMask(sym.len), sym.len, code});
       }
     }
-    std::stable_sort(multi.begin(), multi.end(), [](const auto& a, const auto& b) {
+    std::stable_sort(longer.begin(), longer.end(), [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first < b.first : a.second.len > b.second.len;
     });
-    for (const auto& [key, c] : multi) {
-      if (range_[key].count == 0) range_[key].begin = static_cast<std::uint16_t>(multi_.size());
-      ++range_[key].count;
-      multi_.push_back(c);
+    for (const auto& [key, c] : longer) {
+      Slot& slot = SlotOf(key);
+      if (slot.key != key) slot = Slot{key, static_cast<std::uint16_t>(long_.size()), 0};
+      ++slot.count;
+      long_.push_back(c);
     }
   }
   // Longest symbol matching at p (n >= 1 bytes left); -1 if none. The next (up to) 8 bytes are
@@ -150,11 +156,15 @@ class Table {
         std::memcpy(buf, p, n);
         word = LoadLE<std::uint64_t>(buf);
       }
-      const Range r = range_[word & 0xFFFF];
-      for (std::uint32_t k = r.begin; k < std::uint32_t{r.begin} + r.count; ++k) {
-        const Candidate& c = multi_[k];
-        if (c.len <= n && (word & c.mask) == c.val) return c.code;
+      if (n >= 3 && !long_.empty()) {
+        const Slot& slot = SlotOf(static_cast<std::uint32_t>(word & 0xFFFFFF));
+        for (std::uint32_t k = slot.begin; k < std::uint32_t{slot.begin} + slot.count; ++k) {
+          const Candidate& c = long_[k];
+          if (c.len <= n && (word & c.mask) == c.val) return c.code;
+        }
       }
+      const int two = pair_[word & 0xFFFF];
+      if (two >= 0) return two;
     }
     return single_[p[0]];
   }
@@ -167,16 +177,29 @@ class Table {
     std::size_t len;
     int code;
   };
-  struct Range {
-    std::uint16_t begin = 0, count = 0;  // into multi_ (at most 255 symbols)
+  struct Slot {
+    std::uint32_t key = kNoKey;          // first three bytes, or kNoKey
+    std::uint16_t begin = 0, count = 0;  // into long_ (at most 255 symbols)
   };
+  static constexpr std::uint32_t kNoKey = 0xFFFFFFFFu;  // keys have 24 bits
+  static constexpr std::size_t kSlots = 1024;           // >= 4x the 255 symbols: short probes
   static std::uint64_t LengthMask(std::size_t len) {
     return len >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * len)) - 1;
   }
+  // The slot holding `key`, or the empty slot where it belongs (linear probing).
+  std::size_t SlotIndex(std::uint32_t key) const {
+    std::size_t h = (key * 0x9E3779B1u) >> 22;  // 10 bits
+    while (slots_[h].key != kNoKey && slots_[h].key != key) h = (h + 1) % kSlots;
+    return h;
+  }
+  const Slot& SlotOf(std::uint32_t key) const { return slots_[SlotIndex(key)]; }
+  Slot& SlotOf(std::uint32_t key) { return slots_[SlotIndex(key)]; }
+
   std::vector<Sym> syms_;
   std::array<int, 256> single_{};
-  std::vector<Range> range_ = std::vector<Range>(65536);
-  std::vector<Candidate> multi_;
+  std::vector<std::int16_t> pair_ = std::vector<std::int16_t>(65536, -1);
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+  std::vector<Candidate> long_;
 };
 
 // The symbol's bytes as a little-endian word, unused high bytes zero (what Match compares).
