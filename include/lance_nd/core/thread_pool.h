@@ -43,12 +43,12 @@ class ThreadPool {
 namespace detail {
 
 // One parallel loop: ranges are taken from `next`; `active` counts workers inside it, so that
-// the caller waits for started workers only.
+// the caller waits for started workers only (`closed` and `active` are guarded by `mu`).
 struct LoopState {
   std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> closed{false};
   std::mutex mu;
   std::condition_variable done;
+  bool closed = false;
   int active = 0;
 };
 
@@ -83,7 +83,7 @@ void ParallelRanges(std::uint64_t n, std::uint64_t grain, int threads, Fn&& fn) 
     const bool posted = pool.Post([state, &work] {
       {
         std::lock_guard<std::mutex> lock(state->mu);
-        if (state->closed.load(std::memory_order_relaxed)) return;
+        if (state->closed) return;
         ++state->active;
       }
       work(*state);
@@ -94,7 +94,7 @@ void ParallelRanges(std::uint64_t n, std::uint64_t grain, int threads, Fn&& fn) 
   }
   work(*state);
   std::unique_lock<std::mutex> lock(state->mu);
-  state->closed.store(true, std::memory_order_relaxed);
+  state->closed = true;
   state->done.wait(lock, [&] { return state->active == 0; });
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "lance_nd/core/endian.h"
-#include "lance_nd/core/thread_pool.h"
+#include "lance_nd/file/encoding/encode_internal.h"
 #include "lance_nd/file/encoding/variable_util.h"
 
 namespace lance_nd::file::internal::encoding {
@@ -19,7 +19,6 @@ using detail::Corrupt;
 
 constexpr std::uint64_t kFsstMagic = 0x46535354ull << 32;
 constexpr std::uint64_t kFsstMinInput = 32 * 1024;  // Lance: below this, strings stay raw
-constexpr int kFsstThreads = 2;                     // the caller and one pool worker
 
 }  // namespace
 
@@ -298,7 +297,7 @@ Result<FsstCompressed> FsstCompress(const DataBlock& values, bool force) {
   };
   constexpr std::uint64_t kValuesPerPart = 16384;
   std::vector<Part> parts((values.num_values + kValuesPerPart - 1) / kValuesPerPart);
-  ParallelEach(parts.size(), kFsstThreads, [&](std::uint64_t k) {
+  detail::ParallelFor(parts.size(), 1, [&](std::uint64_t k, std::uint64_t) {
     Part& part = parts[k];
     const std::uint64_t vb = k * kValuesPerPart;
     const std::uint64_t ve = std::min(values.num_values, vb + kValuesPerPart);

@@ -44,7 +44,8 @@ Status Lz4BlockInto(std::span<const std::uint8_t> block, std::span<std::uint8_t>
   return Status::OK();
 }
 
-Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
+// The size an LZ4 buffer's prefix declares, if its block can produce that much.
+Result<std::uint64_t> Lz4DeclaredSize(std::span<const std::uint8_t> input) {
   if (input.size() < 4) {
     return Corrupt("general(lz4)", "buffer of ", input.size(),
                    " bytes is shorter than its 4-byte size prefix");
@@ -55,6 +56,11 @@ Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
     return Corrupt("general(lz4)", "declared uncompressed size ", usize, " is impossible for ",
                    csize, " compressed bytes");
   }
+  return usize;
+}
+
+Result<array::BufferPtr> Lz4Decompress(std::span<const std::uint8_t> input) {
+  LND_ASSIGN_OR_RETURN(const std::uint64_t usize, Lz4DeclaredSize(input));
   std::uint8_t* out = nullptr;
   auto buffer = detail::Allocate(usize, &out);
   LND_RETURN_NOT_OK(Lz4BlockInto(input.subspan(4), {out, static_cast<std::size_t>(usize)}));
@@ -203,15 +209,7 @@ Result<std::span<const std::uint8_t>> GeneralDecompressToScratch(
     declared = LoadLE<std::uint64_t>(input.data());
     LND_RETURN_NOT_OK(CheckZstdDeclared(declared, input.size() - 8));
   } else if (scheme == GeneralScheme::kLz4) {
-    if (input.size() < 4) {
-      return Corrupt("general(lz4)", "buffer of ", input.size(),
-                     " bytes is shorter than its 4-byte size prefix");
-    }
-    declared = LoadLE<std::uint32_t>(input.data());
-    if (declared > (input.size() - 4) * kLz4MaxRatio + 16) {
-      return Corrupt("general(lz4)", "declared uncompressed size ", declared, " is impossible for ",
-                     input.size() - 4, " compressed bytes");
-    }
+    LND_ASSIGN_OR_RETURN(declared, Lz4DeclaredSize(input));
   } else {
     return Status::NotImplemented(
         detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
@@ -278,15 +276,8 @@ Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme, std::span<const 
 
 Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,
                                          std::optional<std::int32_t> level) {
-  if (scheme != GeneralScheme::kLz4 && scheme != GeneralScheme::kZstd) {
-    return Status::NotImplemented(
-        detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
-  }
+  // (an unknown scheme or an input over LZ4's limit is refused by GeneralCompressInto)
   const std::uint64_t bound = GeneralCompressBound(scheme, input.size());
-  if (bound == 0) {
-    return Status::InvalidArgument(detail::Cat("general(lz4): a buffer of ", input.size(),
-                                               " bytes exceeds LZ4's block limit; use zstd"));
-  }
   // Output space: a per-thread scratch (grown, never shrunk, up to 1 MiB) so that no
   // bound-sized buffer is allocated per call; bigger outputs use a local vector.
   constexpr std::uint64_t kMaxKept = std::uint64_t{1} << 20;
