@@ -12,7 +12,7 @@ namespace lance_nd {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Status error) : v_(std::move(error)) {  // NOLINT(google-explicit-constructor)
     if (std::get<Status>(v_).ok()) {
       v_ = Status::InvalidArgument("internal error: Result built from an OK status");
@@ -56,31 +56,39 @@ class [[nodiscard]] Result {
 #define LND_CONCAT(a, b) LND_CONCAT_IMPL(a, b)
 
 /// \brief Return the Status of `expr` from the enclosing function when it is not OK.
-#define LND_RETURN_NOT_OK(expr)                         \
-  do {                                                  \
-    ::lance_nd::Status _lnd_st = (expr);                \
-    if (!_lnd_st.ok()) [[unlikely]] return _lnd_st;     \
+/// (Each use names its own status variable, so uses nested in a lambda do not shadow.)
+#define LND_RETURN_NOT_OK(expr) LND_RETURN_NOT_OK_IMPL(LND_CONCAT(_lnd_st_, __COUNTER__), expr)
+#define LND_RETURN_NOT_OK_IMPL(st, expr) \
+  do {                                   \
+    ::lance_nd::Status st = (expr);      \
+    if (!st.ok()) [[unlikely]]           \
+      return st;                         \
   } while (false)
 
 /// \brief Like LND_RETURN_NOT_OK, adding context to the error.
-#define LND_RETURN_NOT_OK_CTX(expr, ctx)                                \
-  do {                                                                  \
-    ::lance_nd::Status _lnd_st = (expr);                                \
-    if (!_lnd_st.ok()) [[unlikely]] return _lnd_st.WithContext(ctx);   \
+#define LND_RETURN_NOT_OK_CTX(expr, ctx) \
+  LND_RETURN_NOT_OK_CTX_IMPL(LND_CONCAT(_lnd_st_, __COUNTER__), expr, ctx)
+#define LND_RETURN_NOT_OK_CTX_IMPL(st, expr, ctx) \
+  do {                                            \
+    ::lance_nd::Status st = (expr);               \
+    if (!st.ok()) [[unlikely]]                    \
+      return st.WithContext(ctx);                 \
   } while (false)
 
-#define LND_ASSIGN_OR_RETURN_IMPL(tmp, lhs, rexpr)    \
-  auto tmp = (rexpr);                                 \
-  if (!tmp.ok()) [[unlikely]] return std::move(tmp).status(); \
+#define LND_ASSIGN_OR_RETURN_IMPL(tmp, lhs, rexpr) \
+  auto tmp = (rexpr);                              \
+  if (!tmp.ok()) [[unlikely]]                      \
+    return std::move(tmp).status();                \
   lhs = std::move(*tmp)
 
 /// \brief `lhs = value of rexpr`, or return its error.
 #define LND_ASSIGN_OR_RETURN(lhs, rexpr) \
   LND_ASSIGN_OR_RETURN_IMPL(LND_CONCAT(_lnd_r_, __LINE__), lhs, rexpr)
 
-#define LND_ASSIGN_OR_RETURN_CTX_IMPL(tmp, lhs, rexpr, ctx)                       \
-  auto tmp = (rexpr);                                                             \
-  if (!tmp.ok()) [[unlikely]] return std::move(tmp).status().WithContext(ctx);    \
+#define LND_ASSIGN_OR_RETURN_CTX_IMPL(tmp, lhs, rexpr, ctx) \
+  auto tmp = (rexpr);                                       \
+  if (!tmp.ok()) [[unlikely]]                               \
+    return std::move(tmp).status().WithContext(ctx);        \
   lhs = std::move(*tmp)
 
 #define LND_ASSIGN_OR_RETURN_CTX(lhs, rexpr, ctx) \

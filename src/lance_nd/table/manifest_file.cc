@@ -23,7 +23,9 @@ std::uint64_t LoadLe(const std::uint8_t* p, int n) {
 }
 
 void AppendLe(std::vector<std::uint8_t>* out, std::uint64_t v, int n) {
-  for (int i = 0; i < n; ++i) out->push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  std::uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<std::uint8_t>(v >> (8 * i));
+  out->insert(out->end(), bytes, bytes + n);
 }
 
 Status CorruptIn(std::string_view name, const std::string& problem) {

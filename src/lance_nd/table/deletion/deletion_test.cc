@@ -203,6 +203,7 @@ TEST(RoaringPortableTest, BitmapContainerAndCardinality) {
   LND_EXPECT_ERROR(internal::ParseRoaringPortable(bytes, "b.bin", 4999), StatusCode::kCorrupt,
                    "header says 5000 values, expected at most 4999");
   auto flipped = bytes;
+  ASSERT_FALSE(flipped.empty());
   flipped.back() ^= 0x80;  // one more bit set in the bitmap container
   LND_EXPECT_ERROR(internal::ParseRoaringPortable(flipped, "b.bin", 10000), StatusCode::kCorrupt,
                    "its bitmap holds 5001 values but its header says 5000");
