@@ -1,4 +1,5 @@
 // RowDecoder: rows of the lance-nd table layout -> nd record batches.
+#include <algorithm>
 #include <unordered_set>
 
 #include "lance_nd/array/view.h"
@@ -32,18 +33,26 @@ uint64_t BufferBytes(const ArrayData& array) {
   return total;
 }
 
-/// The batch's row count is a size read from input: every row of a lance-nd batch is backed
-/// by at least one bit of its columns (a validity bit, or an offset of a list), so a count
-/// beyond eight rows per buffer byte is corrupt and must not size an allocation.
+/// Rows a batch may declare with no buffer bytes behind them: rows that hold no nd variable and
+/// no attribute (an empty nd batch each) are legal but backed by nothing.
+constexpr uint64_t kMaxUnbackedRows = 65536;
+
+/// The batch's row count is a size read from input. A row of a lance-nd batch that holds data
+/// is backed by at least one bit of its columns (a validity bit, or an offset of a list), so a
+/// count beyond eight rows per buffer byte (and kMaxUnbackedRows) is corrupt and must not size
+/// an allocation.
 Status CheckRowsBacked(const array::RecordBatch& batch) {
   uint64_t bytes = 0;
   for (int i = 0; i < batch.num_columns(); ++i) bytes += BufferBytes(*batch.column(i));
   const auto rows = static_cast<uint64_t>(batch.num_rows());
-  if (rows / 8 > bytes || (rows / 8 == bytes && rows % 8 != 0)) {
+  const uint64_t limit =
+      std::max(kMaxUnbackedRows, bytes > UINT64_MAX / 8 ? UINT64_MAX : bytes * 8);
+  if (rows > limit) {
     return InvalidEncoding("the batch declares " + std::to_string(rows) +
                            " rows but its columns hold only " + std::to_string(bytes) +
-                           " bytes of buffers; each row needs at least one bit (a validity "
-                           "bit or a list offset), so the row count is corrupt");
+                           " bytes of buffers; a row needs at least one bit (a validity bit or "
+                           "a list offset), so at most " +
+                           std::to_string(limit) + " rows are possible: the row count is corrupt");
   }
   return Status::OK();
 }

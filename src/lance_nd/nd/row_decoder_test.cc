@@ -472,13 +472,17 @@ TEST(RowDecoderCorrupt, RowCountNotBackedByBuffers) {
   const auto column = array::MakeArrayData(global->type(), rows, {nullptr}, {}, 0);
   const array::RecordBatch batch(array::MakeSchema({global}), rows, {column});
   const RowDecoder d = MakeOk({global});
-  LND_EXPECT_ERROR(d.DecodeAll(batch), StatusCode::kCorrupt,
-                   "invalid nd encoding: the batch declares 1099511627776 rows but its columns "
-                   "hold only 0 bytes of buffers; each row needs at least one bit");
+  LND_EXPECT_ERROR(
+      d.DecodeAll(batch), StatusCode::kCorrupt,
+      "invalid nd encoding: the batch declares 1099511627776 rows but its columns "
+      "hold only 0 bytes of buffers; a row needs at least one bit (a validity bit or a "
+      "list offset), so at most 65536 rows are possible: the row count is corrupt");
   const array::RecordBatch none(array::MakeSchema({}), rows, {});
   LND_EXPECT_ERROR(MakeOk({}).DecodeAll(none), StatusCode::kCorrupt,
                    "the batch declares 1099511627776 rows but its columns hold only 0 bytes");
-  // Eight rows per byte are still accepted (here: eight null rows and one validity byte).
+  // Up to 65536 rows need no bytes (rows with no variable and no attribute), and eight rows
+  // per byte are accepted beyond that (here: eight null rows and one validity byte).
+  LND_EXPECT_OK(MakeOk({}).DecodeAll(array::RecordBatch(array::MakeSchema({}), 65536, {})));
   const std::uint8_t none_valid = 0;
   const auto nulls =
       array::MakeArrayData(global->type(), 8, {array::Buffer::Copy(&none_valid, 1)}, {}, 8);
