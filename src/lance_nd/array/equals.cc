@@ -1,6 +1,7 @@
 // Logical array equality.
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/view.h"
@@ -62,7 +63,54 @@ bool SlotValuesEqual(const ArrayData& a, int64_t i, const ArrayData& b, int64_t 
   }
 }
 
+// Without validity bitmaps, types whose slots hold no bytes of their own compare as whole ranges:
+// a struct by its children, a fixed-size list by its child's range, fixed-width integers by one
+// memcmp. The length of such an array is backed by no buffer of its own (a struct with no
+// children can claim 2^40 rows in a few bytes of IPC), so a slot-by-slot loop could run forever.
+std::optional<bool> BulkEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi,
+                               int64_t n) {
+  switch (a.type->id()) {
+    case TypeId::kStruct:
+      for (std::size_t c = 0; c < a.children.size(); ++c) {
+        if (!RangeEquals(*a.children[c], a.offset + ai, *b.children[c], b.offset + bi, n)) {
+          return false;
+        }
+      }
+      return true;
+    case TypeId::kFixedSizeList: {
+      const int64_t size = a.type->fixed_size();
+      return RangeEquals(*a.children[0], (a.offset + ai) * size, *b.children[0],
+                         (b.offset + bi) * size, n * size);
+    }
+    case TypeId::kFixedSizeBinary:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kDate32:
+    case TypeId::kDate64:
+    case TypeId::kTimestamp:
+    case TypeId::kDuration: {
+      const int64_t w = a.type->byte_width();
+      if (w == 0 || n == 0) return true;
+      return std::memcmp(a.buffers[1]->data() + (a.offset + ai) * w,
+                         b.buffers[1]->data() + (b.offset + bi) * w,
+                         static_cast<std::size_t>(n * w)) == 0;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 bool RangeEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi, int64_t n) {
+  if (a.type->id() == TypeId::kNull) return true;  // every slot is null
+  if (a.validity() == nullptr && b.validity() == nullptr) {
+    if (const std::optional<bool> bulk = BulkEquals(a, ai, b, bi, n)) return *bulk;
+  }
   for (int64_t k = 0; k < n; ++k) {
     const bool va = a.IsValid(ai + k), vb = b.IsValid(bi + k);
     if (va != vb) return false;

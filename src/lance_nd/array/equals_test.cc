@@ -102,5 +102,29 @@ TEST(ArrayEqualsTest, MetadataOfNestedFields) {
   EXPECT_TRUE(ArrayEquals(*a, *b, /*check_metadata=*/false));
 }
 
+// Lengths no buffer backs (a struct with no children, the null type, a fixed-size list of size
+// 0) compare without visiting every slot: an IPC stream once claimed 2^40 rows of a childless
+// struct and the fuzz target's equality check never returned.
+TEST(ArrayEqualsTest, UnbackedLengthsCompareWithoutASlotLoop) {
+  const int64_t n = int64_t{1} << 40;
+  auto empty = MakeArrayData(Struct({}), n, {nullptr}, {}, 0);
+  EXPECT_TRUE(ArrayEquals(*empty, *MakeArrayData(Struct({}), n, {nullptr}, {}, 0)));
+  EXPECT_FALSE(ArrayEquals(*empty, *MakeArrayData(Struct({}), n - 1, {nullptr}, {}, 0)));
+  EXPECT_TRUE(
+      ArrayEquals(*MakeArrayData(Null(), n, {}, {}, n), *MakeArrayData(Null(), n, {}, {}, n)));
+  auto no_items = MakeArrayData(Int32(), 0, {nullptr, Buffer::Empty()}, {}, 0);
+  auto fsl = MakeArrayData(FixedSizeList(Int32(), 0), n, {nullptr}, {no_items}, 0);
+  EXPECT_TRUE(
+      ArrayEquals(*fsl, *MakeArrayData(FixedSizeList(Int32(), 0), n, {nullptr}, {no_items}, 0)));
+  // Without validity, struct children and integers still compare value by value.
+  auto x = MakePrimitiveArray<int32_t>(Int32(), {1, 2, 3});
+  auto y = MakePrimitiveArray<int32_t>(Int32(), {1, 2, 4});
+  auto sx = MakeArrayData(Struct({MakeField("v", Int32())}), 3, {nullptr}, {x}, 0);
+  auto sy = MakeArrayData(Struct({MakeField("v", Int32())}), 3, {nullptr}, {y}, 0);
+  EXPECT_FALSE(ArrayEquals(*sx, *sy));
+  EXPECT_TRUE(
+      ArrayEquals(*sx, *MakeArrayData(Struct({MakeField("v", Int32())}), 3, {nullptr}, {x}, 0)));
+}
+
 }  // namespace
 }  // namespace lance_nd::array

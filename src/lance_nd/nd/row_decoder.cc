@@ -1,4 +1,5 @@
 // RowDecoder: rows of the lance-nd table layout -> nd record batches.
+#include <algorithm>
 #include <unordered_set>
 
 #include "lance_nd/array/view.h"
@@ -20,6 +21,41 @@ std::string Where(const std::string& column, int64_t row) {
   return "column '" + column + "' row " + std::to_string(row) + ": ";
 }
 
+/// Bytes of every buffer of `array` and its descendants (shared buffers count once per use).
+uint64_t BufferBytes(const ArrayData& array) {
+  uint64_t total = 0;
+  for (const auto& buffer : array.buffers) {
+    if (buffer) total += static_cast<uint64_t>(buffer->size());
+  }
+  for (const ArrayPtr& child : array.children) {
+    if (child) total += BufferBytes(*child);
+  }
+  return total;
+}
+
+/// Rows a batch may declare with no buffer bytes behind them: rows that hold no nd variable and
+/// no attribute (an empty nd batch each) are legal but backed by nothing.
+constexpr uint64_t kMaxUnbackedRows = 65536;
+
+/// The batch's row count is a size read from input. A row of a lance-nd batch that holds data
+/// is backed by at least one bit of its columns (a validity bit, or an offset of a list), so a
+/// count beyond eight rows per buffer byte (and kMaxUnbackedRows) is corrupt and must not size
+/// an allocation.
+Status CheckRowsBacked(const array::RecordBatch& batch) {
+  uint64_t bytes = 0;
+  for (int i = 0; i < batch.num_columns(); ++i) bytes += BufferBytes(*batch.column(i));
+  const auto rows = static_cast<uint64_t>(batch.num_rows());
+  const uint64_t limit =
+      std::max(kMaxUnbackedRows, bytes > UINT64_MAX / 8 ? UINT64_MAX : bytes * 8);
+  if (rows > limit) {
+    return InvalidEncoding("the batch declares " + std::to_string(rows) +
+                           " rows but its columns hold only " + std::to_string(bytes) +
+                           " bytes of buffers; a row needs at least one bit (a validity bit or "
+                           "a list offset), so at most " +
+                           std::to_string(limit) + " rows are possible: the row count is corrupt");
+  }
+  return Status::OK();
+}
 
 /// The child slot range [begin, end) of list slot `slot`, checked against the child length.
 Result<std::pair<int64_t, int64_t>> ListRange(const ArrayData& list, int64_t slot,
@@ -254,6 +290,7 @@ Result<std::vector<NdRecordBatch>> RowDecoder::DecodeAll(const array::RecordBatc
   if (!valid.ok()) {
     return InvalidEncoding("the batch is not valid Arrow data: " + std::string(valid.message()));
   }
+  LND_RETURN_NOT_OK(CheckRowsBacked(batch));
   std::vector<NdRecordBatch> out;
   out.reserve(static_cast<std::size_t>(batch.num_rows()));
   for (int64_t r = 0; r < batch.num_rows(); ++r) {

@@ -463,5 +463,33 @@ TEST(RowDecoderCorrupt, OffsetsOutsideTheItems) {
                    "invalid nd encoding: the batch is not valid Arrow data");
 }
 
+// A row count read from input must be backed by the columns' buffers before it sizes an
+// allocation: a batch of no-field global attributes claiming 2^40 rows once made DecodeAll
+// reserve that many rows and die of std::bad_alloc (fuzz/regressions/nd_row_decoder/).
+TEST(RowDecoderCorrupt, RowCountNotBackedByBuffers) {
+  const int64_t rows = int64_t{1} << 40;
+  const FieldPtr global = GlobalAttributesField({});
+  const auto column = array::MakeArrayData(global->type(), rows, {nullptr}, {}, 0);
+  const array::RecordBatch batch(array::MakeSchema({global}), rows, {column});
+  const RowDecoder d = MakeOk({global});
+  LND_EXPECT_ERROR(
+      d.DecodeAll(batch), StatusCode::kCorrupt,
+      "invalid nd encoding: the batch declares 1099511627776 rows but its columns "
+      "hold only 0 bytes of buffers; a row needs at least one bit (a validity bit or a "
+      "list offset), so at most 65536 rows are possible: the row count is corrupt");
+  const array::RecordBatch none(array::MakeSchema({}), rows, {});
+  LND_EXPECT_ERROR(MakeOk({}).DecodeAll(none), StatusCode::kCorrupt,
+                   "the batch declares 1099511627776 rows but its columns hold only 0 bytes");
+  // Up to 65536 rows need no bytes (rows with no variable and no attribute), and eight rows
+  // per byte are accepted beyond that (here: eight null rows and one validity byte).
+  LND_EXPECT_OK(MakeOk({}).DecodeAll(array::RecordBatch(array::MakeSchema({}), 65536, {})));
+  const std::uint8_t none_valid = 0;
+  const auto nulls =
+      array::MakeArrayData(global->type(), 8, {array::Buffer::Copy(&none_valid, 1)}, {}, 8);
+  const array::RecordBatch eight(array::MakeSchema({global}), 8, {nulls});
+  LND_ASSERT_OK_AND_ASSIGN(std::vector<NdRecordBatch> back, d.DecodeAll(eight));
+  EXPECT_EQ(back.size(), 8u);
+}
+
 }  // namespace
 }  // namespace lance_nd::nd
