@@ -63,6 +63,7 @@ struct FieldDescription {
   bool nullable = true;
   array::Metadata metadata;
   int column = -1;           // leaf column index, -1 for structs and lists
+  std::string unsupported;   // why lance-nd cannot read this field; empty when it can
 };
 
 struct FileDescription {
