@@ -117,8 +117,13 @@ Result<DataTypePtr> ParseScalarType(std::string_view lt) {
     if (n) {
       const std::string_view inner =
           lt.substr(head.size() + 1, lt.size() - head.size() - 2 - parts.back().size());
-      LND_ASSIGN_OR_RETURN(DataTypePtr item, ParseScalarType(inner));
-      return array::FixedSizeList(array::MakeField("item", std::move(item), true), *n);
+      auto item = ParseScalarType(inner);
+      if (!item.ok()) {
+        return Status::NotImplemented("logical type '" + std::string(lt) +
+                                      "' is not supported by lance-nd: its items ('" +
+                                      std::string(inner) + "') are not");
+      }
+      return array::FixedSizeList(array::MakeField("item", *std::move(item), true), *n);
     }
   }
   return Status::NotImplemented("logical type '" + std::string(lt) +
