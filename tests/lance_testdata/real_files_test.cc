@@ -307,6 +307,27 @@ TEST_P(DictDecimal, WritesDecimalsBack) {
   EXPECT_EQ(*back->schema()->GetField("dec256_60_20")->type(), *array::Decimal256(60, 20));
 }
 
+// Appending to a table with a field lance-nd cannot read would store the wrong type under its
+// field id: refused, and the table is left as it was.
+TEST_P(DictDecimal, AppendToTableWithUnreadableFieldIsRefused) {
+  const std::string copy = ::testing::TempDir() + "/lance_nd_append_" + GetParam() + ".lance";
+  fs::remove_all(copy);
+  fs::copy(TablePath(), copy, fs::copy_options::recursive);
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), copy));
+  table::TableScanOptions o;
+  o.projection = {"id"};
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(ds, o));
+  table::WriteOptions w;
+  w.mode = table::WriteMode::kAppend;
+  const std::vector<array::RecordBatchPtr> batches = {batch};
+  LND_EXPECT_ERROR(table::WriteTable(io::LocalFileSystem(), copy, batches, w),
+                   StatusCode::kNotImplemented,
+                   "its field 'time_ms' has a type lance-nd does not read");
+  LND_ASSERT_OK_AND_ASSIGN(auto after, table::Dataset::Open(io::LocalFileSystem(), copy));
+  EXPECT_EQ(after.version(), ds.version());
+  fs::remove_all(copy);
+}
+
 INSTANTIATE_TEST_SUITE_P(Versions, DictDecimal, ::testing::Values("2_1", "2_2"));
 
 }  // namespace
