@@ -185,8 +185,6 @@ inline SchemaPtr AllTypesSchema() {
       MakeField("binary", Binary()),
       MakeField("large_binary", LargeBinary()),
       MakeField("fsb", FixedSizeBinary(5)),
-      MakeField("dec128", Decimal128(20, 4)),
-      MakeField("dec256", Decimal256(50, -2), false),
       MakeField("date32", Date32()),
       MakeField("date64", Date64()),
       MakeField("ts_s", Timestamp(TimeUnit::kSecond)),
