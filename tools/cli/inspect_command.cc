@@ -61,6 +61,7 @@ json ToJson(const std::string& path, const FileDescription& d) {
                {"nullable", f.nullable},
                {"metadata", MetadataJson(f.metadata)}};
     if (f.column >= 0) jf["column"] = f.column;
+    if (!f.unsupported.empty()) jf["unsupported"] = f.unsupported;
     j["fields"].push_back(jf);
   }
   j["columns"] = json::array();
@@ -111,6 +112,10 @@ void PrintText(const std::string& path, const FileDescription& d) {
               << (f.nullable ? "" : " not null") << "  [id " << f.id << ", parent " << f.parent_id;
     if (f.column >= 0) std::cout << ", column " << f.column;
     std::cout << "]\n";
+    if (!f.unsupported.empty()) {
+      std::cout << "  " << std::string(depth * 2 + 4, ' ') << "not readable: " << f.unsupported
+                << "\n";
+    }
     for (const auto& [k, v] : f.metadata.entries()) {
       std::cout << "  " << std::string(depth * 2 + 4, ' ') << k << " = " << v << "\n";
     }

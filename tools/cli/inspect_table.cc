@@ -48,6 +48,19 @@ std::string OperationText(const std::optional<table::Transaction>& txn) {
   return "Other(" + std::to_string(static_cast<int>(txn->operation)) + ")";
 }
 
+// The transaction of `ds` (inline or from its .txn file) and the text of its operation; an
+// unreadable .txn file is reported in the text.
+struct TxnView {
+  std::optional<table::Transaction> txn;
+  std::string operation;
+};
+
+TxnView TransactionOf(const Dataset& ds) {
+  auto txn = ds.ReadTransaction();
+  if (!txn.ok()) return {std::nullopt, "(unreadable transaction: " + txn.status().ToString() + ")"};
+  return {*txn, OperationText(*txn)};
+}
+
 std::string Timestamp(std::int64_t seconds, std::int32_t nanos) {
   const std::time_t t = static_cast<std::time_t>(seconds);
   std::tm tm{};
@@ -156,8 +169,9 @@ json ManifestJson(const Dataset& ds) {
   j["version"] = m.version;
   j["manifest_path"] = ds.manifest_path();
   j["timestamp"] = Timestamp(m.timestamp_seconds, m.timestamp_nanos);
-  j["operation"] = OperationText(ds.transaction());
-  if (ds.transaction().has_value()) j["read_version"] = ds.transaction()->read_version;
+  const TxnView txn = TransactionOf(ds);
+  j["operation"] = txn.operation;
+  if (txn.txn.has_value()) j["read_version"] = txn.txn->read_version;
   j["transaction_file"] = m.transaction_file;
   j["writer"] = {{"library", m.writer_library}, {"version", m.writer_version}};
   j["data_format"] = {{"file_format", m.data_format_file_format},
@@ -224,10 +238,9 @@ void PrintText(const std::string& path, const std::vector<VersionRow>& versions,
             << (m.version == ds.versions().versions.back() ? " (latest)" : "") << "\n";
   std::cout << "  manifest: " << ds.manifest_path() << "\n";
   std::cout << "  timestamp: " << Timestamp(m.timestamp_seconds, m.timestamp_nanos) << "\n";
-  std::cout << "  operation: " << OperationText(ds.transaction());
-  if (ds.transaction().has_value()) {
-    std::cout << " (read version " << ds.transaction()->read_version << ")";
-  }
+  const TxnView txn = TransactionOf(ds);
+  std::cout << "  operation: " << txn.operation;
+  if (txn.txn.has_value()) std::cout << " (read version " << txn.txn->read_version << ")";
   std::cout << "\n  transaction file: " << m.transaction_file << "\n";
   std::cout << "  writer: " << m.writer_library << " " << m.writer_version << "\n";
   std::cout << "  data format: " << m.data_format_file_format << " " << m.data_format_version
@@ -301,13 +314,13 @@ int InspectTable(const std::string& path, std::optional<std::uint64_t> version, 
     row.version = v;
     if (v == ds->version()) {
       row.timestamp = Timestamp(ds->manifest().timestamp_seconds, ds->manifest().timestamp_nanos);
-      row.operation = OperationText(ds->transaction());
+      row.operation = TransactionOf(*ds).operation;
     } else {
       auto other = Dataset::Open(fs, path, v);
       if (other.ok()) {
         row.timestamp =
             Timestamp(other->manifest().timestamp_seconds, other->manifest().timestamp_nanos);
-        row.operation = OperationText(other->transaction());
+        row.operation = TransactionOf(*other).operation;
       } else {
         row.error = other.status().ToString();
       }

@@ -40,6 +40,8 @@ enum class TypeId : std::uint8_t {
   kLargeList,
   kFixedSizeList,
   kStruct,
+  kDecimal128,  // 16-byte little-endian two's complement, with precision and scale
+  kDecimal256,  // 32-byte little-endian two's complement, with precision and scale
 };
 
 enum class TimeUnit : std::uint8_t { kSecond, kMilli, kMicro, kNano };
@@ -88,6 +90,9 @@ class DataType {
   /// fixed_size_binary byte width or fixed_size_list list size, else 0.
   int32_t fixed_size() const { return fixed_size_; }
   TimeUnit unit() const { return unit_; }
+  /// Decimal precision (significant decimal digits) and scale (digits after the point), else 0.
+  int32_t precision() const { return precision_; }
+  int32_t scale() const { return scale_; }
   const std::string& timezone() const { return timezone_; }
   const std::vector<FieldPtr>& children() const { return children_; }
   /// \brief The single child of a list / large list / fixed-size list.
@@ -104,6 +109,7 @@ class DataType {
   bool is_binary_like() const;  // utf8, large_utf8, binary, large_binary
   bool is_list_like() const;    // list, large_list, fixed_size_list
   bool is_nested() const { return is_list_like() || id_ == TypeId::kStruct; }
+  bool is_decimal() const { return id_ == TypeId::kDecimal128 || id_ == TypeId::kDecimal256; }
 
   /// \brief Structural equality; field names, nullability and (if `check_metadata`) metadata
   /// of children are compared.
@@ -116,10 +122,13 @@ class DataType {
   // Constructors are public for std::make_shared; use the factory functions below.
   DataType(TypeId id, int32_t fixed_size, TimeUnit unit, std::string timezone,
            std::vector<FieldPtr> children);
+  DataType(TypeId id, int32_t precision, int32_t scale);  // decimals
 
  private:
   TypeId id_;
   int32_t fixed_size_ = 0;
+  int32_t precision_ = 0;
+  int32_t scale_ = 0;
   TimeUnit unit_ = TimeUnit::kSecond;
   std::string timezone_;
   std::vector<FieldPtr> children_;
@@ -155,6 +164,17 @@ DataTypePtr LargeList(DataTypePtr value_type);
 DataTypePtr FixedSizeList(FieldPtr value_field, int32_t list_size);
 DataTypePtr FixedSizeList(DataTypePtr value_type, int32_t list_size);
 DataTypePtr Struct(std::vector<FieldPtr> fields);
+/// \brief Arrow decimal128 / decimal256 (C Data format "d:p,s" / "d:p,s,256"). Precision is
+/// 1..38 (128) or 1..76 (256) and the scale at most the precision (it may be negative); the
+/// factories do not check, MakeDecimal (for untrusted parameters) does.
+DataTypePtr Decimal128(int32_t precision, int32_t scale);
+DataTypePtr Decimal256(int32_t precision, int32_t scale);
+/// \brief A decimal of `bit_width` 128 or 256 bits; nullptr and `*error` set when the width,
+/// precision or scale is out of range.
+DataTypePtr MakeDecimal(int32_t bit_width, int32_t precision, int32_t scale, std::string* error);
+/// \brief The text of one decimal value: `byte_width` (16 or 32) little-endian two's complement
+/// bytes at `value`, `scale` digits after the point ("-12.34", "0.05", "1200" for scale -2).
+std::string DecimalToString(const std::uint8_t* value, int byte_width, std::int32_t scale);
 /// \brief The type for a fixed-width id (ints, floats, date32/64, bool, null, utf8...). Returns
 /// nullptr for parameterised ids.
 DataTypePtr TypeForId(TypeId id);

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lance_nd/array/type.h"
@@ -23,6 +25,17 @@ struct LanceSchemaField {
   array::Metadata metadata;
   bool operator==(const LanceSchemaField&) const = default;
 };
+
+/// \brief Metadata key that marks a field of a type lance-nd cannot read (a Lance logical type
+/// it does not know, a packed struct). Such a field appears in schemas with type null and this
+/// key holding the reason; reading it is NotImplemented with that reason, while the other
+/// fields of the file or table read normally.
+inline constexpr std::string_view kUnsupportedFieldKey = "lance-nd:unsupported";
+
+/// \brief The reason `field` cannot be read, if it carries kUnsupportedFieldKey.
+inline std::optional<std::string_view> UnsupportedFieldReason(const array::Field& field) {
+  return field.metadata().Get(kUnsupportedFieldKey);
+}
 
 /// \brief The Arrow schema of `fields` (tree rebuilt from parent ids, which must precede their
 /// children; logical types mapped to Arrow types). Corrupt for a malformed tree (duplicate ids,

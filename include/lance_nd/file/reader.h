@@ -63,6 +63,7 @@ struct FieldDescription {
   bool nullable = true;
   array::Metadata metadata;
   int column = -1;           // leaf column index, -1 for structs and lists
+  std::string unsupported;   // why lance-nd cannot read this field; empty when it can
 };
 
 struct FileDescription {
@@ -90,8 +91,10 @@ class BatchReader;
 class FileReader {
  public:
   /// \brief Read and validate the footer, offset tables, schema and column metadata.
-  /// Errors: Corrupt (naming what is wrong), NotImplemented (versions other than 2.1/2.2,
-  /// unsupported types), IOError.
+  /// Errors: Corrupt (naming what is wrong), NotImplemented (versions other than 2.1/2.2, empty
+  /// structs), IOError. A field of a type lance-nd cannot read does not fail Open: it is a null
+  /// field marked kUnsupportedFieldKey (lance_schema.h), and reads that project it are
+  /// NotImplemented with the reason.
   static Result<FileReader> Open(std::shared_ptr<io::RandomAccessFile> file,
                                  ReaderOptions options = {});
 

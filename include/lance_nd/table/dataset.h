@@ -49,7 +49,12 @@ class Dataset {
   std::uint64_t version() const { return file_->manifest.version; }
   const VersionList& versions() const { return versions_; }
   const Manifest& manifest() const { return file_->manifest; }
+  /// \brief The transaction stored inline in the manifest (older Lance versions), if any.
   const std::optional<Transaction>& transaction() const { return file_->transaction; }
+  /// \brief The transaction that committed this version: the inline one, else the manifest's
+  /// `_transactions/*.txn` file (where Lance 12 keeps it); nullopt when the version records
+  /// neither. Errors: the `.txn` file is missing (NotFound) or cannot be parsed (Corrupt).
+  Result<std::optional<Transaction>> ReadTransaction() const;
   /// \brief The manifest and transaction, shared: copies of a Dataset share one parse.
   const std::shared_ptr<const ManifestFile>& manifest_file() const { return file_; }
   const array::SchemaPtr& schema() const { return schema_; }

@@ -1,7 +1,9 @@
 // Reading a table's rows: full scans in batches, single fragments and rows by logical index.
 // Fragments' data files are mapped to table fields by field id (DataFile.fields /
 // column_indices); fields a fragment lacks read as nulls (also new children of a stored
-// struct); deleted rows are dropped.
+// struct); deleted rows are dropped. A scan that projects a field of a type lance-nd cannot read
+// (file::kUnsupportedFieldKey) is NotImplemented naming it; data files in the legacy (0.1) or
+// 2.0 file formats are NotImplemented too.
 #pragma once
 
 #include <cstddef>

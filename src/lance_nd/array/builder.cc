@@ -189,9 +189,9 @@ Result<ArrayPtr> BinaryBuilder::Finish() {
 FixedSizeBinaryBuilder::FixedSizeBinaryBuilder(DataTypePtr type) : ArrayBuilder(std::move(type)) {}
 
 Status FixedSizeBinaryBuilder::Append(std::string_view value) {
-  if (static_cast<int64_t>(value.size()) != type_->fixed_size()) {
+  if (static_cast<int64_t>(value.size()) != type_->byte_width()) {
     return Status::InvalidArgument("fixed_size_binary value has " + std::to_string(value.size()) +
-                                   " bytes, expected " + std::to_string(type_->fixed_size()));
+                                   " bytes, expected " + std::to_string(type_->byte_width()));
   }
   values_.Append(value.data(), static_cast<int64_t>(value.size()));
   AppendValidity(true);
@@ -199,7 +199,7 @@ Status FixedSizeBinaryBuilder::Append(std::string_view value) {
 }
 
 void FixedSizeBinaryBuilder::AppendNull() {
-  values_.AppendZeros(type_->fixed_size());
+  values_.AppendZeros(type_->byte_width());
   AppendValidity(false);
 }
 
@@ -207,7 +207,7 @@ Status FixedSizeBinaryBuilder::AppendArraySlice(const ArrayData& array, int64_t 
                                                 int64_t length) {
   LND_RETURN_NOT_OK(CheckSlice(*type_, array, offset, length));
   if (length == 0) return Status::OK();
-  const int64_t w = type_->fixed_size();
+  const int64_t w = type_->byte_width();
   values_.Append(array.buffers[1]->data() + (array.offset + offset) * w, length * w);
   for (int64_t i = 0; i < length; ++i) AppendValidity(array.IsValid(offset + i));
   return Status::OK();
@@ -405,7 +405,9 @@ std::unique_ptr<ArrayBuilder> MakeBuilder(const DataTypePtr& type) {
     case TypeId::kLargeUtf8:
     case TypeId::kBinary:
     case TypeId::kLargeBinary: return std::make_unique<BinaryBuilder>(type);
-    case TypeId::kFixedSizeBinary: return std::make_unique<FixedSizeBinaryBuilder>(type);
+    case TypeId::kFixedSizeBinary:
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256: return std::make_unique<FixedSizeBinaryBuilder>(type);
     case TypeId::kList:
     case TypeId::kLargeList: return std::make_unique<ListBuilder>(type);
     case TypeId::kFixedSizeList: return std::make_unique<FixedSizeListBuilder>(type);

@@ -1,4 +1,5 @@
 // Arrow C Data Interface: zero-copy ArrowArray export and import, and record batches.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -213,7 +214,8 @@ class ArrayImporter {
           id == TypeId::kFixedSizeBinary ? type->fixed_size() : type->byte_width();
       const auto size = CheckedMul(*end, width);
       if (!size) return Status::InvalidArgument(where + ": values buffer size overflows int64");
-      const int64_t align = id == TypeId::kFixedSizeBinary ? 1 : width;
+      // Decimals are read as bytes (no 16- or 32-byte loads), so 8-byte alignment suffices.
+      const int64_t align = id == TypeId::kFixedSizeBinary ? 1 : std::min<int64_t>(width, 8);
       LND_ASSIGN_OR_RETURN(buffers[1], Required(a, 1, *size, align, where, "values"));
     } else if (HasOffsets(id)) {
       const int64_t width = HasLargeOffsets(id) ? 8 : 4;

@@ -93,6 +93,10 @@ std::string CFormatString(const DataType& type) {
       return "+w:" + std::to_string(type.fixed_size());
     case TypeId::kStruct:
       return "+s";
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      return "d:" + std::to_string(type.precision()) + "," + std::to_string(type.scale()) +
+             (type.id() == TypeId::kDecimal256 ? ",256" : "");
   }
   return "?";
 }
@@ -286,6 +290,33 @@ Status ExpectChildren(std::string_view format, std::size_t found, std::size_t ex
 Result<FieldPtr> ImportFieldNode(const ArrowSchema& schema, int depth);
 
 /// Parses `format` with already-imported `children` into a type.
+// "d:precision,scale[,bitWidth]" (bit width 128 when absent).
+Result<DataTypePtr> ParseDecimalFormat(std::string_view f) {
+  int32_t parts[3] = {0, 0, 128};
+  std::size_t count = 0;
+  std::string_view rest = f.substr(2);
+  while (count < 3) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view part = rest.substr(0, comma);
+    int32_t v = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc() || ptr != part.data() + part.size()) break;
+    parts[count++] = v;
+    if (comma == std::string_view::npos) {
+      rest = {};
+      break;
+    }
+    rest = rest.substr(comma + 1);
+  }
+  if (count < 2 || !rest.empty()) {
+    return Malformed(f, "a decimal is 'd:<precision>,<scale>' or 'd:<precision>,<scale>,<bits>'");
+  }
+  std::string error;
+  DataTypePtr t = MakeDecimal(parts[2], parts[0], parts[1], &error);
+  if (t == nullptr) return Malformed(f, error);
+  return t;
+}
+
 Result<DataTypePtr> TypeFromFormat(std::string_view f, std::vector<FieldPtr> children) {
   if (f.size() == 1) {
     DataTypePtr t;
@@ -384,7 +415,10 @@ Result<DataTypePtr> TypeFromFormat(std::string_view f, std::vector<FieldPtr> chi
   }
   if (f == "+s") return Struct(std::move(children));
   // Arrow types lance-nd does not model.
-  if (f.starts_with("d:") || f == "d") return Unsupported(f, "decimal");
+  if (f.starts_with("d:")) {
+    LND_RETURN_NOT_OK(ExpectChildren(f, children.size(), 0));
+    return ParseDecimalFormat(f);
+  }
   if (f.starts_with("tt")) return Unsupported(f, "time of day");
   if (f.starts_with("ti")) return Unsupported(f, "interval");
   if (f == "+m") return Unsupported(f, "map");

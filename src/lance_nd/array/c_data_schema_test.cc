@@ -34,6 +34,9 @@ std::vector<std::pair<DataTypePtr, std::string>> TypesAndFormats() {
       {LargeBinary(), "Z"},
       {FixedSizeBinary(16), "w:16"},
       {FixedSizeBinary(0), "w:0"},
+      {Decimal128(10, 2), "d:10,2"},
+      {Decimal128(38, -3), "d:38,-3"},
+      {Decimal256(76, 20), "d:76,20,256"},
       {Date32(), "tdD"},
       {Date64(), "tdm"},
       {Timestamp(TimeUnit::kSecond), "tss:"},
@@ -259,7 +262,7 @@ TEST(CDataSchema, ImportsHandBuiltForeignSchemaAndReleasesOnce) {
 }
 
 TEST(CDataSchema, UnsupportedTypesAreNotImplementedNamingTheFormat) {
-  for (const char* format : {"d:10,2", "d:38,10,256", "tts", "ttn", "tiM", "tin", "+m", "+ud:0,1",
+  for (const char* format : {"tts", "ttn", "tiM", "tin", "+m", "+ud:0,1",
                              "+us:0", "+r", "vu", "vz", "+vl", "+vL"}) {
     int releases = 0;
     ForeignSchema node;
@@ -285,7 +288,8 @@ TEST(CDataSchema, DictionaryIsNotImplementedNamingTheFormats) {
 TEST(CDataSchema, MalformedFormatsAreInvalidArgument) {
   for (const char* format :
        {"", "q", "ii", "w:", "w:abc", "w:-1", "w:99999999999", "w:4x", "td", "tdX", "ts", "tsu",
-        "tsx:UTC", "tD", "tDx", "tDss", "+w:", "+w:-2", "+x"}) {
+        "tsx:UTC", "tD", "tDx", "tDss", "+w:", "+w:-2", "+x", "d", "d:", "d:10", "d:10,", "d:x,2",
+        "d:10,2,64", "d:39,2", "d:0,0", "d:10,11", "d:10,2,256,1"}) {
     int releases = 0;
     ForeignSchema item, node;
     InitForeign(&item, "i", "item", ARROW_FLAG_NULLABLE, nullptr);

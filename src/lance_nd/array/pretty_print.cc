@@ -106,6 +106,12 @@ std::string SlotToString(const ArrayData& a, int64_t i, int indent) {
                                     static_cast<std::size_t>(w)),
                    false);
     }
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256: {
+      const int64_t w = a.type->byte_width();
+      return DecimalToString(a.buffers[1]->data() + (a.offset + i) * w, static_cast<int>(w),
+                             a.type->scale());
+    }
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList: {

@@ -49,6 +49,9 @@ DataType::DataType(TypeId id, int32_t fixed_size, TimeUnit unit, std::string tim
       timezone_(std::move(timezone)),
       children_(std::move(children)) {}
 
+DataType::DataType(TypeId id, int32_t precision, int32_t scale)
+    : id_(id), precision_(precision), scale_(scale) {}
+
 int32_t DataType::byte_width() const {
   switch (id_) {
     case TypeId::kBool:
@@ -74,6 +77,10 @@ int32_t DataType::byte_width() const {
       return 8;
     case TypeId::kFixedSizeBinary:
       return fixed_size_;
+    case TypeId::kDecimal128:
+      return 16;
+    case TypeId::kDecimal256:
+      return 32;
     default:
       return -1;
   }
@@ -105,7 +112,7 @@ bool DataType::is_floating() const {
 
 bool DataType::is_primitive() const {
   return is_numeric() || id_ == TypeId::kDate32 || id_ == TypeId::kDate64 ||
-         id_ == TypeId::kTimestamp || id_ == TypeId::kDuration;
+         id_ == TypeId::kTimestamp || id_ == TypeId::kDuration || is_decimal();
 }
 
 bool DataType::is_binary_like() const {
@@ -120,6 +127,7 @@ bool DataType::is_list_like() const {
 bool DataType::Equals(const DataType& other, bool check_metadata) const {
   if (this == &other) return true;
   if (id_ != other.id_ || fixed_size_ != other.fixed_size_) return false;
+  if (precision_ != other.precision_ || scale_ != other.scale_) return false;
   if ((id_ == TypeId::kTimestamp || id_ == TypeId::kDuration) && unit_ != other.unit_) {
     return false;
   }
@@ -164,6 +172,8 @@ std::string_view BaseName(TypeId id) {
     case TypeId::kLargeList: return "large_list";
     case TypeId::kFixedSizeList: return "fixed_size_list";
     case TypeId::kStruct: return "struct";
+    case TypeId::kDecimal128: return "decimal128";
+    case TypeId::kDecimal256: return "decimal256";
   }
   return "unknown";
 }
@@ -186,6 +196,10 @@ std::string DataType::ToString() const {
       out += "[";
       out += TimeUnitName(unit_);
       out += "]";
+      break;
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      out += "(" + std::to_string(precision_) + ", " + std::to_string(scale_) + ")";
       break;
     case TypeId::kList:
     case TypeId::kLargeList:
@@ -300,6 +314,29 @@ DataTypePtr FixedSizeList(DataTypePtr value_type, int32_t list_size) {
 DataTypePtr Struct(std::vector<FieldPtr> fields) {
   return std::make_shared<const DataType>(TypeId::kStruct, 0, TimeUnit::kSecond, std::string{},
                                           std::move(fields));
+}
+
+DataTypePtr Decimal128(int32_t precision, int32_t scale) {
+  return std::make_shared<const DataType>(TypeId::kDecimal128, precision, scale);
+}
+
+DataTypePtr Decimal256(int32_t precision, int32_t scale) {
+  return std::make_shared<const DataType>(TypeId::kDecimal256, precision, scale);
+}
+
+DataTypePtr MakeDecimal(int32_t bit_width, int32_t precision, int32_t scale, std::string* error) {
+  if (bit_width != 128 && bit_width != 256) {
+    *error = "decimal bit width " + std::to_string(bit_width) + " is not 128 or 256";
+    return nullptr;
+  }
+  const int32_t max_precision = bit_width == 128 ? 38 : 76;
+  if (precision < 1 || precision > max_precision || scale > precision || scale < -max_precision) {
+    *error = "decimal" + std::to_string(bit_width) + " precision " + std::to_string(precision) +
+             " and scale " + std::to_string(scale) + " are out of range (precision 1.." +
+             std::to_string(max_precision) + ", scale at most the precision)";
+    return nullptr;
+  }
+  return bit_width == 128 ? Decimal128(precision, scale) : Decimal256(precision, scale);
 }
 
 DataTypePtr TypeForId(TypeId id) {

@@ -139,5 +139,64 @@ TEST(SchemaTest, Basics) {
   EXPECT_FALSE(s->Equals(*MakeSchema({MakeField("a", Int32())})));
 }
 
+TEST(DecimalTest, TypeParameters) {
+  const auto d = Decimal128(10, 2);
+  EXPECT_EQ(d->ToString(), "decimal128(10, 2)");
+  EXPECT_EQ(Decimal256(76, -3)->ToString(), "decimal256(76, -3)");
+  EXPECT_EQ(d->byte_width(), 16);
+  EXPECT_EQ(Decimal256(40, 0)->byte_width(), 32);
+  EXPECT_TRUE(d->is_primitive());
+  EXPECT_TRUE(d->is_decimal());
+  EXPECT_FALSE(d->is_numeric());
+  EXPECT_EQ(*d, *Decimal128(10, 2));
+  EXPECT_NE(*d, *Decimal128(10, 3));
+  EXPECT_NE(*d, *Decimal128(11, 2));
+  EXPECT_NE(*d, *Decimal256(10, 2));
+  EXPECT_NE(*d, *FixedSizeBinary(16));
+  std::string error;
+  EXPECT_EQ(*MakeDecimal(256, 76, 76, &error), *Decimal256(76, 76));
+  EXPECT_EQ(MakeDecimal(64, 10, 2, &error), nullptr);
+  EXPECT_EQ(error, "decimal bit width 64 is not 128 or 256");
+  EXPECT_EQ(MakeDecimal(128, 39, 2, &error), nullptr);
+  EXPECT_EQ(error,
+            "decimal128 precision 39 and scale 2 are out of range (precision 1..38, scale at most "
+            "the precision)");
+  EXPECT_EQ(MakeDecimal(128, 5, 6, &error), nullptr);
+  EXPECT_EQ(MakeDecimal(128, 0, 0, &error), nullptr);
+}
+
+__extension__ typedef __int128 I128;
+__extension__ typedef unsigned __int128 U128;
+
+std::string Dec(I128 v, int width, int32_t scale) {
+  std::uint8_t bytes[32];
+  for (int i = 0; i < width; ++i) {
+    bytes[i] =
+        static_cast<std::uint8_t>(i < 16 ? static_cast<U128>(v) >> (8 * i) : (v < 0 ? 0xFF : 0));
+  }
+  return DecimalToString(bytes, width, scale);
+}
+
+TEST(DecimalTest, ValuesAsText) {
+  EXPECT_EQ(Dec(0, 16, 0), "0");
+  EXPECT_EQ(Dec(0, 16, 2), "0.00");
+  EXPECT_EQ(Dec(5, 16, 2), "0.05");
+  EXPECT_EQ(Dec(-5, 16, 2), "-0.05");
+  EXPECT_EQ(Dec(-1234, 16, 2), "-12.34");
+  EXPECT_EQ(Dec(1234, 16, 0), "1234");
+  EXPECT_EQ(Dec(12, 16, -2), "1200");
+  EXPECT_EQ(Dec(-12, 32, -3), "-12000");
+  EXPECT_EQ(Dec(123456789, 32, 4), "12345.6789");
+  // The extremes of 128 bits.
+  const I128 max = static_cast<I128>(~static_cast<U128>(0) >> 1);
+  EXPECT_EQ(Dec(max, 16, 0), "170141183460469231731687303715884105727");
+  EXPECT_EQ(Dec(-max - 1, 16, 0), "-170141183460469231731687303715884105728");
+  EXPECT_EQ(Dec(-max - 1, 32, 10), "-17014118346046923173168730371.5884105728");
+  // A 256-bit value above 128 bits: 2^128.
+  std::uint8_t big[32] = {};
+  big[16] = 1;
+  EXPECT_EQ(DecimalToString(big, 32, 0), "340282366920938463463374607431768211456");
+}
+
 }  // namespace
 }  // namespace lance_nd::array

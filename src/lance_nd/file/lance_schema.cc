@@ -1,5 +1,7 @@
 #include "lance_nd/file/lance_schema_internal.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <string_view>
@@ -41,6 +43,13 @@ std::optional<int32_t> ParsePositive(std::string_view s) {
   int32_t v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size() || v <= 0) return std::nullopt;
+  return v;
+}
+
+std::optional<int32_t> ParseInt(std::string_view s) {
+  int32_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
   return v;
 }
 
@@ -86,17 +95,42 @@ Result<DataTypePtr> ParseScalarType(std::string_view lt) {
   if (head == "fixed_size_binary" && parts.size() == 2) {
     if (auto n = ParsePositive(parts[1])) return array::FixedSizeBinary(*n);
   }
+  if (head == "decimal" && parts.size() == 4) {
+    auto bits = ParsePositive(parts[1]);
+    auto precision = ParsePositive(parts[2]);
+    auto scale = ParseInt(parts[3]);
+    std::string error;
+    DataTypePtr t = bits && precision && scale
+                        ? array::MakeDecimal(*bits, *precision, *scale, &error)
+                        : nullptr;
+    if (t != nullptr) return t;
+  }
+  if (head == "dict" && parts.size() == 4) {
+    // dict:<value type>:<index type>:<ordered>. Read decoded: the column has the value type.
+    auto index = ParseScalarType(parts[2]);
+    if (index.ok() && (*index)->is_integer() && (parts[3] == "false" || parts[3] == "true")) {
+      return ParseScalarType(parts[1]);
+    }
+  }
   if (head == "fixed_size_list" && parts.size() >= 3) {
     auto n = ParsePositive(parts.back());
     if (n) {
       const std::string_view inner =
           lt.substr(head.size() + 1, lt.size() - head.size() - 2 - parts.back().size());
-      LND_ASSIGN_OR_RETURN(DataTypePtr item, ParseScalarType(inner));
-      return array::FixedSizeList(array::MakeField("item", std::move(item), true), *n);
+      auto item = ParseScalarType(inner);
+      if (!item.ok()) {
+        return Status::NotImplemented("logical type '" + std::string(lt) +
+                                      "' is not supported by lance-nd: its items ('" +
+                                      std::string(inner) + "') are not");
+      }
+      return array::FixedSizeList(array::MakeField("item", *std::move(item), true), *n);
     }
   }
   return Status::NotImplemented("logical type '" + std::string(lt) +
-                                "' is not supported by lance-nd");
+                                "' is not supported by lance-nd (it reads null, bool, integers, "
+                                "floats, decimal:128/256, strings, binary, dates, timestamps, "
+                                "durations, fixed-size binary and lists, dictionaries of these, "
+                                "structs and lists)");
 }
 
 array::Metadata MetadataFromProto(const google::protobuf::Map<std::string, std::string>& map) {
@@ -115,6 +149,32 @@ struct RawField {
   std::vector<std::size_t> children;  // indices into the raw list
 };
 
+bool IsPacked(const array::Metadata& metadata) {
+  for (std::string_view key : {"lance-encoding:packed", "packed"}) {
+    const auto v = metadata.Get(key);
+    if (v && v->size() == 4 && std::equal(v->begin(), v->end(), "true", [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == b;
+        })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A field lance-nd cannot read: one leaf column of type null, marked with the reason so that a
+// read of this column (and only of it) is refused.
+FieldNode Unsupported(FieldNode node, const lance::file::Field& pf, array::Metadata metadata,
+                      int* next_column, Status why) {
+  std::string reason(why.message());
+  reason += "; read the other columns with a projection that leaves it out";
+  metadata.Set(std::string(kUnsupportedFieldKey), reason);
+  node.unsupported = Status::NotImplemented(reason);
+  node.children.clear();
+  node.column = (*next_column)++;
+  node.field = array::MakeField(pf.name(), array::Null(), pf.nullable(), std::move(metadata));
+  return node;
+}
+
 Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index, int* next_column,
                             int depth) {
   if (depth > 64) return Status::Corrupt("schema nesting deeper than 64 levels");
@@ -130,6 +190,12 @@ Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index,
   }
   const std::string& lt = pf.logical_type();
   DataTypePtr type;
+  if (IsStruct(lt) && IsPacked(metadata)) {
+    // A packed struct is one column (all children's values side by side in each row).
+    return Unsupported(std::move(node), pf, std::move(metadata), next_column,
+                       Status::NotImplemented(where + " is a packed struct, which lance-nd "
+                                                      "does not read"));
+  }
   if (IsStruct(lt)) {
     std::vector<array::FieldPtr> kids;
     for (std::size_t c : raw[index].children) {
@@ -139,9 +205,6 @@ Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index,
     }
     if (kids.empty()) {
       return Status::NotImplemented(where + " is an empty struct, which lance-nd does not read");
-    }
-    if (metadata.Contains("lance-encoding:packed")) {
-      return Status::NotImplemented(where + " is a packed struct, which lance-nd does not read");
     }
     type = array::Struct(std::move(kids));
   } else if (IsList(lt) || IsLargeList(lt)) {
@@ -158,7 +221,12 @@ Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index,
     if (!raw[index].children.empty()) {
       return Status::Corrupt(where + " of type '" + lt + "' has child fields");
     }
-    LND_ASSIGN_OR_RETURN(type, ParseScalarType(lt).WithContext(where));
+    auto parsed = ParseScalarType(lt);
+    if (!parsed.ok() && parsed.status().code() == StatusCode::kNotImplemented) {
+      return Unsupported(std::move(node), pf, std::move(metadata), next_column,
+                         std::move(parsed).status().WithContext(where));
+    }
+    LND_ASSIGN_OR_RETURN(type, std::move(parsed));
     node.column = (*next_column)++;
   }
   node.field = array::MakeField(pf.name(), std::move(type), pf.nullable(), std::move(metadata));
@@ -251,6 +319,10 @@ Result<std::string> LogicalTypeName(const DataType& type) {
              (type.timezone().empty() ? std::string("-") : type.timezone());
     case TypeId::kDuration:
       return "duration:" + std::string(array::TimeUnitName(type.unit()));
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      return "decimal:" + std::to_string(type.byte_width() * 8) + ":" +
+             std::to_string(type.precision()) + ":" + std::to_string(type.scale());
     case TypeId::kStruct:
       return std::string("struct");
     case TypeId::kList:

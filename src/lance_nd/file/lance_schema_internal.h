@@ -27,6 +27,7 @@ struct FieldNode {
   array::FieldPtr field;            // the Arrow field (with its full nested type)
   std::vector<FieldNode> children;  // struct / list children (not FSL items)
   int column = -1;                  // column index for leaves, else -1
+  Status unsupported;               // not OK for a field lance-nd cannot read (a null leaf)
   bool is_leaf() const { return column >= 0; }
 };
 

@@ -28,6 +28,93 @@ TEST(LanceSchemaTest, LogicalTypeNames) {
   EXPECT_EQ(name(List(Struct({MakeField("a", Int32())}))), "list.struct");
   EXPECT_EQ(name(LargeList(Int32())), "large_list");
   EXPECT_EQ(name(Struct({MakeField("a", Int32())})), "struct");
+  EXPECT_EQ(name(Decimal128(10, 2)), "decimal:128:10:2");
+  EXPECT_EQ(name(Decimal256(60, -3)), "decimal:256:60:-3");
+}
+
+lance::file::Field* AddField(lance::file::Schema* proto, const char* name, int id, int parent,
+                             const char* lt) {
+  auto* f = proto->add_fields();
+  f->set_name(name);
+  f->set_id(id);
+  f->set_parent_id(parent);
+  f->set_logical_type(lt);
+  f->set_nullable(true);
+  return f;
+}
+
+// Dictionary columns read decoded (the value type); decimals as decimal128/256.
+TEST(LanceSchemaTest, DictionaryAndDecimalTypes) {
+  lance::file::Schema proto;
+  AddField(&proto, "d8", 0, -1, "dict:string:int8:false");
+  AddField(&proto, "d32", 1, -1, "dict:large_binary:uint32:true");
+  AddField(&proto, "dn", 2, -1, "dict:double:int16:false");
+  AddField(&proto, "dec", 3, -1, "decimal:128:10:2");
+  AddField(&proto, "dec_neg", 4, -1, "decimal:128:38:-5");
+  AddField(&proto, "dec256", 5, -1, "decimal:256:76:20");
+  LND_ASSERT_OK_AND_ASSIGN(auto tree, SchemaFromProto(proto));
+  const auto& s = *tree.schema;
+  EXPECT_EQ(*s.field(0)->type(), *Utf8());
+  EXPECT_EQ(*s.field(1)->type(), *LargeBinary());
+  EXPECT_EQ(*s.field(2)->type(), *Float64());
+  EXPECT_EQ(*s.field(3)->type(), *Decimal128(10, 2));
+  EXPECT_EQ(*s.field(4)->type(), *Decimal128(38, -5));
+  EXPECT_EQ(*s.field(5)->type(), *Decimal256(76, 20));
+  EXPECT_EQ(tree.num_columns, 6);
+  EXPECT_EQ(tree.fields[0].logical_type, "dict:string:int8:false");
+  for (const auto& f : tree.fields) EXPECT_TRUE(f.unsupported.ok()) << f.field->name();
+}
+
+// A field of a type lance-nd does not read is a null leaf marked with the reason; the fields
+// around it keep their columns.
+TEST(LanceSchemaTest, UnreadableTypesBecomeMarkedNullLeaves) {
+  for (const char* lt :
+       {"time32:ms", "decimal:64:10:2", "decimal:128:39:2", "dict:string:float:false",
+        "dict:string:int8", "fixed_size_list:lance.bfloat16:4", "quaternion"}) {
+    lance::file::Schema proto;
+    AddField(&proto, "a", 0, -1, "int32");
+    AddField(&proto, "odd", 1, -1, lt);
+    AddField(&proto, "b", 2, -1, "string");
+    LND_ASSERT_OK_AND_ASSIGN(auto tree, SchemaFromProto(proto));
+    ASSERT_EQ(tree.fields.size(), 3u);
+    const FieldNode& odd = tree.fields[1];
+    EXPECT_EQ(odd.column, 1) << lt;
+    EXPECT_EQ(tree.fields[2].column, 2) << lt;
+    EXPECT_EQ(odd.field->type()->id(), TypeId::kNull) << lt;
+    EXPECT_EQ(odd.logical_type, lt);
+    LND_EXPECT_ERROR(
+        odd.unsupported, StatusCode::kNotImplemented,
+        "field 'odd' (id 1): logical type '" + std::string(lt) + "' is not supported by lance-nd");
+    LND_EXPECT_ERROR(odd.unsupported, StatusCode::kNotImplemented,
+                     "; read the other columns with a projection that leaves it out");
+    const auto why = UnsupportedFieldReason(*odd.field);
+    ASSERT_TRUE(why.has_value()) << lt;
+    EXPECT_EQ(*why, odd.unsupported.message());
+  }
+}
+
+// A packed struct is one column in Lance 2.1+; lance-nd does not read it but keeps the columns
+// after it in place.
+TEST(LanceSchemaTest, PackedStructIsOneUnreadableColumn) {
+  lance::file::Schema proto;
+  auto* p = AddField(&proto, "p", 0, -1, "struct");
+  (*p->mutable_metadata())["lance-encoding:packed"] = "TRUE";
+  AddField(&proto, "x", 1, 0, "int32");
+  AddField(&proto, "y", 2, 0, "float");
+  AddField(&proto, "after", 3, -1, "int64");
+  LND_ASSERT_OK_AND_ASSIGN(auto tree, SchemaFromProto(proto));
+  ASSERT_EQ(tree.fields.size(), 2u);
+  EXPECT_EQ(tree.fields[0].column, 0);
+  EXPECT_TRUE(tree.fields[0].children.empty());
+  LND_EXPECT_ERROR(tree.fields[0].unsupported, StatusCode::kNotImplemented,
+                   "field 'p' (id 0) is a packed struct, which lance-nd does not read");
+  EXPECT_EQ(tree.fields[1].column, 1);
+  EXPECT_EQ(tree.num_columns, 2);
+  // "packed": "false" is an ordinary struct.
+  (*p->mutable_metadata())["lance-encoding:packed"] = "false";
+  LND_ASSERT_OK_AND_ASSIGN(auto plain, SchemaFromProto(proto));
+  EXPECT_EQ(plain.num_columns, 3);
+  EXPECT_TRUE(plain.fields[0].unsupported.ok());
 }
 
 TEST(LanceSchemaTest, RoundTripKeepsTypesIdsAndMetadata) {
@@ -84,8 +171,6 @@ TEST(LanceSchemaTest, Errors) {
   auto* f = proto.add_fields();
   f->set_name("d");
   f->set_parent_id(-1);
-  f->set_logical_type("decimal:128:10:2");
-  LND_EXPECT_ERROR(SchemaFromProto(proto), StatusCode::kNotImplemented, "decimal:128:10:2");
   f->set_logical_type("list");
   LND_EXPECT_ERROR(SchemaFromProto(proto), StatusCode::kCorrupt, "0 child fields");
   f->set_logical_type("int32");
@@ -128,8 +213,10 @@ TEST(LanceSchemaPublicTest, MalformedTreeIsCorrupt) {
   LND_EXPECT_ERROR(SchemaFromLanceFields(orphan), StatusCode::kCorrupt,
                    "names parent id 7, which does not precede it");
   const LanceSchemaField unknown[] = {{"a", 0, -1, "quaternion", true, {}}};
-  LND_EXPECT_ERROR(SchemaFromLanceFields(unknown), StatusCode::kNotImplemented,
-                   "logical type 'quaternion'");
+  LND_ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromLanceFields(unknown));
+  const auto why = UnsupportedFieldReason(*schema->field(0));
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("logical type 'quaternion' is not supported"), std::string::npos) << *why;
 }
 
 }  // namespace

@@ -636,9 +636,25 @@ struct FileReader::Impl {
                                 {std::move(child)}, la.null_count);
   }
 
+  // A projection that includes a field lance-nd cannot read is refused with the field's reason.
+  static Status CheckReadable(const std::vector<ProjNode>& nodes) {
+    for (const ProjNode& pn : nodes) {
+      if (!pn.node->unsupported.ok()) return pn.node->unsupported;
+      if (!pn.whole) {
+        LND_RETURN_NOT_OK(CheckReadable(pn.children));
+        continue;
+      }
+      std::vector<ProjNode> all;
+      for (const auto& c : pn.node->children) all.push_back(ProjNode{&c, {}, true});
+      LND_RETURN_NOT_OK(CheckReadable(all));
+    }
+    return Status::OK();
+  }
+
   Result<array::RecordBatchPtr> Read(const Runs& runs, const std::vector<std::string>& projection,
                                      bool take = false) const {
     LND_ASSIGN_OR_RETURN(std::vector<ProjNode> proj, Project(projection));
+    LND_RETURN_NOT_OK(CheckReadable(proj));
     std::vector<int> leaves;
     for (const auto& pn : proj) CollectLeaves(pn, &leaves);
     std::map<int, LeafResult> results;
@@ -692,7 +708,9 @@ void Describe(const FieldNode& node, const std::string& prefix,
   d.logical_type = node.logical_type;
   d.nullable = node.field->nullable();
   d.metadata = node.field->metadata();
+  d.metadata.Remove(kUnsupportedFieldKey);
   d.column = node.column;
+  if (!node.unsupported.ok()) d.unsupported = std::string(node.unsupported.message());
   out->push_back(d);
   for (const auto& c : node.children) Describe(c, d.path, out);
 }

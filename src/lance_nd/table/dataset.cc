@@ -176,4 +176,19 @@ Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::s
   return ds;
 }
 
+Result<std::optional<Transaction>> Dataset::ReadTransaction() const {
+  if (file_->transaction) return file_->transaction;
+  const std::string& name = file_->manifest.transaction_file;
+  if (name.empty()) return std::optional<Transaction>();
+  const std::string txn_path = Join(Join(path_, "_transactions"), name);
+  auto file = fs_->OpenForRead(txn_path);
+  if (!file.ok()) {
+    return std::move(file).status().WithContext("version " + std::to_string(version()) +
+                                                " names transaction file '" + txn_path + "'");
+  }
+  LND_ASSIGN_OR_RETURN(io::Bytes bytes, io::ReadWholeFile(**file));
+  LND_ASSIGN_OR_RETURN(Transaction txn, ParseTransaction(*bytes, txn_path));
+  return std::optional<Transaction>(std::move(txn));
+}
+
 }  // namespace lance_nd::table

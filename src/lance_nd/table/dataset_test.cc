@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "lance_nd/file/lance_schema.h"
+#include "lance_nd/table/scan.h"
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/testing/status_matchers.h"
 
@@ -161,10 +163,20 @@ TEST_F(TableDatasetTest, FromManifestChecksLikeOpen) {
   flags.manifest.reader_feature_flags |= 1024;
   LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, flags, opened.versions()),
                    StatusCode::kNotImplemented, "not support: 1024");
-  ManifestFile bad_type = file;
-  bad_type.manifest.fields[0].logical_type = "no-such-type";
-  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, bad_type, opened.versions()),
-                   StatusCode::kNotImplemented, "no-such-type");
+  ManifestFile bad_tree = file;
+  bad_tree.manifest.fields[0].logical_type = "list";  // a list without an item field
+  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, bad_tree, opened.versions()),
+                   StatusCode::kCorrupt, "is a list with 0 child fields");
+  // A type lance-nd does not read does not block the table: the field is marked, and only a
+  // scan that projects it is refused.
+  ManifestFile odd_type = file;
+  odd_type.manifest.fields[0].logical_type = "no-such-type";
+  LND_ASSERT_OK_AND_ASSIGN(auto odd,
+                           Dataset::FromManifest(fs_, table_, odd_type, opened.versions()));
+  const auto& odd_field = *odd.schema()->field(0);
+  EXPECT_TRUE(file::UnsupportedFieldReason(odd_field).has_value());
+  LND_EXPECT_ERROR(ReadTable(odd), StatusCode::kNotImplemented,
+                   "logical type 'no-such-type' is not supported by lance-nd");
 }
 
 // The hint file is advisory: Open never takes a version from it (a stale hint would make a

@@ -202,8 +202,10 @@ inline void AppendRandom(array::ArrayBuilder* b, const array::DataType& type, do
           RandomBytes(rng, rng.Range(0, o.max_binary_length)));
       return;
     case TypeId::kFixedSizeBinary:
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
       (void)static_cast<array::FixedSizeBinaryBuilder*>(b)->Append(
-          RandomBytes(rng, type.fixed_size()));
+          RandomBytes(rng, type.byte_width()));
       return;
     case TypeId::kList:
     case TypeId::kLargeList: {

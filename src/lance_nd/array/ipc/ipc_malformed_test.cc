@@ -225,8 +225,8 @@ Bytes RawTypeSchema(int type, bool dictionary = false, bool big_endian = false) 
 }
 
 TEST(IpcMalformed, UnsupportedFeaturesAreNotImplemented) {
-  LND_EXPECT_ERROR(ReadIpcStream(RawTypeSchema(7)), StatusCode::kNotImplemented,
-                   "field 'f': Arrow type decimal is not supported");
+  LND_EXPECT_ERROR(ReadIpcStream(RawTypeSchema(9)), StatusCode::kNotImplemented,
+                   "field 'f': Arrow type time32/time64 is not supported");
   LND_EXPECT_ERROR(ReadIpcStream(RawTypeSchema(17)), StatusCode::kNotImplemented, "map");
   LND_EXPECT_ERROR(ReadIpcStream(RawTypeSchema(24)), StatusCode::kNotImplemented, "utf8 view");
   LND_EXPECT_ERROR(ReadIpcStream(RawTypeSchema(99)), StatusCode::kCorrupt,

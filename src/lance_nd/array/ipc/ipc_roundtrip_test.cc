@@ -173,6 +173,22 @@ TEST(IpcRoundTrip, SlicedNestedChildren) {
   EXPECT_EQ(PrettyPrint(*got.batches[0]->column(0)), PrettyPrint(*list_slice));
 }
 
+// Decimals are kept out of AllTypesSchema, whose batches are the committed fuzz seeds.
+TEST(IpcRoundTrip, Decimals) {
+  const SchemaPtr schema = MakeSchema({MakeField("dec128", Decimal128(20, 4)),
+                                       MakeField("dec256", Decimal256(50, -2), false),
+                                       MakeField("list_dec", List(Decimal128(38, 0)))});
+  for (double null_prob : {0.0, 0.3}) {
+    const auto batches = SomeBatches(schema, 77, null_prob);
+    LND_ASSERT_OK_AND_ASSIGN(auto stream, WriteIpcStream(schema, batches));
+    LND_ASSERT_OK_AND_ASSIGN(auto got, ReadIpcStream(stream));
+    ExpectSameContents(got, schema, batches);
+    LND_ASSERT_OK_AND_ASSIGN(auto file, WriteIpcFileBytes(schema, batches));
+    LND_ASSERT_OK_AND_ASSIGN(auto got_file, ReadIpcFileBytes(file));
+    ExpectSameContents(got_file, schema, batches);
+  }
+}
+
 TEST(IpcRoundTrip, MetadataAndNullabilitySurvive) {
   Metadata ext{{"ARROW:extension:name", "nd_arrow.global_attributes"},
                {"ARROW:extension:metadata", "{\"version\":1}"}};

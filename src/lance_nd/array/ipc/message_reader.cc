@@ -40,9 +40,10 @@ class ArrayLoader {
                              " but the batch has only " +
                              Str(nodes_ == nullptr ? 0 : nodes_->size()));
     }
-    const fb::FieldNode* node = nodes_->Get(static_cast<flatbuffers::uoffset_t>(next_node_++));
-    const int64_t length = node->length();
-    const int64_t nulls = node->null_count();
+    const fb::FieldNode node =
+        LoadStruct(*nodes_, static_cast<flatbuffers::uoffset_t>(next_node_++));
+    const int64_t length = node.length();
+    const int64_t nulls = node.null_count();
     if (length < 0 || nulls < 0 || nulls > length) {
       return Status::Corrupt(what_ + ": " + path + ": field node " + Str(node_index) +
                              " has length " + Str(length) + " and null count " + Str(nulls) +
@@ -127,9 +128,9 @@ class ArrayLoader {
                              " but the batch has only " +
                              Str(buffers_ == nullptr ? 0 : buffers_->size()));
     }
-    const fb::Buffer* b = buffers_->Get(static_cast<flatbuffers::uoffset_t>(index));
-    const int64_t offset = b->offset();
-    const int64_t length = b->length();
+    const fb::Buffer b = LoadStruct(*buffers_, static_cast<flatbuffers::uoffset_t>(index));
+    const int64_t offset = b.offset();
+    const int64_t length = b.length();
     const auto end = CheckedAdd(offset, length);
     if (offset < 0 || length < 0 || !end || *end > body_->size()) {
       return Status::Corrupt(what_ + ": buffer " + Str(index) + " (offset " + Str(offset) +
@@ -315,10 +316,6 @@ Result<RecordBatchPtr> LoadRecordBatch(const SchemaPtr& schema, const fb::Messag
                                Str(static_cast<int>(c->codec())) +
                                " (expected 0 = LZ4_FRAME or 1 = ZSTD)");
     }
-  }
-  if (!StructVectorAligned(rb->nodes()) || !StructVectorAligned(rb->buffers())) {
-    return Status::Corrupt(what + ": field node or buffer vector is not 8-byte aligned in the "
-                                  "metadata flatbuffer");
   }
   ArrayLoader loader(*rb, body, codec, what);
   std::vector<ArrayPtr> columns;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "lance_nd/array/array_data.h"
@@ -30,13 +31,16 @@ template <typename T>
 Result<BufferPtr> VerifyRoot(const BufferPtr& bytes, int64_t offset, int64_t length,
                              const std::string& what, const T** root);
 
-/// \brief True when a vector of flatbuffer structs is absent or aligned for its struct type.
-/// The verifier checks only the 4-byte alignment of the length prefix, so a corrupt buffer can
-/// place 8-byte structs at a misaligned address; readers reject those (Corrupt).
+/// \brief Element `i` of a vector of flatbuffer structs, copied out with an unaligned load.
+/// The verifier checks only the 4-byte alignment of the length prefix, and older writers
+/// (arrow-rs before its 2024 flatbuffers alignment fix, used by Lance for deletion files) put
+/// vectors of 8-byte structs 4 bytes off 8-byte alignment, so the elements are never
+/// dereferenced in place. `i` must be below `v->size()`.
 template <typename T>
-bool StructVectorAligned(const flatbuffers::Vector<const T*>* v) {
-  return v == nullptr || v->size() == 0 ||
-         reinterpret_cast<std::uintptr_t>(v->Data()) % alignof(T) == 0;
+T LoadStruct(const flatbuffers::Vector<const T*>& v, flatbuffers::uoffset_t i) {
+  T out;
+  std::memcpy(static_cast<void*>(&out), v.Data() + std::size_t{i} * sizeof(T), sizeof(T));
+  return out;
 }
 
 /// \brief Readable name of a message header type ("record batch", "tensor", ...).

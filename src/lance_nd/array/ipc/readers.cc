@@ -152,9 +152,6 @@ Result<IpcFileReader> IpcFileReader::Open(BufferPtr bytes) {
   LND_RETURN_NOT_OK(internal::CheckVersion(footer->version(), "IPC file footer"));
   LND_ASSIGN_OR_RETURN(impl->schema,
                        internal::ParseSchema(footer->schema()).WithContext("IPC file footer"));
-  if (!internal::StructVectorAligned(footer->record_batches())) {
-    return Status::Corrupt("IPC file footer: record batch block vector is not 8-byte aligned");
-  }
   if (footer->dictionaries() != nullptr && footer->dictionaries()->size() > 0) {
     return Status::NotImplemented(
         "IPC file has dictionary batches; dictionary encoding is not supported by lance-nd");
@@ -167,8 +164,10 @@ Result<IpcFileReader> IpcFileReader::Open(BufferPtr bytes) {
     }
   }
   if (footer->record_batches() != nullptr) {
-    for (const internal::fb::Block* b : *footer->record_batches()) {
-      impl->blocks.push_back({b->offset(), b->metadata_length(), b->body_length()});
+    const auto& blocks = *footer->record_batches();
+    for (flatbuffers::uoffset_t i = 0; i < blocks.size(); ++i) {
+      const internal::fb::Block b = internal::LoadStruct(blocks, i);
+      impl->blocks.push_back({b.offset(), b.metadata_length(), b.body_length()});
     }
   }
   return IpcFileReader(std::move(impl));

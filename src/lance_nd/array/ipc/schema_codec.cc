@@ -146,6 +146,11 @@ Result<Offset<fb::Field>> BuildField(FlatBufferBuilder& fbb, const Field& field,
       type_type = fb::Type::Struct_;
       type_off = fb::CreateStruct_(fbb).Union();
       break;
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      type_type = fb::Type::Decimal;
+      type_off = fb::CreateDecimal(fbb, t.precision(), t.scale(), t.byte_width() * 8).Union();
+      break;
   }
   if (type_type == fb::Type::NONE) {
     return Status::NotImplemented("field '" + field.name() + "': type " + t.ToString() +
@@ -173,8 +178,6 @@ Status ParseMetadata(const KeyValueVector* kvs, Metadata* out) {
 
 std::string_view UnsupportedTypeName(int type) {
   switch (type) {
-    case 7:
-      return "decimal";
     case 9:
       return "time32/time64";
     case 11:
@@ -290,6 +293,14 @@ Result<DataTypePtr> ParseType(const fb::Field* field, const std::string& where,
                                std::to_string(t->byte_width()) + " is negative");
       }
       return FixedSizeBinary(t->byte_width());
+    }
+    case fb::Type::Decimal: {
+      const fb::Decimal* t = field->type_as_Decimal();
+      LND_RETURN_NOT_OK(NeedTable(t, where, "Decimal"));
+      std::string error;
+      DataTypePtr d = MakeDecimal(t->bit_width(), t->precision(), t->scale(), &error);
+      if (d == nullptr) return Status::Corrupt(where + ": " + error);
+      return d;
     }
     case fb::Type::Date: {
       const fb::Date* t = field->type_as_Date();

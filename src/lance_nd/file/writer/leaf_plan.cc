@@ -194,6 +194,10 @@ Result<std::string> LogicalTypeOf(const DataType& type) {
       return "timestamp:" + UnitName(type.unit()) + ":" +
              (type.timezone().empty() ? std::string("-") : type.timezone());
     case TypeId::kDuration: return "duration:" + UnitName(type.unit());
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      return "decimal:" + std::to_string(type.byte_width() * 8) + ":" +
+             std::to_string(type.precision()) + ":" + std::to_string(type.scale());
     case TypeId::kStruct: return std::string("struct");
     case TypeId::kList:
       return std::string(type.value_type()->id() == TypeId::kStruct ? "list.struct" : "list");

@@ -91,16 +91,16 @@ TEST(TableCommitReopen, CommitNeverReadsTheNewManifestBack) {
 
 TEST(TableCommitReopen, ManifestTheReaderWouldRefuseIsNotCommitted) {
   auto fs = io::MakeMemoryFileSystem();
-  // Version 1 (written by hand) has a field type lance-nd cannot turn into a schema; the
-  // writer checks (feature flags, base paths, branch) all pass.
+  // Version 1 (written by hand) has a field lance-nd cannot turn into a schema (a list without
+  // an item field); the writer checks (feature flags, base paths, branch) all pass.
   Manifest v1 = testing::SampleManifest(1);
-  v1.fields[0].logical_type = "no-such-type";
+  v1.fields[0].logical_type = "list";
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(v1, nullptr));
   LND_ASSERT_OK(
       fs->CreateIfAbsent("t/_versions/" + ManifestFileName(1, ManifestNaming::kV2), bytes));
   auto st = CommitTransaction(fs, "t", testing::SampleAppend(1)).status();
   ASSERT_FALSE(st.ok());
-  LND_EXPECT_ERROR(st, st.code(), "no-such-type");
+  LND_EXPECT_ERROR(st, st.code(), "is a list with 0 child fields");
   LND_EXPECT_ERROR(st, st.code(), "(nothing was committed)");
   EXPECT_EQ(st.ToString().find("COMMITTED"), std::string::npos) << st.ToString();
   LND_ASSERT_OK_AND_ASSIGN(VersionList versions, ListVersions(*fs, "t"));

@@ -238,6 +238,20 @@ Result<ArrayPtr> Build(const ProjNode& p, const NodeSource& src,
   return array::MakeArrayData(type, n, {ValidityAtZero(*arr)}, std::move(kids));
 }
 
+// Data files in the legacy (0.1) or 2.0 file formats belong to valid tables that lance-nd
+// does not read; say so before their manifest entries (no column indices) look damaged.
+Status CheckFileFormat(const std::string& frag, const DataFile& df) {
+  if (df.file_major_version != 0) return Status::OK();
+  const bool v2_0 = df.file_minor_version == 3;
+  return Status::NotImplemented(
+      frag + " data file '" + df.path + "' is in the " +
+      (v2_0 ? std::string("Lance 2.0 file format")
+            : std::string("legacy Lance file format (0.1)")) +
+      ", which lance-nd does not read (it reads file formats 2.1 and 2.2); the table is valid: "
+      "rewrite its data with Lance in file format 2.1 or later (for example, copy it into a new "
+      "table with data_storage_version \"2.1\") to read it with lance-nd");
+}
+
 }  // namespace
 
 RowSelection FragmentCursor::NextSelection(std::uint64_t max_rows) {
@@ -296,6 +310,7 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
   std::vector<std::size_t> to_open;
   for (std::size_t i = 0; i < num_files; ++i) {
     const DataFile& df = fragment.files[i];
+    LND_RETURN_NOT_OK(CheckFileFormat(frag, df));
     if (df.fields.size() != df.column_indices.size()) {
       return Status::Corrupt(frag + " data file '" + df.path + "' lists " +
                              std::to_string(df.fields.size()) + " field ids but " +

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "lance_nd/file/lance_schema.h"
+
 namespace lance_nd::table::internal {
 namespace {
 
@@ -135,6 +137,23 @@ Status AddPath(const std::string& path, const std::vector<TableNode>& roots,
   return Status::OK();
 }
 
+// A table field of a type lance-nd cannot read refuses a scan that projects it (or a struct or
+// list around it); the other fields stay readable.
+Status CheckReadable(const TableNode& node) {
+  if (auto why = file::UnsupportedFieldReason(*node.field)) {
+    return Status::NotImplemented("table field '" + node.field->name() + "' (id " +
+                                  std::to_string(node.id) + "): " + std::string(*why));
+  }
+  for (const TableNode& c : node.children) LND_RETURN_NOT_OK(CheckReadable(c));
+  return Status::OK();
+}
+
+Status CheckReadable(const ProjNode& p) {
+  if (p.children.empty()) return CheckReadable(*p.node);
+  for (const ProjNode& c : p.children) LND_RETURN_NOT_OK(CheckReadable(c));
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const ScanPlan>> MakeScanPlan(const Dataset& ds,
@@ -178,6 +197,7 @@ Result<std::shared_ptr<const ScanPlan>> MakeScanPlan(const Dataset& ds,
     for (const TableNode& n : plan->roots) plan->columns.push_back(Whole(n));
   }
   SortLike(plan->columns, plan->roots);
+  for (const ProjNode& c : plan->columns) LND_RETURN_NOT_OK(CheckReadable(c));
   std::vector<array::FieldPtr> out;
   for (ProjNode& c : plan->columns) {
     Finish(c);

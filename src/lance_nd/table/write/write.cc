@@ -111,6 +111,20 @@ Status CheckSameSchema(const array::Schema& want, const array::Schema& got,
   return Status();
 }
 
+// A table field of a type lance-nd cannot read has no Arrow type to write it with: data files
+// for such a table would store the wrong type under its field id.
+Status CheckWritableTypes(const std::vector<array::FieldPtr>& fields, const std::string& path) {
+  for (const auto& f : fields) {
+    if (auto why = file::UnsupportedFieldReason(*f)) {
+      return Status::NotImplemented("cannot write data files for the table '" + path +
+                                    "': its field '" + f->name() + "' has a type lance-nd does " +
+                                    "not read (" + std::string(*why) + ")");
+    }
+    LND_RETURN_NOT_OK(CheckWritableTypes(f->type()->children(), path));
+  }
+  return Status();
+}
+
 }  // namespace
 
 Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema) {
@@ -133,6 +147,7 @@ Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::stri
         ") must be positive");
   }
   LND_ASSIGN_OR_RETURN(array::SchemaPtr schema, SchemaFromFields(fields, {}));
+  LND_RETURN_NOT_OK(CheckWritableTypes(schema->fields(), path));
   for (const auto& batch : batches) {
     if (batch == nullptr) return Status::InvalidArgument("WriteFragments got a null batch");
     LND_RETURN_NOT_OK(CheckSameSchema(*schema, *batch->schema(), path));
