@@ -1,0 +1,69 @@
+// The coverage table of page shapes: which (layout x encoding x nullability) combinations, with
+// which logical types, appeared in the data files each writer produced and lance-nd decoded.
+// Input: page records of differential_tool pages, tagged with the writer ("lance" or "ours").
+
+// "mini-block layers=[...] ... values=ENC dictionary[N]=ENC items=..." -> parts of the key.
+export function pageShape(p) {
+  const layout = p.layout.split(" ")[0];
+  const layers = (p.layout.match(/layers=\[([^\]]*)\]/) || [, ""])[1];
+  let encoding;
+  if (layout === "constant") {
+    encoding = p.layout.includes(" value=") ? "inline value" : p.buffers > 2 ? `value in buffer (${p.buffers} buffers)` : "no value (all null)";
+  } else {
+    encoding = (p.layout.match(/ values=(.*?)(?= dictionary\[| items=|$)/) || [, "?"])[1];
+    const dict = p.layout.match(/ dictionary\[\d+\]=(.*?)(?= items=|$)/);
+    if (dict) encoding = `dictionary(values ${encoding}, items ${dict[1]})`;
+    if (layout === "full-zip") encoding += p.layout.includes("bits_per_offset") ? ", variable-width" : ", fixed-width";
+    if (/ rep=/.test(p.layout)) encoding += "; rep " + (p.layout.match(/ rep=(\S+)/) || [])[1];
+    if (/ def=/.test(p.layout)) encoding += "; def " + (p.layout.match(/ def=(\S+)/) || [])[1];
+  }
+  encoding = encoding.replace(/constant\(\d+ bytes\)/g, "constant(N bytes)");
+  const type = p.type.replace(/^fixed_size_binary:\d+/, "fixed_size_binary")
+    .replace(/^fixed_size_list:(.*):\d+$/, "fixed_size_list<$1>")
+    .replace(/^timestamp:(\w+):.*$/, "timestamp:$1");
+  return { layout, encoding, layers: layers || "(none)", type };
+}
+
+export class Coverage {
+  constructor() { this.rows = new Map(); }
+
+  // Counts the pages; returns the set of shape keys (layout, encoding, layers, type) they hit.
+  add(writer, version, pages) {
+    const keys = new Set();
+    for (const p of pages) {
+      const s = pageShape(p);
+      const key = `${s.layout}\t${s.encoding}\t${s.layers}`;
+      keys.add(`${key}\t${s.type}`);
+      let row = this.rows.get(key);
+      if (!row) this.rows.set(key, row = { ...s, counts: {}, types: new Map() });
+      const col = `${writer} ${version}`;
+      row.counts[col] = (row.counts[col] || 0) + 1;
+      if (writer === "lance") row.types.set(s.type, (row.types.get(s.type) || 0) + 1);
+      else if (!row.types.has(s.type)) row.types.set(s.type, 0);
+    }
+    return keys;
+  }
+
+  toJSON() {
+    return [...this.rows.values()].map((r) => ({ ...r, types: Object.fromEntries(r.types) }));
+  }
+
+  // Markdown: one row per (layout, encoding, nullability layers), with the pages each writer
+  // produced and the logical types (with Lance 12 page counts; "ours only" when 0).
+  toMarkdown() {
+    const cols = ["lance 2.1", "lance 2.2", "ours 2.1", "ours 2.2"];
+    const lines = [
+      `| layout | encoding | layers (nullability) | ${cols.join(" | ")} | logical types (Lance 12 pages) |`,
+      `|---|---|---|${cols.map(() => "--:").join("|")}|---|`,
+    ];
+    const sorted = [...this.rows.values()].sort((a, b) =>
+      (a.layout + a.encoding + a.layers).localeCompare(b.layout + b.encoding + b.layers));
+    for (const r of sorted) {
+      const types = [...r.types].sort((a, b) => b[1] - a[1])
+        .map(([t, n]) => (n ? `${t} ${n}` : `${t} (ours only)`)).join(", ");
+      const esc = (s) => s.replace(/\|/g, "\\|");
+      lines.push(`| ${r.layout} | \`${esc(r.encoding)}\` | ${r.layers} | ${cols.map((c) => r.counts[c] || 0).join(" | ")} | ${esc(types)} |`);
+    }
+    return lines.join("\n") + "\n";
+  }
+}

@@ -1,0 +1,22 @@
+// Chooses the ctest seeds: a small set of seeds whose Lance 12 tables together hit every page
+// shape (layout, encoding, layers, logical type) a soak run saw (greedy set cover), plus the
+// seeds that must stay as regression cases.
+//   node pick_seeds.mjs SOAK_COVERAGE.json [REQUIRED_SEED,...]
+import fs from "node:fs";
+
+const [file, required = ""] = process.argv.slice(2);
+const { bySeed } = JSON.parse(fs.readFileSync(file, "utf8"));
+const left = new Set(Object.values(bySeed).flat());
+const chosen = required.split(",").filter((s) => s).map(Number);
+for (const s of chosen) for (const k of bySeed[s] || []) left.delete(k);
+while (left.size > 0) {
+  let best = null;
+  let gain = 0;
+  for (const [seed, keys] of Object.entries(bySeed)) {
+    const g = keys.filter((k) => left.has(k)).length;
+    if (g > gain) { best = seed; gain = g; }
+  }
+  chosen.push(Number(best));
+  for (const k of bySeed[best]) left.delete(k);
+}
+console.log(chosen.join("\n"));
