@@ -37,6 +37,9 @@ const slot = (field, v) => (v === null || v === undefined ? (field.nullable ? nu
 export function buildData(type, values) {
   const T = arrow.Type;
   if (![T.Struct, T.List, T.FixedSizeList].includes(type.typeId)) {
+    // apache-arrow writes an all-null bool array with an empty value bitmap, which Arrow
+    // readers refuse: such an array gets one false value first.
+    if (type.typeId === T.Bool && values.length > 0 && values.every((x) => x == null)) values = [false, ...values.slice(1)];
     const v = arrow.vectorFromArray(values, type);
     if (v.data.length !== 1) throw new Error(`expected one chunk for ${type}`);
     return v.data[0];

@@ -2,30 +2,35 @@
 // which logical types, appeared in the data files each writer produced and lance-nd decoded.
 // Input: page records of differential_tool pages, tagged with the writer ("lance" or "ours").
 
-// "mini-block layers=[...] ... values=ENC dictionary[N]=ENC items=..." -> parts of the key.
+// "mini-block layers=[...] rep=ENC def=ENC values=ENC dictionary[N]=ENC items=..." -> the parts
+// of the key: layout, value encoding, layers, logical type; and the level encodings.
 export function pageShape(p) {
   const layout = p.layout.split(" ")[0];
   const layers = (p.layout.match(/layers=\[([^\]]*)\]/) || [, ""])[1];
+  const part = (name) => (p.layout.match(new RegExp(` ${name}=(.*?)(?= rep=| def=| values=| dictionary\\[| items=| visible=|$)`)) || [])[1];
   let encoding;
   if (layout === "constant") {
     encoding = p.layout.includes(" value=") ? "inline value" : p.buffers > 2 ? `value in buffer (${p.buffers} buffers)` : "no value (all null)";
   } else {
-    encoding = (p.layout.match(/ values=(.*?)(?= dictionary\[| items=|$)/) || [, "?"])[1];
+    encoding = part("values") ?? "?";
     const dict = p.layout.match(/ dictionary\[\d+\]=(.*?)(?= items=|$)/);
-    if (dict) encoding = `dictionary(values ${encoding}, items ${dict[1]})`;
+    if (dict) encoding = `dictionary(indices ${encoding}, items ${dict[1]})`;
     if (layout === "full-zip") encoding += p.layout.includes("bits_per_offset") ? ", variable-width" : ", fixed-width";
-    if (/ rep=/.test(p.layout)) encoding += "; rep " + (p.layout.match(/ rep=(\S+)/) || [])[1];
-    if (/ def=/.test(p.layout)) encoding += "; def " + (p.layout.match(/ def=(\S+)/) || [])[1];
   }
   encoding = encoding.replace(/constant\(\d+ bytes\)/g, "constant(N bytes)");
+  const levels = [["rep", part("rep")], ["def", part("def")]].filter(([, e]) => e)
+    .map(([k, e]) => `${k} ${e.replace(/x\d+$/, "")}`);
   const type = p.type.replace(/^fixed_size_binary:\d+/, "fixed_size_binary")
     .replace(/^fixed_size_list:(.*):\d+$/, "fixed_size_list<$1>")
     .replace(/^timestamp:(\w+):.*$/, "timestamp:$1");
-  return { layout, encoding, layers: layers || "(none)", type };
+  return { layout, encoding, layers: layers || "(none)", type, levels };
 }
 
 export class Coverage {
-  constructor() { this.rows = new Map(); }
+  constructor() {
+    this.rows = new Map();
+    this.levels = new Map();  // "layout: rep|def ENC" -> {counts}
+  }
 
   // Counts the pages; returns the set of shape keys (layout, encoding, layers, type) they hit.
   add(writer, version, pages) {
@@ -38,6 +43,12 @@ export class Coverage {
       if (!row) this.rows.set(key, row = { ...s, counts: {}, types: new Map() });
       const col = `${writer} ${version}`;
       row.counts[col] = (row.counts[col] || 0) + 1;
+      for (const l of s.levels) {
+        const lk = `${s.layout}\t${l}`;
+        if (!this.levels.has(lk)) this.levels.set(lk, {});
+        const lc = this.levels.get(lk);
+        lc[col] = (lc[col] || 0) + 1;
+      }
       if (writer === "lance") row.types.set(s.type, (row.types.get(s.type) || 0) + 1);
       else if (!row.types.has(s.type)) row.types.set(s.type, 0);
     }
@@ -45,7 +56,10 @@ export class Coverage {
   }
 
   toJSON() {
-    return [...this.rows.values()].map((r) => ({ ...r, types: Object.fromEntries(r.types) }));
+    return {
+      pages: [...this.rows.values()].map((r) => ({ ...r, types: Object.fromEntries(r.types) })),
+      levels: Object.fromEntries(this.levels),
+    };
   }
 
   // Markdown: one row per (layout, encoding, nullability layers), with the pages each writer
@@ -63,6 +77,12 @@ export class Coverage {
         .map(([t, n]) => (n ? `${t} ${n}` : `${t} (ours only)`)).join(", ");
       const esc = (s) => s.replace(/\|/g, "\\|");
       lines.push(`| ${r.layout} | \`${esc(r.encoding)}\` | ${r.layers} | ${cols.map((c) => r.counts[c] || 0).join(" | ")} | ${esc(types)} |`);
+    }
+    lines.push("", "Level (rep/def) encodings:", "",
+      `| layout | levels | ${cols.join(" | ")} |`, `|---|---|${cols.map(() => "--:").join("|")}|`);
+    for (const [k, counts] of [...this.levels].sort()) {
+      const [layout, enc] = k.split("\t");
+      lines.push(`| ${layout} | \`${enc}\` | ${cols.map((c) => counts[c] || 0).join(" | ")} |`);
     }
     return lines.join("\n") + "\n";
   }

@@ -81,19 +81,23 @@ export const LEAVES = [
   { name: "duration_s", type: () => new arrow.DurationSecond(), random: (rng) => randBig(rng, 40, true), small: (rng, i) => BigInt(i % 17) },
   { name: "duration_ns", type: () => new arrow.DurationNanosecond(), random: (rng) => randBig(rng, 64, true), small: (rng, i) => BigInt(i % 17) },
 ];
+// Text and bytes leaves are drawn twice as often (they have the most layouts and encodings).
+const LEAF_PICKS = [...LEAVES, ...LEAVES.filter((l) => l.text || l.bytes)];
 const leafByName = Object.fromEntries(LEAVES.map((l) => [l.name, l]));
-const FIXED_WIDTH = LEAVES.filter((l) => !l.text && !l.bytes && l.name !== "fixed_size_binary").map((l) => l.name);
+// Items of fixed-size lists: fixed-width leaves. Not bool: lance-nd reads and writes no
+// fixed_size_list of bool (NotImplemented on both sides).
+const FIXED_WIDTH = LEAVES.filter((l) => !l.text && !l.bytes && !["fixed_size_binary", "bool"].includes(l.name)).map((l) => l.name);
 
 // ------------------------------------------------------------------ column specs
 // A spec is a tree: {kind: "leaf"|"struct"|"list"|"fsl", nullable, ...}. Leaf specs carry a
 // flavour deciding their values; list specs carry the probabilities of null and empty lists.
 const FLAVOURS = [
   [6, "random"], [2, "small"], [2, "lowcard"], [2, "runs"], [1, "sorted"], [1, "constant"],
-  [1, "allnull"], [1, "long"],
+  [1, "allnull"], [2, "long"],
 ];
 
 function leafSpec(rng, depth, leafName) {
-  const leaf = leafByName[leafName ?? rng.pick(LEAVES).name];
+  const leaf = leafByName[leafName ?? rng.pick(LEAF_PICKS).name];
   let flavour = rng.weighted(FLAVOURS);
   if (flavour === "long" && !(leaf.text || leaf.bytes)) flavour = "random";
   if (flavour === "sorted" && !leaf.sortable) flavour = "small";
@@ -120,6 +124,16 @@ function specAt(rng, depth) {
   }
   return { kind, nullable, nullRate, item: specAt(rng, depth + 1), maxLen: rng.pick([0, 1, 3, 6, 20]),
            emptyRate: rng.weighted([[2, 0], [2, 0.1], [1, 0.5]]) };
+}
+
+// A column of several MiB: text of 1-2 KB per row (full-zip pages) or lists of ~150 integers
+// (mini-block pages).
+function bulkSpec(rng, kind) {
+  if (kind === "long_text") {
+    return { ...leafSpec(rng, 1, rng.pick(["utf8", "large_binary"])), flavour: "huge", nullRate: 0.05 };
+  }
+  const item = { ...leafSpec(rng, 1, rng.pick(["int64", "float64", "int32"])), flavour: "random", nullRate: 0 };
+  return { kind: "list", nullable: true, nullRate: 0.02, item, maxLen: 300, emptyRate: 0.02 };
 }
 
 // Column-level shape: most columns are random; some are constant (every row the same value,
@@ -167,6 +181,8 @@ function anyLeafValue(spec, rng, i, state) {
     case "runs":
       if (!("run" in state) || i % spec.run === 0) state.run = leaf.random(rng);
       return state.run;
+    case "huge":
+      return leaf.text ? randText(rng, rng.int(1000, 2000)) : randBytes(rng, rng.int(1000, 2000));
     case "long":
       if (!rng.chance(0.6)) return leaf.random(rng);
       return leaf.text ? randText(rng, rng.int(256, 3000)) : randBytes(rng, rng.int(256, 3000));
@@ -224,7 +240,9 @@ function makePlan(rng, columns) {
     [1, `id < ${rng.int(0, total)}`], [1, `id >= ${rng.int(0, total)} AND id < ${rng.int(0, total)}`]]);
   return {
     batches, evolve, afterEvolve, delete: del, optimize: rng.chance(0.4),
-    lancePageBytes: rng.weighted([[4, null], [1, rng.pick([4096, 65536, 1 << 20])]]),
+    // Lance 12 cuts 2.1+ pages only by its write buffer (megabytes per column; its page-size
+    // variable applies to 2.0 only), so a "bulk" column of several MiB gives Lance's pages.
+    bulk: rng.weighted([[14, null], [1, "long_text"], [1, "long_lists"]]),
     ourPageBytes: rng.weighted([[3, null], [1, rng.pick([2048, 65536, 1 << 20])]]),
     filters: rng.int(2, 6),
     numColumns: columns.length,
@@ -252,6 +270,10 @@ export function generateCase(seed) {
   const rng = makeRng(seed * 2654435761 + 1);
   const columns = range(rng.int(1, 7), (i) => columnSpec(rng, i));
   const plan = makePlan(rng, columns);
+  if (plan.bulk) {
+    plan.batches[0] = Math.max(plan.batches[0], 9000);
+    columns.push({ name: `c${columns.length}`, whole: "rows", spec: bulkSpec(rng, plan.bulk) });
+  }
   const fields = [new arrow.Field(ID, new arrow.Int64(), false),
     ...columns.map((c) => new arrow.Field(c.name, arrowType(c.spec), c.spec.nullable))];
   const schema = new arrow.Schema(fields);

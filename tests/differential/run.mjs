@@ -9,7 +9,7 @@
 //                (--seeds 1,2,3 | --seeds-file FILE | --from N --count M)
 //                [--coverage OUT.md] [--coverage-json OUT.json] [--versions 2.1,2.2]
 //                (the JSON also lists the page shapes Lance 12 wrote per seed: pick_seeds.mjs)
-//                [--directions lance,ours] [--quiet]
+//                [--directions lance,ours] [--quiet] [--keep yes (keep passing tables)]
 // Exit code 1 when any seed failed; each failure names its seed and the command that repeats it.
 import fs from "node:fs";
 import path from "node:path";
@@ -56,7 +56,7 @@ for (const seed of seedList()) {
         totals.tables += 1;
         totals.values += r.values;
         totals.filters += r.filters;
-        fs.rmSync(dir, { recursive: true, force: true });
+        if (!opt.keep) fs.rmSync(dir, { recursive: true, force: true });
       } catch (e) {
         const how = `node tests/differential/run.mjs --tool ${opt.tool} --work /tmp/differential --seeds ${seed} --versions ${version} --directions ${direction}`;
         console.log(`FAIL seed ${seed}, ${direction === "lance" ? "Lance writes, lance-nd reads" : "lance-nd writes, Lance reads"}, file version ${version}:\n  ${String(e.message).split("\n").join("\n  ")}\n  repeat: ${how}\n  table kept in ${dir}`);
@@ -69,7 +69,7 @@ const seconds = ((Date.now() - started) / 1000).toFixed(0);
 if (opt.coverage) fs.writeFileSync(opt.coverage, coverage.toMarkdown());
 if (opt["coverage-json"]) {
   const bySeed = Object.fromEntries(Object.entries(shapesBySeed).map(([k, v]) => [k, [...v]]));
-  fs.writeFileSync(opt["coverage-json"], JSON.stringify({ shapes: coverage.toJSON(), bySeed }, null, 1));
+  fs.writeFileSync(opt["coverage-json"], JSON.stringify({ ...coverage.toJSON(), bySeed }, null, 1));
 }
 console.log(`differential: ${totals.tables} tables, ${totals.values} values compared, ${totals.filters} filters, ` +
   `${totals.failures.length} failures, ${seconds} s`);

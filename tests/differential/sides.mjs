@@ -31,12 +31,6 @@ function pagesOf(tool, dir) {
   return runTool(tool, ["pages", dir]).split("\n").filter((l) => l).map((l) => JSON.parse(l));
 }
 
-// Lance 12's page size (bytes) for the writes that follow; null = its default.
-function setLancePageBytes(bytes) {
-  if (bytes) process.env.LANCE_FILE_WRITER_MAX_PAGE_BYTES = String(bytes);
-  else delete process.env.LANCE_FILE_WRITER_MAX_PAGE_BYTES;
-}
-
 // ------------------------------------------------------------------ Lance 12 writes, we read
 async function evolve(tbl, c) {
   const e = c.evolved;
@@ -48,7 +42,6 @@ async function evolve(tbl, c) {
 export async function lanceWritesWeRead(c, version, tool, work) {
   const db = await lancedb.connect(path.join(work, "db"));
   const dir = path.join(work, "db", "t.lance");
-  setLancePageBytes(c.plan.lancePageBytes);
   const tbl = await db.createTable("t", makeTable(c.schema, c.batches[0]),
     { mode: "create", storageOptions: { new_table_data_storage_version: version } });
   for (const b of c.batches.slice(1)) await tbl.add(makeTable(c.schema, b));
@@ -69,7 +62,6 @@ export async function lanceWritesWeRead(c, version, tool, work) {
     await check("optimize");
   }
   tbl.close();
-  setLancePageBytes(null);
   result.pages = [...result.pages.values()];
   return result;
 }
