@@ -14,4 +14,4 @@ tool="$root/$build/tests/differential/differential_tool"
 work="$root/$build/soak_work"  # passing tables are removed; failing ones stay for inspection
 rm -rf "$work"
 node "$root/tests/differential/run.mjs" --tool "$tool" --work "$work" --from "$first" --count "$count" \
-  --coverage "$root/$build/soak_page_shapes.md" --coverage-json "$root/$build/soak_page_shapes.json" --quiet
+  --coverage "$root/$build/soak_page_shapes.md" --coverage-json "$root/$build/soak_page_shapes.json" --quiet yes

@@ -30,11 +30,16 @@ export class Coverage {
   constructor() {
     this.rows = new Map();
     this.levels = new Map();  // "layout: rep|def ENC" -> {counts}
+    this.multiPageColumns = {};  // "writer version" -> columns (of one file) with several pages
   }
 
   // Counts the pages; returns the set of shape keys (layout, encoding, layers, type) they hit.
   add(writer, version, pages) {
     const keys = new Set();
+    const perColumn = new Map();
+    for (const p of pages) perColumn.set(`${p.file}#${p.column}`, (perColumn.get(`${p.file}#${p.column}`) || 0) + 1);
+    const multi = [...perColumn.values()].filter((n) => n > 1).length;
+    this.multiPageColumns[`${writer} ${version}`] = (this.multiPageColumns[`${writer} ${version}`] || 0) + multi;
     for (const p of pages) {
       const s = pageShape(p);
       const key = `${s.layout}\t${s.encoding}\t${s.layers}`;
@@ -59,6 +64,7 @@ export class Coverage {
     return {
       pages: [...this.rows.values()].map((r) => ({ ...r, types: Object.fromEntries(r.types) })),
       levels: Object.fromEntries(this.levels),
+      multiPageColumns: this.multiPageColumns,
     };
   }
 
@@ -78,6 +84,7 @@ export class Coverage {
       const esc = (s) => s.replace(/\|/g, "\\|");
       lines.push(`| ${r.layout} | \`${esc(r.encoding)}\` | ${r.layers} | ${cols.map((c) => r.counts[c] || 0).join(" | ")} | ${esc(types)} |`);
     }
+    lines.push("", `Columns stored as several pages in one file: ${cols.map((c) => `${c} ${this.multiPageColumns[c] || 0}`).join(", ")}.`);
     lines.push("", "Level (rep/def) encodings:", "",
       `| layout | levels | ${cols.join(" | ")} |`, `|---|---|${cols.map(() => "--:").join("|")}|`);
     for (const [k, counts] of [...this.levels].sort()) {

@@ -96,6 +96,21 @@ const FLAVOURS = [
   [1, "allnull"], [2, "long"],
 ];
 
+// Lance's per-field encoding options (field metadata), for about one leaf in four: general
+// compression (zstd, lz4, none, with levels), byte stream split, RLE threshold, and forced
+// structural encoding. Both writers honour them.
+function encodingOptions(rng, leaf) {
+  if (!rng.chance(0.25)) return undefined;
+  const m = {};
+  const compression = rng.pick([null, "zstd", "lz4", "none"]);
+  if (compression) m["lance-encoding:compression"] = compression;
+  if (compression === "zstd" && rng.chance(0.5)) m["lance-encoding:compression-level"] = String(rng.int(1, 9));
+  if (leaf.name.startsWith("float") && rng.chance(0.5)) m["lance-encoding:bss"] = rng.pick(["on", "auto", "off"]);
+  if (rng.chance(0.3)) m["lance-encoding:rle-threshold"] = rng.pick(["0.1", "0.5", "0.9"]);
+  if (rng.chance(0.3)) m["lance-encoding:structural-encoding"] = rng.pick(["miniblock", "fullzip"]);
+  return Object.keys(m).length ? m : undefined;
+}
+
 function leafSpec(rng, depth, leafName) {
   const leaf = leafByName[leafName ?? rng.pick(LEAF_PICKS).name];
   let flavour = rng.weighted(FLAVOURS);
@@ -104,7 +119,7 @@ function leafSpec(rng, depth, leafName) {
   const nullable = rng.chance(0.8);
   const nullRate = !nullable ? 0 : rng.weighted([[3, 0], [3, 0.1], [2, 0.5], [1, 0.95]]);
   return { kind: "leaf", leaf: leaf.name, flavour, nullable, nullRate, cardinality: rng.int(1, 12),
-           run: rng.int(2, 400), depth };
+           run: rng.int(2, 400), depth, metadata: encodingOptions(rng, leaf) };
 }
 
 function specAt(rng, depth) {
@@ -120,20 +135,22 @@ function specAt(rng, depth) {
   if (kind === "fsl") {
     // Lance refuses NaN in fixed-size lists of floats (it takes them for vectors).
     const item = { ...leafSpec(rng, depth + 1, rng.pick(FIXED_WIDTH)), finite: true };
-    return { kind, nullable, nullRate, size: rng.pick([1, 2, 3, 4, 8, 16]), item };
+    const metadata = item.metadata;  // a fixed-size list's options sit on the list's field
+    delete item.metadata;
+    return { kind, nullable, nullRate, size: rng.pick([1, 2, 3, 4, 8, 16]), item, metadata };
   }
   return { kind, nullable, nullRate, item: specAt(rng, depth + 1), maxLen: rng.pick([0, 1, 3, 6, 20]),
            emptyRate: rng.weighted([[2, 0], [2, 0.1], [1, 0.5]]) };
 }
 
-// A column of several MiB: text of 1-2 KB per row (full-zip pages) or lists of ~150 integers
-// (mini-block pages).
+// A column of megabytes: text of 1-2 KB per row (full-zip pages) or lists of up to 60 numbers
+// (several mini-block pages).
 function bulkSpec(rng, kind) {
   if (kind === "long_text") {
     return { ...leafSpec(rng, 1, rng.pick(["utf8", "large_binary"])), flavour: "huge", nullRate: 0.05 };
   }
   const item = { ...leafSpec(rng, 1, rng.pick(["int64", "float64", "int32"])), flavour: "random", nullRate: 0 };
-  return { kind: "list", nullable: true, nullRate: 0.02, item, maxLen: 300, emptyRate: 0.02 };
+  return { kind: "list", nullable: true, nullRate: 0.02, item, maxLen: 60, emptyRate: 0.02 };
 }
 
 // Column-level shape: most columns are random; some are constant (every row the same value,
@@ -150,12 +167,18 @@ export function arrowType(spec) {
   switch (spec.kind) {
     case "leaf": return leafByName[spec.leaf].type();
     case "struct":
-      return new arrow.Struct(spec.children.map((c) => new arrow.Field(c.name, arrowType(c.spec), c.spec.nullable)));
+      return new arrow.Struct(spec.children.map((c) => fieldOf(c.name, c.spec)));
     case "fsl":
-      return new arrow.FixedSizeList(spec.size, new arrow.Field("item", arrowType(spec.item), spec.item.nullable));
+      return new arrow.FixedSizeList(spec.size, new arrow.Field("item", arrowType(spec.item), spec.item.nullable));  // metadata belongs to the list
     default:
-      return new arrow.List(new arrow.Field("item", arrowType(spec.item), spec.item.nullable));
+      return new arrow.List(fieldOf("item", spec.item));
   }
+}
+
+// The Arrow field of a spec, with its Lance encoding options as field metadata.
+export function fieldOf(name, spec) {
+  const meta = spec.metadata ? new Map(Object.entries(spec.metadata)) : undefined;
+  return new arrow.Field(name, arrowType(spec), spec.nullable, meta);
 }
 
 // ------------------------------------------------------------------ values of specs
@@ -275,7 +298,7 @@ export function generateCase(seed) {
     columns.push({ name: `c${columns.length}`, whole: "rows", spec: bulkSpec(rng, plan.bulk) });
   }
   const fields = [new arrow.Field(ID, new arrow.Int64(), false),
-    ...columns.map((c) => new arrow.Field(c.name, arrowType(c.spec), c.spec.nullable))];
+    ...columns.map((c) => fieldOf(c.name, c.spec))];
   const schema = new arrow.Schema(fields);
   const states = columns.map(() => ({}));
   let next = 0;
