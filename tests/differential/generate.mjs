@@ -147,7 +147,7 @@ function specAt(rng, depth) {
 // (several mini-block pages).
 function bulkSpec(rng, kind) {
   if (kind === "long_text") {
-    return { ...leafSpec(rng, 1, rng.pick(["utf8", "large_binary"])), flavour: "huge", nullRate: 0.05 };
+    return { ...leafSpec(rng, 1, rng.pick(["utf8", "large_binary"])), flavour: "huge", nullable: true, nullRate: 0.05 };
   }
   const item = { ...leafSpec(rng, 1, rng.pick(["int64", "float64", "int32"])), flavour: "random", nullRate: 0 };
   return { kind: "list", nullable: true, nullRate: 0.02, item, maxLen: 60, emptyRate: 0.02 };
@@ -265,7 +265,7 @@ function makePlan(rng, columns) {
     batches, evolve, afterEvolve, delete: del, optimize: rng.chance(0.4),
     // Lance 12 cuts 2.1+ pages only by its write buffer (megabytes per column; its page-size
     // variable applies to 2.0 only), so a "bulk" column of several MiB gives Lance's pages.
-    bulk: rng.weighted([[14, null], [1, "long_text"], [1, "long_lists"]]),
+    bulk: rng.weighted([[18, null], [1, "long_text"], [1, "long_lists"]]),
     ourPageBytes: rng.weighted([[3, null], [1, rng.pick([2048, 65536, 1 << 20])]]),
     filters: rng.int(2, 6),
     numColumns: columns.length,
@@ -294,7 +294,7 @@ export function generateCase(seed) {
   const columns = range(rng.int(1, 7), (i) => columnSpec(rng, i));
   const plan = makePlan(rng, columns);
   if (plan.bulk) {
-    plan.batches[0] = Math.max(plan.batches[0], 9000);
+    plan.batches[0] = Math.max(plan.batches[0], plan.bulk === "long_text" ? 3000 : 9000);
     columns.push({ name: `c${columns.length}`, whole: "rows", spec: bulkSpec(rng, plan.bulk) });
   }
   const fields = [new arrow.Field(ID, new arrow.Int64(), false),

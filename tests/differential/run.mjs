@@ -43,7 +43,11 @@ const shapesBySeed = {};  // seed -> page shapes Lance 12 wrote (for choosing th
 const totals = { tables: 0, values: 0, filters: 0, failures: [] };
 const runs = [["lance", lanceWritesWeRead], ["ours", weWriteLanceReads]].filter(([d]) => directions.includes(d));
 const started = Date.now();
+let done = 0;
 for (const seed of seedList()) {
+  if (opt.quiet && ++done % 50 === 0) {
+    console.log(`... ${done} seeds, ${totals.tables} tables, ${totals.values} values, ${totals.failures.length} failures`);
+  }
   const c = generateCase(seed);
   if (!opt.quiet) console.log(describeCase(c).slice(0, 400));
   for (const version of versions) {
@@ -60,7 +64,9 @@ for (const seed of seedList()) {
       } catch (e) {
         const how = `node tests/differential/run.mjs --tool ${opt.tool} --work /tmp/differential --seeds ${seed} --versions ${version} --directions ${direction}`;
         console.log(`FAIL seed ${seed}, ${direction === "lance" ? "Lance writes, lance-nd reads" : "lance-nd writes, Lance reads"}, file version ${version}:\n  ${String(e.message).split("\n").join("\n  ")}\n  repeat: ${how}\n  table kept in ${dir}`);
-        totals.failures.push({ seed, version, direction, message: String(e.message).split("\n")[0] });
+        const lines = String(e.message).split("\n");
+        const message = lines.find((l) => /^\s*error:/.test(l)) ?? lines[0];
+        totals.failures.push({ seed, version, direction, message: message.trim() });
       }
     }
   }
@@ -74,6 +80,14 @@ if (opt["coverage-json"]) {
 console.log(`differential: ${totals.tables} tables, ${totals.values} values compared, ${totals.filters} filters, ` +
   `${totals.failures.length} failures, ${seconds} s`);
 if (totals.failures.length > 0) {
+  // Failures grouped by the kind of message (numbers and file names left out).
+  const kinds = new Map();
+  for (const f of totals.failures) {
+    const kind = `${f.direction} ${f.version}: ${f.message.replace(/'[^']*'/g, "'…'").replace(/\d+/g, "N").slice(0, 160)}`;
+    if (!kinds.has(kind)) kinds.set(kind, []);
+    kinds.get(kind).push(f.seed);
+  }
+  for (const [kind, seeds] of kinds) console.log(`  ${seeds.length} x ${kind}\n    seeds ${seeds.join(",")}`);
   const seeds = [...new Set(totals.failures.map((f) => f.seed))];
   console.log(`failing seeds: ${seeds.join(",")}`);
   process.exit(1);

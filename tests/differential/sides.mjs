@@ -52,7 +52,9 @@ export async function lanceWritesWeRead(c, version, tool, work) {
     const theirs = await tbl.query().toArrow();
     const ours = ourReading(tool, dir, work);
     const label = `Lance ${version} -> lance-nd, after ${step}`;
-    expectSameSchema(schemaText(theirs.schema), ours.schema, label);
+    // With every row deleted LanceDB returns no batches and an empty schema: take the table's.
+    const schema = theirs.numRows === 0 && theirs.schema.fields.length === 0 ? await tbl.schema() : theirs.schema;
+    expectSameSchema(schemaText(schema), ours.schema, label);
     result.values += expectSameRows(dumpRows(theirs), ours.rows, label);
     for (const p of pagesOf(tool, dir)) result.pages.set(`${p.file}#${p.column}#${p.rows}#${result.pages.size}`, p);
   };
