@@ -2,20 +2,47 @@
 // which logical types, appeared in the data files each writer produced and lance-nd decoded.
 // Input: page records of differential_tool pages, tagged with the writer ("lance" or "ours").
 
+// What the layout's options say beyond its name: mini-block chunk grammar (u32 sizes:
+// "large chunks") and repetition index; full-zip control-word bits; constant-page levels
+// compressed or raw.
+function layoutFeatures(p) {
+  const f = [];
+  const l = p.layout;
+  if (l.startsWith("mini-block")) {
+    f.push(l.includes(" large_chunks") ? "u32 chunks" : "u16 chunks");
+    if (/ rep_index_depth=/.test(l)) f.push("rep index");
+  } else if (l.startsWith("full-zip")) {
+    const bits = Number((l.match(/bits_rep=(\d+)/) || [, 0])[1]) + Number((l.match(/bits_def=(\d+)/) || [, 0])[1]);
+    f.push(`control word ${bits} bits`);
+  } else if (l.startsWith("constant") && (/ rep=| def=/.test(l) || p.buffers > 1)) {
+    f.push(/ rep=| def=/.test(l) ? "levels compressed" : "levels raw");
+  }
+  return f.length ? ` (${f.join(", ")})` : "";
+}
+
+// Lance 12 writes a constant page whose value does not fit inline (strings, lists) with the
+// value in buffer 0 and uncompressed levels after it; its all-null 2.2 pages have compressed
+// levels or no buffers. (Our reader's description calls both "all-null"; our writer writes
+// only all-null pages, with raw levels.)
+function valueInBuffer(p, writer) {
+  return writer !== "ours" && p.version === "2.2" && p.buffers > 0 && !/ rep=| def=/.test(p.layout);
+}
+
 // "mini-block layers=[...] rep=ENC def=ENC values=ENC dictionary[N]=ENC items=..." -> the parts
 // of the key: layout, value encoding, layers, logical type; and the level encodings.
-export function pageShape(p) {
-  const layout = p.layout.split(" ")[0];
+export function pageShape(p, writer) {
+  const layout = p.layout.split(" ")[0] + layoutFeatures(p);
   const layers = (p.layout.match(/layers=\[([^\]]*)\]/) || [, ""])[1];
   const part = (name) => (p.layout.match(new RegExp(` ${name}=(.*?)(?= rep=| def=| values=| dictionary\\[| items=| visible=|$)`)) || [])[1];
   let encoding;
-  if (layout === "constant") {
-    encoding = p.layout.includes(" value=") ? "inline value" : p.buffers > 2 ? `value in buffer (${p.buffers} buffers)` : "no value (all null)";
+  if (layout.startsWith("constant")) {
+    encoding = p.layout.includes(" value=") ? "inline value" : valueInBuffer(p, writer) ? "value in buffer 0" : "no value (all null)";
   } else {
     encoding = part("values") ?? "?";
     const dict = p.layout.match(/ dictionary\[\d+\]=(.*?)(?= items=|$)/);
     if (dict) encoding = `dictionary(indices ${encoding}, items ${dict[1]})`;
-    if (layout === "full-zip") encoding += p.layout.includes("bits_per_offset") ? ", variable-width" : ", fixed-width";
+    const offsets = p.layout.match(/bits_per_offset=(\d+)/);
+    if (layout.startsWith("full-zip")) encoding += offsets ? `, variable-width (${offsets[1]}-bit lengths)` : ", fixed-width";
   }
   encoding = encoding.replace(/constant\(\d+ bytes\)/g, "constant(N bytes)");
   const levels = [["rep", part("rep")], ["def", part("def")]].filter(([, e]) => e)
@@ -41,7 +68,7 @@ export class Coverage {
     const multi = [...perColumn.values()].filter((n) => n > 1).length;
     this.multiPageColumns[`${writer} ${version}`] = (this.multiPageColumns[`${writer} ${version}`] || 0) + multi;
     for (const p of pages) {
-      const s = pageShape(p);
+      const s = pageShape(p, writer);
       const key = `${s.layout}\t${s.encoding}\t${s.layers}`;
       keys.add(`${key}\t${s.type}`);
       let row = this.rows.get(key);
@@ -49,12 +76,12 @@ export class Coverage {
       const col = `${writer} ${version}`;
       row.counts[col] = (row.counts[col] || 0) + 1;
       for (const l of s.levels) {
-        const lk = `${s.layout}\t${l}`;
+        const lk = `${s.layout.split(" ")[0]}\t${l}`;
         if (!this.levels.has(lk)) this.levels.set(lk, {});
         const lc = this.levels.get(lk);
         lc[col] = (lc[col] || 0) + 1;
       }
-      if (writer === "lance") row.types.set(s.type, (row.types.get(s.type) || 0) + 1);
+      if (writer !== "ours") row.types.set(s.type, (row.types.get(s.type) || 0) + 1);
       else if (!row.types.has(s.type)) row.types.set(s.type, 0);
     }
     return keys;
@@ -69,9 +96,11 @@ export class Coverage {
   }
 
   // Markdown: one row per (layout, encoding, nullability layers), with the pages each writer
-  // produced and the logical types (with Lance 12 page counts; "ours only" when 0).
+  // produced and the logical types (with Lance 12 page counts; "ours only" when 0). The
+  // "failed" columns count the pages of the columns lance-nd failed to read in Lance 12's files
+  // (as its error names them).
   toMarkdown() {
-    const cols = ["lance 2.1", "lance 2.2", "ours 2.1", "ours 2.2"];
+    const cols = ["lance 2.1", "lance 2.2", "ours 2.1", "ours 2.2", "failed 2.1", "failed 2.2"];
     const lines = [
       `| layout | encoding | layers (nullability) | ${cols.join(" | ")} | logical types (Lance 12 pages) |`,
       `|---|---|---|${cols.map(() => "--:").join("|")}|---|`,

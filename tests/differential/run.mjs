@@ -17,7 +17,7 @@ import { freshDir, parseArgs } from "../../interop/lance_oracle.mjs";
 import { checkPlantedDifferences } from "./compare.mjs";
 import { Coverage } from "./coverage.mjs";
 import { describeCase, generateCase } from "./generate.mjs";
-import { lanceWritesWeRead, weWriteLanceReads } from "./sides.mjs";
+import { lanceWritesWeRead, runTool, weWriteLanceReads } from "./sides.mjs";
 
 const opt = parseArgs(["tool", "work"]);
 const work = path.resolve(opt.work);
@@ -34,6 +34,15 @@ function seedList() {
   return Array.from({ length: Number(opt.count || 10) }, (_, i) => from + i);
 }
 
+// The page descriptions of a table lance-nd could not read, when its files can be described.
+function pagesIfReadable(dir) {
+  try {
+    return runTool(opt.tool, ["pages", dir]).split("\n").filter((l) => l).map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
 // The comparison must be able to fail (checked once, on generated rows).
 const planted = checkPlantedDifferences(generateCase(1).batches[0].map((r) => JSON.parse(JSON.stringify(r, (k, v) => (typeof v === "bigint" ? String(v) : v)))));
 console.log(`planted differences caught: ${planted}`);
@@ -43,11 +52,22 @@ const shapesBySeed = {};  // seed -> page shapes Lance 12 wrote (for choosing th
 const totals = { tables: 0, values: 0, filters: 0, failures: [] };
 const runs = [["lance", lanceWritesWeRead], ["ours", weWriteLanceReads]].filter(([d]) => directions.includes(d));
 const started = Date.now();
+// The coverage files and the summary line (also written every 50 seeds, so a soak that is
+// stopped early still leaves its figures).
+function writeReports(seeds) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  if (opt.coverage) fs.writeFileSync(opt.coverage, coverage.toMarkdown());
+  if (opt["coverage-json"]) {
+    const bySeed = Object.fromEntries(Object.entries(shapesBySeed).map(([k, v]) => [k, [...v]]));
+    fs.writeFileSync(opt["coverage-json"], JSON.stringify({ ...coverage.toJSON(), bySeed }, null, 1));
+  }
+  console.log(`${seeds ? `... after ${seeds} seeds: ` : "differential: "}${totals.tables} tables, ` +
+    `${totals.values} values compared, ${totals.filters} filters, ${totals.failures.length} failures, ${seconds} s`);
+}
+
 let done = 0;
 for (const seed of seedList()) {
-  if (opt.quiet && ++done % 50 === 0) {
-    console.log(`... ${done} seeds, ${totals.tables} tables, ${totals.values} values, ${totals.failures.length} failures`);
-  }
+  if (++done % 50 === 0) writeReports(done);
   const c = generateCase(seed);
   if (!opt.quiet) console.log(describeCase(c).slice(0, 400));
   for (const version of versions) {
@@ -67,18 +87,16 @@ for (const seed of seedList()) {
         const lines = String(e.message).split("\n");
         const message = lines.find((l) => /^\s*error:/.test(l)) ?? lines[0];
         totals.failures.push({ seed, version, direction, message: message.trim() });
+        const failedColumn = (String(e.message).match(/column \d+ \('([^']+)'\)/) || [])[1];
+        if (direction === "lance" && failedColumn) {
+          const pages = pagesIfReadable(path.join(dir, "db", "t.lance")).filter((p) => p.column === failedColumn);
+          coverage.add("failed", version, pages);
+        }
       }
     }
   }
 }
-const seconds = ((Date.now() - started) / 1000).toFixed(0);
-if (opt.coverage) fs.writeFileSync(opt.coverage, coverage.toMarkdown());
-if (opt["coverage-json"]) {
-  const bySeed = Object.fromEntries(Object.entries(shapesBySeed).map(([k, v]) => [k, [...v]]));
-  fs.writeFileSync(opt["coverage-json"], JSON.stringify({ ...coverage.toJSON(), bySeed }, null, 1));
-}
-console.log(`differential: ${totals.tables} tables, ${totals.values} values compared, ${totals.filters} filters, ` +
-  `${totals.failures.length} failures, ${seconds} s`);
+writeReports();
 if (totals.failures.length > 0) {
   // Failures grouped by the kind of message (numbers and file names left out).
   const kinds = new Map();
