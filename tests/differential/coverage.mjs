@@ -53,6 +53,14 @@ export function pageShape(p, writer) {
   return { layout, encoding, layers: layers || "(none)", type, levels };
 }
 
+// An encoding with its numbers folded to N, except a top-level flat width ("flat(32)") and the
+// names lz4 and zstd: one "family" per encoding tree.
+export function foldNumbers(e) {
+  const flat = e.match(/^flat\((\d+)\)/);
+  const folded = e.replace(/\((\d+)\)/g, "(N)").replace(/(?<!lz)\d+/g, "N").replace(/:N\b/g, "");
+  return flat ? folded.replace(/^flat\(N\)/, `flat(${flat[1]})`) : folded;
+}
+
 export class Coverage {
   constructor() {
     this.rows = new Map();

@@ -1,14 +1,20 @@
-// Chooses the ctest seeds: a small set of seeds whose Lance 12 tables together hit every page
-// shape (layout, value encoding, layers) and every logical type a soak run saw (greedy set
-// cover), after the seeds that must stay as regression cases.
+// Chooses the ctest seeds: a small set of seeds whose Lance 12 tables together hit every
+// (layout with its options, encoding family), every rep/def layer, every logical type and every
+// layout/type pair a soak run saw (greedy set cover), after the seeds that must stay as
+// regression cases.
 //   node pick_seeds.mjs SOAK_COVERAGE.json [REQUIRED_SEED,...]
 import fs from "node:fs";
+import { foldNumbers } from "./coverage.mjs";
 
 const [file, required = ""] = process.argv.slice(2);
 const raw = JSON.parse(fs.readFileSync(file, "utf8")).bySeed;
-// "layout\tencoding\tlayers\ttype" -> the shape without its type, and the type on its own.
+// "layout\tencoding\tlayers\ttype" -> the coarser keys to cover.
 const bySeed = Object.fromEntries(Object.entries(raw).map(([seed, keys]) => [seed, [...new Set(
-  keys.flatMap((k) => { const p = k.split("\t"); return [p.slice(0, 3).join("\t"), `type ${p[3]}`]; }))]]));
+  keys.flatMap((k) => {
+    const [layout, encoding, layers, type] = k.split("\t");
+    return [`${layout}\t${foldNumbers(encoding)}`, `type ${type}`, `${layout.split(" ")[0]}\t${type}`,
+      ...layers.split(", ").map((l) => `layer ${l}`)];
+  }))]]));
 const left = new Set(Object.values(bySeed).flat());
 const chosen = required.split(",").filter((s) => s).map(Number);
 for (const s of chosen) for (const k of bySeed[s] || []) left.delete(k);
