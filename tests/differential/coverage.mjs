@@ -61,6 +61,26 @@ export function foldNumbers(e) {
   return flat ? folded.replace(/^flat\(N\)/, `flat(${flat[1]})`) : folded;
 }
 
+// Several coverage JSON files (run.mjs --coverage-json) as one: counts added up.
+export function mergeCoverageJson(files) {
+  const out = { pages: [], levels: {}, multiPageColumns: {}, bySeed: {} };
+  const rows = new Map();
+  const add = (into, counts) => { for (const [k, n] of Object.entries(counts)) into[k] = (into[k] || 0) + n; };
+  for (const j of files) {
+    for (const r of j.pages) {
+      const key = `${r.layout}\t${r.encoding}\t${r.layers}`;
+      if (!rows.has(key)) rows.set(key, { ...r, counts: {}, types: {} });
+      add(rows.get(key).counts, r.counts);
+      add(rows.get(key).types, r.types);
+    }
+    for (const [k, c] of Object.entries(j.levels)) add(out.levels[k] ??= {}, c);
+    add(out.multiPageColumns, j.multiPageColumns);
+    Object.assign(out.bySeed, j.bySeed);
+  }
+  out.pages = [...rows.values()];
+  return out;
+}
+
 export class Coverage {
   constructor() {
     this.rows = new Map();

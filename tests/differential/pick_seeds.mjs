@@ -2,9 +2,9 @@
 // (layout with its options, encoding family), every rep/def layer and every logical type a soak
 // run saw (greedy set cover, preferring seeds with fewer rows), after the seeds that must stay
 // as regression cases.
-//   node pick_seeds.mjs SOAK_COVERAGE.json [REQUIRED_SEED,...]
+//   node pick_seeds.mjs SOAK_COVERAGE.json[,MORE.json...] [REQUIRED_SEED,...]
 import fs from "node:fs";
-import { foldNumbers } from "./coverage.mjs";
+import { foldNumbers, mergeCoverageJson } from "./coverage.mjs";
 import { generateCase } from "./generate.mjs";
 
 // A seed's cost for ctest: its rows (cheap seeds are preferred at equal coverage).
@@ -18,7 +18,7 @@ function cost(seed) {
 }
 
 const [file, required = ""] = process.argv.slice(2);
-const raw = JSON.parse(fs.readFileSync(file, "utf8")).bySeed;
+const raw = mergeCoverageJson(file.split(",").map((f) => JSON.parse(fs.readFileSync(f, "utf8")))).bySeed;
 // "layout\tencoding\tlayers\ttype" -> the coarser keys to cover.
 const bySeed = Object.fromEntries(Object.entries(raw).map(([seed, keys]) => [seed, [...new Set(
   keys.flatMap((k) => {

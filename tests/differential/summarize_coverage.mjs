@@ -2,13 +2,14 @@
 // (run.mjs --coverage-json): one row per (layout with its options, value encoding), the rep/def
 // layer combinations folded into a count, with pages per writer and file version and the
 // logical types Lance 12 used.
-//   node summarize_coverage.mjs COVERAGE.json [--families] > TABLE.md
+//   node summarize_coverage.mjs COVERAGE.json... [--families] > TABLE.md
 // With --families, numbers in encodings are folded ("flat(N)", "inline_bitpacking(N)") except
 // the bit widths of flat values, for a shorter table.
 import fs from "node:fs";
-import { foldNumbers as fold } from "./coverage.mjs";
+import { foldNumbers as fold, mergeCoverageJson } from "./coverage.mjs";
 
-const { pages, levels, multiPageColumns } = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const inputs = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const { pages, levels, multiPageColumns } = mergeCoverageJson(inputs.map((f) => JSON.parse(fs.readFileSync(f, "utf8"))));
 const families = process.argv.includes("--families");
 const cols = ["lance 2.1", "lance 2.2", "ours 2.1", "ours 2.2", "failed 2.1", "failed 2.2"];
 const groups = new Map();
