@@ -56,6 +56,7 @@ export function pageShape(p, writer) {
 // An encoding with its numbers folded to N, except a top-level flat width ("flat(32)") and the
 // names lz4 and zstd: one "family" per encoding tree.
 export function foldNumbers(e) {
+  if (e.startsWith("value in buffer")) return e;
   const flat = e.match(/^flat\((\d+)\)/);
   const folded = e.replace(/\((\d+)\)/g, "(N)").replace(/(?<!lz)\d+/g, "N").replace(/:N\b/g, "");
   return flat ? folded.replace(/^flat\(N\)/, `flat(${flat[1]})`) : folded;
