@@ -205,7 +205,14 @@ Status ValueBuilder::Append(const DataBlock& block, std::uint64_t from, std::uin
       if (block.kind == DataBlock::Kind::kAllNull ||
           (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 0)) {
         data_.resize(old + count * width_, 0);
-        if (kind_ == Kind::kFsl && has_item_validity_) {
+        if (kind_ == Kind::kFsl && block.kind == DataBlock::Kind::kFixedWidth) {
+          // A fixed-size list whose items are all null (the rows themselves may be valid).
+          if (!has_item_validity_) {
+            has_item_validity_ = true;
+            AppendConstantBits(true, length_ * fsl_size_, &item_validity_, &item_validity_len_);
+          }
+          AppendConstantBits(false, count * fsl_size_, &item_validity_, &item_validity_len_);
+        } else if (kind_ == Kind::kFsl && has_item_validity_) {
           AppendConstantBits(false, count * fsl_size_, &item_validity_, &item_validity_len_);
         }
         break;

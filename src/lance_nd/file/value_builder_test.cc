@@ -153,6 +153,25 @@ TEST(ValueBuilderTest, SinglePieceIsZeroCopyAndLaterAppendsStillWork) {
   EXPECT_TRUE(a::ArrayEquals(*want, *got, false));
 }
 
+TEST(ValueBuilderTest, FixedSizeListBlockWithoutItemBytesMakesItemsNull) {
+  // A block of 0 bits per value (items decoded from constant(null)) after plain rows: the
+  // earlier items stay valid, the block's items are null.
+  auto type = a::FixedSizeList(a::Float32(), 3);
+  LND_ASSERT_OK_AND_ASSIGN(ValueBuilder b, ValueBuilder::Make(type));
+  float first[3] = {1, 2, 3};
+  DataBlock plain = DataBlock::Fixed(96, 1, a::Buffer::Copy(first, sizeof(first)));
+  plain.items_per_value = 3;
+  DataBlock no_items = DataBlock::Fixed(0, 2, a::Buffer::Empty());
+  no_items.items_per_value = 3;
+  LND_ASSERT_OK(b.Append(plain, 0, 1));
+  LND_ASSERT_OK(b.Append(no_items, 0, 2));
+  LND_ASSERT_OK_AND_ASSIGN(auto out, b.Finish(nullptr, 0));
+  ASSERT_EQ(out->length, 3);
+  const auto& items = *out->children[0];
+  ASSERT_EQ(items.length, 9);
+  for (int64_t i = 0; i < 9; ++i) EXPECT_EQ(items.IsValid(i), i < 3) << i;
+}
+
 TEST(ParallelForTest, RunsEveryIndexOnce) {
   for (int threads : {1, 2, 3}) {
     std::vector<std::atomic<int>> hits(1000);

@@ -437,6 +437,10 @@ Result<FslShape> ShapeOf(const pb::FixedSizeList& top) {
       s.item_bits = inner.flat().bits_per_value();
       return s;
     }
+    if (inner.compression_case() == Case::kConstant && !inner.constant().has_value()) {
+      s.inner_all_null = true;  // every item null: no item bytes (Lance 12, full-zip pages)
+      return s;
+    }
     return Status::NotImplemented(detail::Cat("fixed_size_list: items encoded as ",
                                               EncodingName(inner),
                                               " (only flat or nested fixed_size_list)"));
@@ -447,6 +451,9 @@ Result<DataBlock> DecodeFslMiniBlock(const pb::FixedSizeList& fsl,
                                      std::span<const BufferPtr> buffers, std::uint64_t n) {
   LND_ASSIGN_OR_RETURN(FslShape s, ShapeOf(fsl));
   LND_RETURN_NOT_OK(CheckCount("fixed_size_list", n));
+  if (s.inner_all_null) {
+    return Status::NotImplemented("fixed_size_list: mini-block items encoded as constant(null)");
+  }
   if (buffers.size() != s.validity_layers + 1) {
     return Corrupt("fixed_size_list", "chunk has ", buffers.size(), " buffers, expected ",
                    s.validity_layers + 1, " (one per validity layer plus the items)");

@@ -163,6 +163,20 @@ TEST(DecodePerValue, FixedSizeListUnzipsValidity) {
   EXPECT_EQ(block.fsl[0].validity->data()[0], 0b1101);
 }
 
+TEST(DecodePerValue, FixedSizeListOfAllNullItems) {
+  // Lance 12 writes a full-zip page of fixed_size_list(3, validity, constant(null)) when every
+  // item of the page is null: each row holds only its validity byte.
+  std::vector<FslLayer> layers{{3, Bytes({0})}};
+  auto ce = MakeFixedSizeList(layers, 32);
+  ce.mutable_fixed_size_list()->mutable_values()->mutable_constant();
+  LND_ASSERT_OK_AND_ASSIGN(auto block, DecodePerValueFixed(ce, Bytes({0, 0}), 2, 8));
+  EXPECT_EQ(block.num_values, 2u);
+  EXPECT_EQ(block.bits_per_value, 0u);
+  EXPECT_EQ(block.items_per_value, 3u);
+  LND_EXPECT_ERROR(DecodePerValueFixed(ce, Bytes({0, 0}), 2, 40), StatusCode::kCorrupt,
+                   "rows of 40 bits do not match the encoding (8 bits per row)");
+}
+
 TEST(GatherDictionary, StringsAndFixed) {
   auto dict = testing::StringsOf({"a", "bb", "ccc"});
   auto idx = testing::FixedOf<std::uint32_t>({2, 0, 0, 1});

@@ -256,6 +256,18 @@ TEST(RoundTrip, GeneralPerValueStrings) {
   EXPECT_EQ(ToStrings(dec), s);
 }
 
+TEST(RoundTrip, GeneralPerValueIsZstdEvenWhenLz4IsAsked) {
+  // Lance 12 cannot read per-value lz4 and writes zstd there itself.
+  std::vector<std::string> s(2000, "some text that repeats");
+  EncodingRequest lz4;
+  lz4.compression = EncodingRequest::Compression::kLz4;
+  LND_ASSERT_OK_AND_ASSIGN(auto pv, EncodePerValue(StringsOf(s), lz4));
+  ASSERT_EQ(pv.encoding->compression_case(), Case::kGeneral);
+  EXPECT_EQ(pv.encoding->general().compression().scheme(), pb::COMPRESSION_ALGORITHM_ZSTD);
+  LND_ASSERT_OK_AND_ASSIGN(auto dec, DecodePerValueVariable(*pv.encoding, pv.values));
+  EXPECT_EQ(ToStrings(dec), s);
+}
+
 TEST(RoundTrip, PackedStruct) {
   pb::CompressiveEncoding ce;
   ce.mutable_packed_struct()->add_bits_per_value(32);

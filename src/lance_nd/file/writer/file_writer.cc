@@ -19,6 +19,7 @@
 #include "lance_nd/file/writer/leaf_plan.h"
 #include "lance_nd/file/writer/page_encoder.h"
 #include "lance_nd/file/writer/shred.h"
+#include "lance_nd/file/writer/stored_type.h"
 #include "lance_nd/io/file_system.h"
 
 namespace lance_nd::file {
@@ -182,7 +183,7 @@ struct FileWriter::Impl {
     for (int i = 0; i < batch.num_columns(); ++i) {
       const auto& column = batch.column(i);
       const auto& expected = schema->field(i)->type();
-      if (!column || !column->type || !column->type->Equals(*expected, false)) {
+      if (!column || !column->type || !SameStoredType(expected, column->type)) {
         return Status::SchemaMismatch(
             "column " + std::to_string(i) + " ('" + schema->field(i)->name() + "') has type " +
             (column && column->type ? column->type->ToString() : std::string("<none>")) +

@@ -10,6 +10,7 @@
 #include "file.pb.h"
 #include "lance_nd/file/lance_schema_internal.h"
 #include "lance_nd/file/writer.h"
+#include "lance_nd/file/writer/stored_type.h"
 #include "lance_nd/table/proto_convert.h"
 #include "lance_nd/table/rowids/row_id_codec.h"
 
@@ -76,7 +77,7 @@ Status CheckSameSchema(const array::Schema& want, const array::Schema& got,
     for (const auto& w : want.fields()) {
       if (w->name() != g->name()) continue;
       found = true;
-      if (!w->type()->Equals(*g->type(), /*check_metadata=*/false)) {
+      if (!file::SameStoredType(w->type(), g->type())) {
         return Status::SchemaMismatch(
             "field '" + g->name() + "' of the appended data has type " + g->type()->ToString() +
             " but the table '" + path + "' stores it as " + w->type()->ToString() +

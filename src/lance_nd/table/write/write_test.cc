@@ -173,6 +173,38 @@ TEST(TableWrite, AppendWithOtherTypeIsSchemaMismatch) {
   EXPECT_EQ(ds.version(), 1u);
 }
 
+// A batch of one fixed_size_list<int32 item, 2> column whose items are declared non-nullable.
+array::RecordBatchPtr NonNullItemVectors() {
+  auto type = array::FixedSizeList(array::MakeField("item", array::Int32(), false), 2);
+  auto schema = std::make_shared<array::Schema>(
+      std::vector<array::FieldPtr>{array::MakeField("v", type, true)});
+  array::FixedSizeListBuilder b(type);
+  auto* items = static_cast<array::PrimitiveBuilder<std::int32_t>*>(b.value_builder());
+  for (int row = 0; row < 3; ++row) {
+    b.Append();
+    items->Append(row);
+    items->Append(-row);
+  }
+  auto v = b.Finish();
+  EXPECT_TRUE(v.ok()) << v.status().ToString();
+  auto batch = array::RecordBatch::Make(schema, 3, {*v});
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  return *batch;
+}
+
+// A Lance schema keeps no item nullability for fixed-size lists, so the table says "nullable
+// item" after its creation from non-nullable items; appending the same data again must work
+// (Lance 12 accepts it too).
+TEST(TableWrite, AppendOfNonNullableFixedSizeListItems) {
+  auto fs = io::MakeMemoryFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {NonNullItemVectors()};
+  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(fs, "t", rows, append));
+  EXPECT_EQ(ds.CountRows(), 6u);
+}
+
 TEST(TableWrite, AppendWithMissingColumnIsSchemaMismatch) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
