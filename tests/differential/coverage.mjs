@@ -20,23 +20,23 @@ function layoutFeatures(p) {
   return f.length ? ` (${f.join(", ")})` : "";
 }
 
-// Lance 12 writes a constant page whose value does not fit inline (strings, lists) with the
-// value in buffer 0 and uncompressed levels after it; its all-null 2.2 pages have compressed
-// levels or no buffers. (Our reader's description calls both "all-null"; our writer writes
-// only all-null pages, with raw levels.)
-function valueInBuffer(p, writer) {
-  return writer !== "ours" && p.version === "2.2" && p.buffers > 0 && !/ rep=| def=/.test(p.layout);
+// Our reader's description of a constant page says where its value is: "value=N bytes" (inline
+// in the layout), "value=buffer 0" (a value too large to inline, such as a string, in a buffer
+// of its own ahead of the levels) or "all-null".
+function constantValue(layout) {
+  if (layout.includes(" value=buffer 0")) return "value in buffer 0";
+  return layout.includes(" value=") ? "inline value" : "no value (all null)";
 }
 
 // "mini-block layers=[...] rep=ENC def=ENC values=ENC dictionary[N]=ENC items=..." -> the parts
 // of the key: layout, value encoding, layers, logical type; and the level encodings.
-export function pageShape(p, writer) {
+export function pageShape(p) {
   const layout = p.layout.split(" ")[0] + layoutFeatures(p);
   const layers = (p.layout.match(/layers=\[([^\]]*)\]/) || [, ""])[1];
   const part = (name) => (p.layout.match(new RegExp(` ${name}=(.*?)(?= rep=| def=| values=| dictionary\\[| items=| visible=|$)`)) || [])[1];
   let encoding;
   if (layout.startsWith("constant")) {
-    encoding = p.layout.includes(" value=") ? "inline value" : valueInBuffer(p, writer) ? "value in buffer 0" : "no value (all null)";
+    encoding = constantValue(p.layout);
   } else {
     encoding = part("values") ?? "?";
     const dict = p.layout.match(/ dictionary\[\d+\]=(.*?)(?= items=|$)/);
@@ -97,7 +97,7 @@ export class Coverage {
     const multi = [...perColumn.values()].filter((n) => n > 1).length;
     this.multiPageColumns[`${writer} ${version}`] = (this.multiPageColumns[`${writer} ${version}`] || 0) + multi;
     for (const p of pages) {
-      const s = pageShape(p, writer);
+      const s = pageShape(p);
       const key = `${s.layout}\t${s.encoding}\t${s.layers}`;
       keys.add(`${key}\t${s.type}`);
       let row = this.rows.get(key);
