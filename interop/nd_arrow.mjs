@@ -175,12 +175,14 @@ function attrToNative(type, v) {
 
 /**
  * One nd_arrow.array column over `rows` (nd JSON rows). A row without the variable is a null
- * struct slot whose list children are valid empty lists (the lance-nd storage rule).
+ * struct slot whose list children are valid empty lists (the lance-nd storage rule). `spec`
+ * ({type, keys: [[key, type], ...]}), when given, fixes the value type and the attribute keys
+ * and their order (a table's schema), so that no row needs to hold the variable or a key.
  */
-export function ndColumn(name, rows) {
+export function ndColumn(name, rows, spec = null) {
   const arrays = rows.map((r) => r.variables[name] ?? null);
   const present = arrays.filter((a) => a !== null);
-  const valueTypeName = present[0].type;
+  const valueTypeName = spec ? spec.type : present[0].type;
   for (const a of present) {
     if (a.type !== valueTypeName) {
       throw new Error(`variable '${name}' has value types ${valueTypeName} and ${a.type}`);
@@ -201,7 +203,8 @@ export function ndColumn(name, rows) {
     new Field("dim_names", namesType, false),
     new Field("dim_sizes", sizesType, false),
   ];
-  const keys = attrUnion(arrays.map((a) => a?.attrs), `variable '${name}'`);
+  const keys = spec ? new Map(spec.keys)
+    : attrUnion(arrays.map((a) => a?.attrs), `variable '${name}'`);
   if (keys.size > 0) {
     const attrs = attrsData(keys, arrays.map((a) => a?.attrs ?? null),
       arrays.map((a) => a === null));
@@ -214,10 +217,13 @@ export function ndColumn(name, rows) {
   return { field: new Field(name, type, true, extensionMetadata(kNdExtension)), data };
 }
 
-/** The __global_attrs__ column, or null when no row has global attributes. */
-export function globalAttrsColumn(rows) {
+/**
+ * The __global_attrs__ column, or null when no row has global attributes. `keys` ([[key,
+ * type], ...]), when given, fixes the keys and their order.
+ */
+export function globalAttrsColumn(rows, keys = null) {
   const perRow = rows.map((r) => r.global_attrs ?? null);
-  const keys = attrUnion(perRow, kGlobalAttrsColumn);
+  keys = keys ? new Map(keys) : attrUnion(perRow, kGlobalAttrsColumn);
   if (keys.size === 0) return null;
   const data = attrsData(keys, perRow, perRow.map((g) => g === null));
   return {
