@@ -5,15 +5,17 @@
 const kOrdered = new Set(["int8", "int16", "int32", "uint8", "uint16", "uint32", "int64"]);
 
 /**
- * The attribute keys of `layout` a filter may use: all of them, or (`createdOnly`) only those
- * the column had when it was added (Lance 12 cannot filter on a struct child added later until
- * the table is compacted).
+ * The attribute keys of `layout` a filter may use: all of them, or (`unevolvedOnly`) only those
+ * of columns whose keys never changed since the column was added. Until the table is compacted,
+ * Lance 12 fails to read a struct that gained a child after rows were written, when a filter
+ * needs it ("projection supplied fewer column indices than its fields require"), on tables it
+ * wrote itself too.
  */
-export function filterCandidates(layout, createdOnly) {
+export function filterCandidates(layout, unevolvedOnly) {
   const out = [];
   for (const c of layout) {
+    if (unevolvedOnly && c.keys.length !== c.created.length) continue;
     for (const [key, type] of c.keys) {
-      if (createdOnly && !c.created.includes(key)) continue;
       const get = c.global
         ? (row) => row.global_attrs?.[key]?.value
         : (row) => row.variables[c.name]?.attrs?.[key]?.value;

@@ -212,11 +212,22 @@ function splitCommits(rng, n) {
   return sorted.slice(1).map((c, i) => c - sorted[i]);
 }
 
+/** `obj` with its keys in sorted order (the order in which the C++ side's JSON reader lists them). */
+function sortedKeys(obj) {
+  if (obj === null) return null;
+  return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
+}
+
+function sortRow(row) {
+  for (const v of Object.values(row.variables)) if (v.attrs) v.attrs = sortedKeys(v.attrs);
+  return { variables: sortedKeys(row.variables), global_attrs: sortedKeys(row.global_attrs) };
+}
+
 /** The generated case of `seed` (see the header). */
 export function makeCase(seed) {
   const rng = makeRng(seed);
   const plan = planTable(rng);
-  const rows = Array.from({ length: plan.nRows }, (_, r) => makeRow(rng, plan, r));
+  const rows = Array.from({ length: plan.nRows }, (_, r) => sortRow(makeRow(rng, plan, r)));
   return {
     seed: Number(seed),
     rows,

@@ -145,8 +145,11 @@ async function lanceReads(tbl, rows, layout, label) {
 async function runFilters(tbl, rowIds, rows, filters, label) {
   const index = new Map(rowIds.map((id, i) => [id, i]));
   for (const f of filters) {
-    const t = await tbl.query().where(f.sql).withRowId().toArrow();
-    const got = Array.from(t.getChild("_rowid").toArray(), (v) => index.get(String(v))).sort((a, b) => a - b);
+    // Only the row ids: until compaction, Lance 12 fails filtered scans that project a struct
+    // which gained a child after it was written (README.md, "Lance 12 limits").
+    const t = await tbl.query().where(f.sql).select([]).withRowId().toArrow();
+    const ids = t.numRows === 0 ? [] : t.getChild("_rowid").toArray();  // no columns when empty
+    const got = Array.from(ids, (v) => index.get(String(v))).sort((a, b) => a - b);
     const want = rowsMatching(rows, f);
     if (JSON.stringify(got) !== JSON.stringify(want)) {
       throw new Error(`${label}: where ${f.sql}: rows [${got}] selected, [${want}] expected`);
@@ -206,6 +209,9 @@ function randomLike(type) {
 }
 
 const failures = [];
+// lance-nd misreading Lance 12's constant pages of variable-width values (issue 10, defect 1):
+// the value buffer is taken for levels or the levels for the value. Counted apart until fixed.
+const kConstantPage = /constant value buffer|not a whole number of u16 levels/;
 const directions = (opt.directions ?? "l2u,u2l").split(",");
 const versions = (opt.versions ?? "2.1,2.2").split(",");
 const started = Date.now();
@@ -221,7 +227,7 @@ for (const seed of seedList()) {
         const repro = `node ${path.relative(process.cwd(), path.join(here, "nd_tables.mjs"))} ` +
           `--tool ${opt.tool} --work ${work} --seeds ${seed} --versions ${version} --directions ${dir}`;
         console.error(`MISMATCH seed ${seed} version ${version} ${dir}: ${e.message}\n  reproduce: ${repro}`);
-        failures.push({ seed, version, dir });
+        failures.push({ seed, version, dir, constant: kConstantPage.test(e.message) });
       }
     }
   }
@@ -230,7 +236,8 @@ if (!opt.keep) fs.rmSync(work, { recursive: true, force: true });
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`nd tables: ${stats.tables} tables, ${stats.checks} full-table comparisons, ` +
   `${stats.rows} rows, ${stats.values} values, ${stats.filters} filters checked in ${secs} s; ` +
-  `${failures.length} mismatches`);
+  `${failures.length} mismatches (${failures.filter((f) => f.constant).length} of them on ` +
+  "constant pages of variable-width values)");
 if (failures.length) {
   console.log(`mismatching seeds: ${failures.map((f) => `${f.seed}/${f.version}/${f.dir}`).join(" ")}`);
   process.exit(1);
