@@ -9,6 +9,10 @@
 //   nd_table_tool check TABLE EXPECTED.json [BATCH_ROWS]
 //       scan the table (BATCH_ROWS rows per batch), decode every row with RowDecoder and
 //       compare with the nd JSON rows of EXPECTED.json.
+//   nd_table_tool delete TABLE ROW...
+//       delete the rows at these logical indexes (table order) with DeleteRows.
+//   nd_table_tool compact TABLE
+//       compact the table (Compact, default options).
 //
 // Exit status: 0 when everything matches, 1 on a difference or error, 2 on bad usage.
 #include <cstdint>
@@ -35,6 +39,7 @@
 #include "lance_nd/nd/schema_merge.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/evolution.h"
+#include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/table/write.h"
 
@@ -55,7 +60,8 @@ Result<la::SchemaPtr> WithFullKeys(const la::Schema& fields, const la::Schema& f
   std::vector<la::FieldPtr> out;
   for (const la::FieldPtr& f : fields.fields()) {
     const int i = full.FieldIndex(f->name());
-    if (i < 0) return Status::InvalidArgument("column '" + f->name() + "' is not in the full schema");
+    if (i < 0)
+      return Status::InvalidArgument("column '" + f->name() + "' is not in the full schema");
     out.push_back(full.field(i));
   }
   return la::MakeSchema(std::move(out), fields.metadata());
@@ -129,9 +135,9 @@ Status Write(const std::string& path, const std::string& case_path, std::string_
   std::size_t start = 0;
   for (std::size_t n : plan.commits) {
     std::span<const nd::NdRecordBatch> rows(plan.rows.data() + start, n);
-    LND_RETURN_NOT_OK_CTX(WriteCommit(path, rows, *all->schema(), plan, ds),
-                          "commit of rows " + std::to_string(start) + ".." +
-                              std::to_string(start + n));
+    LND_RETURN_NOT_OK_CTX(
+        WriteCommit(path, rows, *all->schema(), plan, ds),
+        "commit of rows " + std::to_string(start) + ".." + std::to_string(start + n));
     start += n;
   }
   std::printf("write: version %llu, %zu rows, %zu fragments\n",
@@ -161,17 +167,51 @@ Status Check(const std::string& path, const std::string& expected_path, std::int
   return Status::OK();
 }
 
+/// \brief Delete the rows at logical indexes `rows` (table order) with DeleteRows.
+Status Delete(const std::string& path, std::span<char*> rows) {
+  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  table::TableScanOptions options;
+  options.projection = {table::kRowAddressColumn};
+  options.with_row_address = true;
+  LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch, table::ReadTable(ds, options));
+  const la::ArrayPtr& addresses = batch->column(batch->num_columns() - 1);
+  std::vector<std::uint64_t> selected;
+  for (char* arg : rows) {
+    const std::int64_t i = std::stoll(arg);
+    if (i < 0 || i >= batch->num_rows())
+      return Status::InvalidArgument("no row " + std::string(arg));
+    selected.push_back(addresses->values<std::uint64_t>()[i]);
+  }
+  LND_ASSIGN_OR_RETURN(table::Dataset after, table::DeleteRows(ds, selected));
+  std::printf("delete: %zu rows, version %llu\n", selected.size(),
+              static_cast<unsigned long long>(after.version()));
+  return Status::OK();
+}
+
+Status Compact(const std::string& path) {
+  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_ASSIGN_OR_RETURN(table::CompactionMetrics m, table::Compact(ds));
+  std::printf("compact: %llu fragments removed, %llu added\n",
+              static_cast<unsigned long long>(m.fragments_removed),
+              static_cast<unsigned long long>(m.fragments_added));
+  return Status::OK();
+}
+
 int Run(std::span<char*> args) {
   const auto usage = [] {
     std::fprintf(stderr,
                  "usage: nd_table_tool write TABLE CASE.json 2.1|2.2 | check TABLE EXPECTED.json "
-                 "[BATCH_ROWS]\n");
+                 "[BATCH_ROWS] | delete TABLE ROW... | compact TABLE\n");
     return 2;
   };
-  if (args.size() < 4) return usage();
+  if (args.size() < 3) return usage();
   const std::string_view cmd = args[1];
   Status st;
-  if (cmd == "write" && args.size() == 5) {
+  if (cmd == "delete") {
+    st = Delete(args[2], args.subspan(3));
+  } else if (cmd == "compact" && args.size() == 3) {
+    st = Compact(args[2]);
+  } else if (cmd == "write" && args.size() == 5) {
     st = Write(args[2], args[3], args[4]);
   } else if (cmd == "check" && (args.size() == 4 || args.size() == 5)) {
     const std::int64_t batch_rows = args.size() == 5 ? std::stoll(args[4]) : 64 * 1024;

@@ -1,7 +1,7 @@
 // Random nd tables against Lance 12 (LanceDB 0.39), both directions, every value:
 //
 //   node nd_tables.mjs --tool PATH/nd_table_tool --work DIR (--seeds 1,2,3 | --from A --to B)
-//                      [--versions 2.1,2.2] [--directions l2u,u2l] [--plant] [--keep 1]
+//                      [--versions 2.1,2.2] [--directions l2u,u2l] [--plant 1] [--keep 1]
 //
 // l2u (Lance -> lance-nd): LanceDB writes the generated rows (gen.mjs) with createTable, then
 //   addColumns + add per later write (new variables, attribute keys, global keys), a delete
@@ -9,9 +9,9 @@
 //   and the optimize, and each row must equal the generated one.
 // u2l (lance-nd -> Lance): lance-nd writes the same rows (nd_table_tool write, evolving the
 //   schema); LanceDB reads every row and the fields' extension metadata back, and runs
-//   filters on global and variable attributes whose row sets are computed here; then
-//   LanceDB compacts the table (optimize), the filters run again on every key, and lance-nd
-//   reads the compacted table.
+//   filters on global and variable attributes whose row sets are computed here; lance-nd
+//   deletes the rows of a random filter (LanceDB reads the rest) and compacts the table
+//   (LanceDB reads it and runs filters on every key); LanceDB optimizes and lance-nd reads.
 // A mismatch prints the seed, the file version, the direction and the command that repeats
 // it; the run goes on with the next table and exits 1 at the end.
 import { execFileSync } from "node:child_process";
@@ -128,17 +128,19 @@ async function lanceToUs(c, version) {
 async function lanceReads(tbl, rows, layout, label) {
   const all = await tbl.query().withRowId().toArrow();
   const names = all.schema.fields.map((f) => f.name).filter((n) => n !== "_rowid");
-  const desc = describeTable(all.select(names), { strictNullRows: false });
+  const desc = all.numRows === 0 ? { rows: [] } : describeTable(all.select(names), { strictNullRows: false });
   const problem = firstRowDifference(rows, desc.rows, label);
   if (problem) throw new Error(problem);
   counted(rows);
   const want = layout.map(columnField);
-  const got = all.schema.fields.filter((f) => f.name !== "_rowid");
+  const schema = await tbl.schema();  // a query without rows returns no fields
+  const got = schema.fields;
   const text = (fields) => fields.map((f) => `${f.name}: ${f.type} ${stableJson(Object.fromEntries(f.metadata))}`).join("\n");
   if (text(want) !== text(got)) {
     throw new Error(`${label}: fields differ\n expected:\n${text(want)}\n read:\n${text(got)}`);
   }
-  if (all.schema.metadata.get("lance_nd:format") !== "1") throw new Error(`${label}: no lance_nd:format`);
+  if (schema.metadata.get("lance_nd:format") !== "1") throw new Error(`${label}: no lance_nd:format`);
+  if (all.numRows === 0) return [];
   return Array.from(all.getChild("_rowid").toArray(), (v) => String(v));
 }
 
@@ -158,32 +160,48 @@ async function runFilters(tbl, rowIds, rows, filters, label) {
   }
 }
 
+function runTool(args, label) {
+  try {
+    return execFileSync(opt.tool, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (e) {
+    throw new Error(`${label}: lance-nd ${args[0]} failed:\n${String(e.stderr).slice(0, 4000)}`);
+  }
+}
+
 async function usToLance(c, version) {
   const label = `seed ${c.seed} ${version} u2l`;
   const dbDir = freshDir(path.join(work, "u2l"));
   const tableDir = path.join(dbDir, "t.lance");
   const caseFile = path.join(work, `case_${process.pid}.json`);
   fs.writeFileSync(caseFile, JSON.stringify(c));
-  try {
-    execFileSync(opt.tool, ["write", tableDir, caseFile, version],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (e) {
-    throw new Error(`${label}: lance-nd write failed:\n${String(e.stderr).slice(0, 4000)}`);
-  }
+  runTool(["write", tableDir, caseFile, version], label);
   ++stats.tables;
   expectVersion(dbDir, version, label);
   const plan = writePlan(c, version);
   const layout = plan[plan.length - 1].layout;
   const db = await lancedb.connect(dbDir);
-  const tbl = await db.openTable("t");
+  let tbl = await db.openTable("t");
   const ids = await lanceReads(tbl, c.rows, layout, label);
   const rng = makeRng(c.filter_seed + 1);
   await runFilters(tbl, ids, c.rows, randomFilters(rng, c.rows, filterCandidates(layout, true), 6), label);
+
+  // lance-nd deletes the rows of a random filter, then compacts; Lance reads each result.
+  let rows = c.rows;
+  const [del] = randomFilters(rng, rows, filterCandidates(layout, false), 1);
+  if (del) {
+    const gone = rowsMatching(rows, del);
+    if (gone.length) runTool(["delete", tableDir, ...gone.map(String)], label);
+    rows = afterDelete(rows, del);
+    tbl = await db.openTable("t");
+    await lanceReads(tbl, rows, layout, `${label} after lance-nd deleted where ${del.sql}`);
+  }
+  runTool(["compact", tableDir], label);
+  tbl = await db.openTable("t");
+  const what = `${label} after lance-nd compacted`;
+  const compacted = await lanceReads(tbl, rows, layout, what);
+  await runFilters(tbl, compacted, rows, randomFilters(rng, rows, filterCandidates(layout, false), 6), what);
   await tbl.optimize();
-  const compacted = await lanceReads(tbl, c.rows, layout, `${label} after Lance optimize`);
-  await runFilters(tbl, compacted, c.rows, randomFilters(rng, c.rows, filterCandidates(layout, false), 6),
-    `${label} after Lance optimize`);
-  ourCheck(tableDir, c.rows, `${label} after Lance optimize (lance-nd reads)`);
+  ourCheck(tableDir, rows, `${label} after Lance optimize (lance-nd reads)`);
 }
 
 /** The checks must be able to fail: plant differences and require that each is reported. */
@@ -193,8 +211,11 @@ async function plantedChecks(c) {
   const v = Object.values(victim.variables).find((x) => x.values.length);
   v.values[0] = v.values[0] === null ? randomLike(v.type) : null;
   if (!firstRowDifference(c.rows, plantedRows, "planted")) throw new Error("JS comparison missed a planted value");
-  await usToLance(c, "2.2");
-  const tableDir = path.join(work, "u2l", "t.lance");
+  const tableDir = path.join(freshDir(path.join(work, "planted")), "t.lance");
+  const caseFile = path.join(work, `case_${process.pid}.json`);
+  fs.writeFileSync(caseFile, JSON.stringify(c));
+  runTool(["write", tableDir, caseFile, "2.1"], "planted");
+  ourCheck(tableDir, c.rows, "planted (unchanged rows)");
   let caught = false;
   try { ourCheck(tableDir, plantedRows, "planted"); } catch (e) { caught = /values/.test(e.message); }
   if (!caught) throw new Error("lance-nd check missed a planted value");
