@@ -501,6 +501,44 @@ Result<BufferPtr> ParseConstantValueBuffer(const BufferPtr& buf, const std::stri
   return Sub(buf, start + sizes[0] + o0, o1 - o0, what);
 }
 
+// Levels of a constant page: block-compressed when the layout names a compression (2.2), else
+// raw u16 values.
+Status DecodeConstantLevels(bool compressed, const pb::CompressiveEncoding& compression,
+                            std::uint64_t num_values, const BufferPtr& buf,
+                            std::vector<std::uint16_t>* out, const std::string& what) {
+  if (!compressed) return AppendRawLevels(buf, out, what);
+  if (num_values == 0) return Status::OK();
+  LND_ASSIGN_OR_RETURN(DataBlock b, encoding::DecodeBlock(compression, buf, num_values));
+  return AppendLevels(b, num_values, out, what);
+}
+
+}  // namespace
+
+Result<ConstantBuffers> ConstantBufferRoles(std::size_t num_buffers, bool is_v2_2,
+                                            const std::string& where) {
+  // 0: no levels, no value buffer; 1: the value; 2: rep + def levels; 3: the value, then rep and
+  // def levels. A value buffer holds a constant too large to inline (2.2 only), e.g. a string.
+  switch (num_buffers) {
+    case 0:
+      return ConstantBuffers{};
+    case 2:
+      return ConstantBuffers{-1, 0, 1};
+    case 1:
+    case 3:
+      if (!is_v2_2) {
+        return Status::Corrupt(where + ": constant page with " + N(num_buffers) +
+                               " buffers in a 2.1 file; a value buffer exists only in 2.2, "
+                               "expected 0 or 2 buffers");
+      }
+      return num_buffers == 1 ? ConstantBuffers{0, -1, -1} : ConstantBuffers{0, 1, 2};
+    default:
+      return Status::Corrupt(where + ": constant page has " + N(num_buffers) +
+                             " buffers; expected 0 to 3 (value, rep levels, def levels)");
+  }
+}
+
+namespace {
+
 Result<DecodedPage> DecodeConstant(const PageInput& in) {
   const pb::ConstantLayout& l = in.layout->constant_layout();
   const std::string& where = in.where;
@@ -511,38 +549,29 @@ Result<DecodedPage> DecodeConstant(const PageInput& in) {
   if (!in.is_v2_2 && (l.has_inline_value() || l.has_rep_compression() || l.has_def_compression())) {
     return Status::Corrupt(where + ": constant layout uses 2.2-only fields in a 2.1 file");
   }
+  LND_ASSIGN_OR_RETURN(const ConstantBuffers roles,
+                       ConstantBufferRoles(in.buffers.size(), in.is_v2_2, where));
   BufferPtr constant_value;
   if (l.has_inline_value()) {
     constant_value =
         Buffer::Copy(l.inline_value().data(), static_cast<int64_t>(l.inline_value().size()));
   }
-  if (in.buffers.size() == 1 || in.buffers.size() == 3) {
-    // 2.2: a constant value too large to inline (e.g. a string) is stored in the last buffer as
-    // u32 buffer count, u32 sizes, then the value's buffers (fixed: the value; variable: two
-    // offsets and the bytes). [inferred from Lance 12 output]
-    if (!in.is_v2_2)
-      return Status::Corrupt(where + ": constant layout with a value buffer in a 2.1 file");
-    LND_ASSIGN_OR_RETURN(constant_value, ParseConstantValueBuffer(in.buffers.back(), where));
+  if (roles.value >= 0) {
+    if (constant_value) {
+      return Status::Corrupt(where +
+                             ": constant page has both an inline value and a value "
+                             "buffer; expected one of them");
+    }
+    LND_ASSIGN_OR_RETURN(constant_value,
+                         ParseConstantValueBuffer(in.buffers[std::size_t(roles.value)], where));
   }
-  if (in.buffers.size() >= 2) {
-    if (l.has_rep_compression()) {
-      if (l.num_rep_values() > 0) {
-        LND_ASSIGN_OR_RETURN(DataBlock b, encoding::DecodeBlock(l.rep_compression(), in.buffers[0],
-                                                                l.num_rep_values()));
-        LND_RETURN_NOT_OK(AppendLevels(b, l.num_rep_values(), &out.rep, where + " rep levels"));
-      }
-    } else {
-      LND_RETURN_NOT_OK(AppendRawLevels(in.buffers[0], &out.rep, where + " rep levels"));
-    }
-    if (l.has_def_compression()) {
-      if (l.num_def_values() > 0) {
-        LND_ASSIGN_OR_RETURN(DataBlock b, encoding::DecodeBlock(l.def_compression(), in.buffers[1],
-                                                                l.num_def_values()));
-        LND_RETURN_NOT_OK(AppendLevels(b, l.num_def_values(), &out.def, where + " def levels"));
-      }
-    } else {
-      LND_RETURN_NOT_OK(AppendRawLevels(in.buffers[1], &out.def, where + " def levels"));
-    }
+  if (roles.rep >= 0) {
+    LND_RETURN_NOT_OK(DecodeConstantLevels(l.has_rep_compression(), l.rep_compression(),
+                                           l.num_rep_values(), in.buffers[std::size_t(roles.rep)],
+                                           &out.rep, where + " rep levels"));
+    LND_RETURN_NOT_OK(DecodeConstantLevels(l.has_def_compression(), l.def_compression(),
+                                           l.num_def_values(), in.buffers[std::size_t(roles.def)],
+                                           &out.def, where + " def levels"));
   }
   out.has_rep = !out.rep.empty();
   out.has_def = !out.def.empty();
@@ -682,7 +711,7 @@ std::string DescribeEncoding(const pb::CompressiveEncoding& ce) {
   }
 }
 
-std::string DescribeLayout(const pb::PageLayout& layout) {
+std::string DescribeLayout(const pb::PageLayout& layout, std::size_t num_buffers) {
   auto layers = [](const google::protobuf::RepeatedField<int>& ls) {
     std::string s = "[";
     for (int i = 0; i < ls.size(); ++i) s += (i ? ", " : "") + LayerName(ls[i]);
@@ -717,7 +746,13 @@ std::string DescribeLayout(const pb::PageLayout& layout) {
     case pb::PageLayout::kConstantLayout: {
       const auto& l = layout.constant_layout();
       std::string s = "constant layers=" + layers(l.layers());
-      s += l.has_inline_value() ? " value=" + N(l.inline_value().size()) + " bytes" : " all-null";
+      if (l.has_inline_value()) {
+        s += " value=" + N(l.inline_value().size()) + " bytes";
+      } else if (num_buffers == 1 || num_buffers == 3) {
+        s += " value=buffer 0";
+      } else {
+        s += " all-null";
+      }
       if (l.has_rep_compression())
         s += " rep=" + DescribeEncoding(l.rep_compression()) + "x" + N(l.num_rep_values());
       if (l.has_def_compression())

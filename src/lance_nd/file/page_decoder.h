@@ -62,8 +62,19 @@ std::uint32_t MaxVisibleLevel(const std::vector<int>& layers);
 bool HasListLayer(const std::vector<int>& layers);
 bool IsListLayer(int layer);
 
+/// \brief Which buffer of a constant page holds what: an index into the page's buffers, or -1
+/// when absent. The value buffer (2.2) holds a constant too large to inline, such as a string.
+struct ConstantBuffers {
+  int value = -1;
+  int rep = -1;
+  int def = -1;
+};
+Result<ConstantBuffers> ConstantBufferRoles(std::size_t num_buffers, bool is_v2_2,
+                                            const std::string& where);
+
 /// \brief Short human description of a page layout and its encodings (for inspect).
-std::string DescribeLayout(const lance::encodings21::PageLayout& layout);
+/// `num_buffers` tells a constant page with a value buffer from an all-null one.
+std::string DescribeLayout(const lance::encodings21::PageLayout& layout, std::size_t num_buffers);
 std::string DescribeEncoding(const lance::encodings21::CompressiveEncoding& ce);
 std::string LayerName(int layer);
 

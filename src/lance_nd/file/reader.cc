@@ -757,7 +757,7 @@ FileDescription FileReader::Describe() const {
       PageDescription pd;
       pd.first_row = p.first_row;
       pd.num_rows = p.num_rows;
-      pd.layout = internal::DescribeLayout(p.layout);
+      pd.layout = internal::DescribeLayout(p.layout, p.buffers.size());
       for (const auto& b : p.buffers) {
         pd.buffers.emplace_back(b.position, b.size);
         pd.num_bytes += b.size;
