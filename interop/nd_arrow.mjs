@@ -338,7 +338,7 @@ export function describeTable(table, { strictNullRows = true } = {}) {
           type: typeName(itemType),
           dim_names: listAt(child("dim_names"), i),
           dim_sizes: listAt(child("dim_sizes"), i),
-          values: listAt(values, i).map((v) => nativeToJson(itemType, v)),
+          values: listAt(values, i).map((v) => valueToJson(itemType, v)),
         };
         if (names.includes("attrs") && isValid(child("attrs"), i)) {
           const attrs = describeAttrs(child("attrs"), i);

@@ -92,6 +92,13 @@ export function randomValue(rng, type, style = "any") {
   return type === "float32" ? Math.fround(v) : v;
 }
 
+// List-valued variables (each element a list), rarer than the flat types.
+const kListValueTypes = ["list<int16>", "list<utf8>", "list<float64>", "list<bool>", "list<int64>"];
+
+function randomValueType(rng) {
+  return rng.chance(0.08) ? rng.pick(kListValueTypes) : rng.pick(kValueTypes);
+}
+
 function randomAttrType(rng) {
   if (rng.chance(0.2)) return `list<${rng.pick(kListItemTypes)}>`;
   return rng.pick(kValueTypes);
@@ -123,14 +130,16 @@ function keySpec(rng, name, nRows, type = randomAttrType(rng)) {
 }
 
 function planTable(rng) {
-  const nRows = rng.chance(0.15) ? rng.int(100, 1500) : rng.chance(0.1) ? 1 : rng.int(2, 40);
+  const huge = rng.chance(0.02);  // many pages: large arrays in few rows
+  const nRows = huge ? rng.int(10, 30)
+    : rng.chance(0.15) ? rng.int(100, 1500) : rng.chance(0.1) ? 1 : rng.int(2, 40);
   const big = nRows > 60;
   const rank = rng.int(0, 4);
-  const dims = rng.shuffle(kDimNames).slice(0, rank).map((name) => ({
-    name, size: rng.chance(0.05) ? 0 : rng.int(1, big ? 3 : 6),
+  const dims = rng.shuffle(kDimNames).slice(0, huge ? 2 : rank).map((name) => ({
+    name, size: huge ? rng.int(50, 150) : rng.chance(0.05) ? 0 : rng.int(1, big ? 3 : 6),
   }));
-  const gridVaries = rng.chance(0.4);  // sizes change from row to row
-  const nVars = rng.int(1, 6);
+  const gridVaries = !huge && rng.chance(0.4);  // sizes change from row to row
+  const nVars = huge ? rng.int(1, 2) : rng.int(1, 6);
   const vars = [];
   for (let i = 0; i < nVars; ++i) {
     const name = `v${i}_${rng.pick(kVarWords)}`;
@@ -138,13 +147,15 @@ function planTable(rng) {
     const nKeys = rng.chance(0.4) ? 0 : rng.int(1, 4);
     vars.push({
       name,
-      type: rng.pick(kValueTypes),
+      type: randomValueType(rng),
       dims: rng.chance(0.8) ? sub : null,  // null: a random subset in every row
       ones: sub.map(() => rng.chance(0.2)),  // broadcast along this axis (size 1)
       from: i === 0 || rng.chance(0.6) ? 0 : rng.int(0, nRows - 1),
       p: rng.pick([1, 1, 0.95, 0.7, 0.3]),
       nulls: rng.pick([0, 0, 0.1, 0.5, 1]),
-      constValue: rng.chance(0.1),
+      constValue: rng.chance(0.1),  // one value in every element of a row
+      sameEveryRow: rng.chance(0.15),  // the same values in every row of a given size
+      cache: new Map(),
       keys: Array.from({ length: nKeys }, (_, k) => keySpec(rng, `a${k}_${rng.pick(kVarWords)}`, nRows)),
     });
   }
@@ -174,11 +185,15 @@ function makeVariable(rng, v, grid) {
   const dimNames = dims.map((d) => d.name);
   const dimSizes = dims.map((d, i) => (ones[i] ? 1 : grid.find((g) => g.name === d.name).size));
   const n = dimSizes.reduce((a, b) => a * b, 1);
-  const constant = randomValue(rng, v.type);
-  const values = Array.from({ length: n }, () => {
-    if (v.nulls > 0 && rng.chance(v.nulls)) return null;
-    return v.constValue ? constant : randomValue(rng, v.type);
-  });
+  let values = v.sameEveryRow ? v.cache.get(n) : undefined;
+  if (values === undefined) {
+    const constant = randomAttrValue(rng, v.type);
+    values = Array.from({ length: n }, () => {
+      if (v.nulls > 0 && rng.chance(v.nulls)) return null;
+      return v.constValue ? constant : randomAttrValue(rng, v.type);
+    });
+    if (v.sameEveryRow) v.cache.set(n, values);
+  }
   return { type: v.type, dim_names: dimNames, dim_sizes: dimSizes, values };
 }
 

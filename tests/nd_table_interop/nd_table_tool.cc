@@ -8,13 +8,15 @@
 //       each variable is added with every attribute key it will ever have.
 //   nd_table_tool check TABLE EXPECTED.json [BATCH_ROWS]
 //       scan the table (BATCH_ROWS rows per batch), decode every row with RowDecoder and
-//       compare with the nd JSON rows of EXPECTED.json.
+//       compare with the nd JSON rows of EXPECTED.json; then the same for every other row
+//       taken with TakeRows, last to first.
 //   nd_table_tool delete TABLE ROW...
 //       delete the rows at these logical indexes (table order) with DeleteRows.
 //   nd_table_tool compact TABLE
 //       compact the table (Compact, default options).
 //
 // Exit status: 0 when everything matches, 1 on a difference or error, 2 on bad usage.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -146,6 +148,21 @@ Status Write(const std::string& path, const std::string& case_path, std::string_
   return Status::OK();
 }
 
+/// \brief TakeRows of every other row, last to first: the rows must be `want`'s.
+Status CheckTake(const table::Dataset& ds, const nd::RowDecoder& decoder,
+                 const std::vector<nd::NdRecordBatch>& want) {
+  std::vector<std::uint64_t> indexes;
+  std::vector<nd::NdRecordBatch> expected;
+  for (std::size_t i = want.size(); i > 0; i -= std::min<std::size_t>(i, 2)) {
+    indexes.push_back(i - 1);
+    expected.push_back(want[i - 1]);
+  }
+  if (indexes.empty()) return Status::OK();
+  LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch, table::TakeRows(ds, indexes));
+  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> got, decoder.DecodeAll(*batch));
+  return CompareRows(expected, got, ds.path() + " (TakeRows)");
+}
+
 Status Check(const std::string& path, const std::string& expected_path, std::int64_t batch_rows) {
   LND_ASSIGN_OR_RETURN(std::string text, ReadText(expected_path));
   LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> want, ParseNdJson(text));
@@ -162,6 +179,7 @@ Status Check(const std::string& path, const std::string& expected_path, std::int
     for (auto& r : rows) got.push_back(std::move(r));
   }
   LND_RETURN_NOT_OK(CompareRows(want, got, path));
+  LND_RETURN_NOT_OK(CheckTake(ds, decoder, want));
   std::printf("check: %zu rows equal (version %llu, %zu fragments)\n", got.size(),
               static_cast<unsigned long long>(ds.version()), ds.fragments().size());
   return Status::OK();
