@@ -229,15 +229,24 @@ function randomLike(type) {
   return 7;
 }
 
+const started = Date.now();
 const failures = [];
+function totals() {
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  return `${stats.tables} tables, ${stats.checks} full-table comparisons, ${stats.rows} rows, ` +
+    `${stats.values} values, ${stats.filters} filters checked in ${secs} s; ` +
+    `${failures.length} mismatches (${failures.filter((f) => f.constant).length} of them on ` +
+    "constant pages of variable-width values)";
+}
 // lance-nd misreading Lance 12's constant pages of variable-width values (issue 10, defect 1):
 // the value buffer is taken for levels or the levels for the value. Counted apart until fixed.
 const kConstantPage = /constant value buffer|not a whole number of u16 levels/;
 const directions = (opt.directions ?? "l2u,u2l").split(",");
 const versions = (opt.versions ?? "2.1,2.2").split(",");
-const started = Date.now();
 let plantDone = !opt.plant;
+let done = 0;
 for (const seed of seedList()) {
+  if (++done % 50 === 0) console.log(`progress: seed ${seed}: ${totals()}`);
   const c = makeCase(seed);
   if (!plantDone) { await plantedChecks(c); plantDone = true; }
   for (const version of versions) {
@@ -254,11 +263,7 @@ for (const seed of seedList()) {
   }
 }
 if (!opt.keep) fs.rmSync(work, { recursive: true, force: true });
-const secs = ((Date.now() - started) / 1000).toFixed(1);
-console.log(`nd tables: ${stats.tables} tables, ${stats.checks} full-table comparisons, ` +
-  `${stats.rows} rows, ${stats.values} values, ${stats.filters} filters checked in ${secs} s; ` +
-  `${failures.length} mismatches (${failures.filter((f) => f.constant).length} of them on ` +
-  "constant pages of variable-width values)");
+console.log(`nd tables: ${totals()}`);
 if (failures.length) {
   console.log(`mismatching seeds: ${failures.map((f) => `${f.seed}/${f.version}/${f.dir}`).join(" ")}`);
   process.exit(1);
