@@ -219,7 +219,18 @@ async function plantedChecks(c) {
   let caught = false;
   try { ourCheck(tableDir, plantedRows, "planted"); } catch (e) { caught = /values/.test(e.message); }
   if (!caught) throw new Error("lance-nd check missed a planted value");
-  console.log("planted differences caught (JS rows, lance-nd check)");
+  // A filter whose expected rows are the complement of the right ones must be reported.
+  const layout = writePlan(c, "2.1").at(-1).layout;
+  const [f] = randomFilters(makeRng(c.filter_seed), c.rows, filterCandidates(layout, true), 1);
+  if (f) {
+    const tbl = await (await lancedb.connect(path.dirname(tableDir))).openTable("t");
+    const ids = await lanceReads(tbl, c.rows, layout, "planted");
+    const wrong = { sql: f.sql, test: (row) => !f.test(row) };
+    caught = false;
+    try { await runFilters(tbl, ids, c.rows, [wrong], "planted"); } catch (e) { caught = /selected/.test(e.message); }
+    if (!caught) throw new Error("filter check missed a planted row set");
+  }
+  console.log(`planted differences caught (JS rows, lance-nd check${f ? ", filter rows" : ""})`);
 }
 
 function randomLike(type) {
