@@ -13,5 +13,7 @@ tool=$build/tests/nd_table_interop/nd_table_tool
 [[ -x "$tool" ]] || { echo "soak-nd: build nd_table_tool first ($tool)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/soak-nd.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-exec node "$root/tests/nd_table_interop/nd_tables.mjs" --tool "$tool" --work "$work/run" \
+# A copy of the tool, so that rebuilding during a long soak does not disturb it.
+cp "$tool" "$work/nd_table_tool"
+node "$root/tests/nd_table_interop/nd_tables.mjs" --tool "$work/nd_table_tool" --work "$work/run" \
   --from "$from" --to "$to"

@@ -12,6 +12,9 @@
 //       taken with TakeRows, last to first.
 //   nd_table_tool delete TABLE ROW...
 //       delete the rows at these logical indexes (table order) with DeleteRows.
+//   nd_table_tool append TABLE ROWS.json
+//       append the nd JSON rows of ROWS.json to an existing table with default write options,
+//       evolving its schema first when they bring new variables or keys.
 //   nd_table_tool compact TABLE
 //       compact the table (Compact, default options).
 //
@@ -148,6 +151,21 @@ Status Write(const std::string& path, const std::string& case_path, std::string_
   return Status::OK();
 }
 
+/// \brief Append the nd JSON rows of `rows_path` to an existing table (written by anyone),
+/// evolving its schema first when the rows bring new variables or keys; default write options.
+Status Append(const std::string& path, const std::string& rows_path) {
+  WritePlan plan;
+  LND_ASSIGN_OR_RETURN(std::string text, ReadText(rows_path));
+  LND_ASSIGN_OR_RETURN(plan.rows, ParseNdJson(text));
+  LND_ASSIGN_OR_RETURN(la::RecordBatchPtr all, nd::EncodeRows(plan.rows));
+  std::optional<table::Dataset> ds;
+  LND_ASSIGN_OR_RETURN(ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_RETURN_NOT_OK(WriteCommit(path, plan.rows, *all->schema(), plan, ds));
+  std::printf("append: version %llu, %zu rows\n", static_cast<unsigned long long>(ds->version()),
+              plan.rows.size());
+  return Status::OK();
+}
+
 /// \brief TakeRows of every other row, last to first: the rows must be `want`'s.
 Status CheckTake(const table::Dataset& ds, const nd::RowDecoder& decoder,
                  const std::vector<nd::NdRecordBatch>& want) {
@@ -219,7 +237,7 @@ int Run(std::span<char*> args) {
   const auto usage = [] {
     std::fprintf(stderr,
                  "usage: nd_table_tool write TABLE CASE.json 2.1|2.2 | check TABLE EXPECTED.json "
-                 "[BATCH_ROWS] | delete TABLE ROW... | compact TABLE\n");
+                 "[BATCH_ROWS] | append TABLE ROWS.json | delete TABLE ROW... | compact TABLE\n");
     return 2;
   };
   if (args.size() < 3) return usage();
@@ -227,6 +245,8 @@ int Run(std::span<char*> args) {
   Status st;
   if (cmd == "delete") {
     st = Delete(args[2], args.subspan(3));
+  } else if (cmd == "append" && args.size() == 4) {
+    st = Append(args[2], args[3]);
   } else if (cmd == "compact" && args.size() == 3) {
     st = Compact(args[2]);
   } else if (cmd == "write" && args.size() == 5) {

@@ -22,7 +22,9 @@ import "./arrow_bool_fix.mjs";
 import { describeTable, lancedb, stableJson, dataFileVersions } from "../../interop/nd_arrow.mjs";
 import { freshDir, parseArgs } from "../../interop/lance_oracle.mjs";
 import { makeCase, makeRng } from "./gen.mjs";
-import { additionField, columnField, encodeAs, writePlan } from "./layout.mjs";
+import {
+  additionField, columnField, encodeAs, layoutOfRows, mergeLayout, writePlan,
+} from "./layout.mjs";
 import { filterCandidates, randomFilters, rowsMatching } from "./filters.mjs";
 
 const opt = parseArgs(["tool", "work"]);
@@ -122,6 +124,28 @@ async function lanceToUs(c, version) {
   }
   await tbl.optimize();
   ourCheck(tableDir, rows, `${label} after optimize`, 7);
+
+  // lance-nd appends to Lance's table: rows with a new variable (and in 2.2 a new global key).
+  const extra = extraRows(c, version);
+  const extraFile = path.join(work, `extra_${process.pid}.json`);
+  fs.writeFileSync(extraFile, JSON.stringify({ rows: extra }));
+  runTool(["append", tableDir, extraFile], label);
+  const evolved = mergeLayout(plan.at(-1).layout, layoutOfRows(extra)).layout;
+  const all = [...rows, ...extra];
+  const what = `${label} after lance-nd appended`;
+  await lanceReads(await db.openTable("t"), all, evolved, what);
+  ourCheck(tableDir, all, what);
+}
+
+/** The first write's rows again, each with a new variable and, in 2.2, a new global key. */
+function extraRows(c, version) {
+  const sorted = (o) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return c.rows.slice(0, c.commits[0]).map((r, i) => {
+    const row = JSON.parse(JSON.stringify(r));
+    row.variables = sorted({ ...row.variables, w_extra: { type: "float32", dim_names: [], dim_sizes: [], values: [i] } });
+    if (version !== "2.1") row.global_attrs = sorted({ ...row.global_attrs, g_extra: { type: "int32", value: i } });
+    return row;
+  });
 }
 
 /** LanceDB reads the table; rows, fields and schema metadata must be as generated. */
@@ -202,6 +226,11 @@ async function usToLance(c, version) {
   await runFilters(tbl, compacted, rows, randomFilters(rng, rows, filterCandidates(layout, false), 6), what);
   await tbl.optimize();
   ourCheck(tableDir, rows, `${label} after Lance optimize (lance-nd reads)`);
+
+  // Lance appends the first write's rows again to lance-nd's table.
+  const again = c.rows.slice(0, c.commits[0]);
+  await tbl.add(encodeAs(again, layout, kMeta));
+  ourCheck(tableDir, [...rows, ...again], `${label} after Lance appended (lance-nd reads)`);
 }
 
 /** The checks must be able to fail: plant differences and require that each is reported. */
