@@ -47,9 +47,11 @@ export function makeRng(seed) {
 export const kValueTypes = [
   "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
   "float64", "utf8", "timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]",
-  "timestamp[ns, tz=UTC]",
+  "timestamp[ns, tz=UTC]", "date32", "date64", "duration[s]", "duration[ms]", "duration[us]",
+  "duration[ns]", "large_utf8", "binary",
 ];
-const kListItemTypes = ["float64", "int16", "utf8", "int64", "bool", "float32", "uint8"];
+const kListItemTypes = ["float64", "int16", "utf8", "int64", "bool", "float32", "uint8", "date32",
+  "binary"];
 const kWords = ["", "a", "K", "m/s", "degC", "hello world", "ünïcödé", "日本", "x'y", "tab\there",
   "line\nbreak", "emoji 🙂", "%_like"];
 
@@ -71,8 +73,14 @@ function randomString(rng, long = true) {
 /** One non-null random value of `type` as nd JSON (64-bit ints and timestamps as strings). */
 export function randomValue(rng, type, style = "any") {
   if (type === "bool") return rng.chance(0.5);
-  if (type === "utf8") return randomString(rng, style !== "short");
-  if (type.startsWith("timestamp")) {
+  if (type === "utf8" || type === "large_utf8") return randomString(rng, style !== "short");
+  if (type === "binary") {
+    const n = rng.chance(0.02) && style !== "short" ? rng.int(100, 3000) : rng.int(0, 8);
+    return Array.from({ length: n }, () => rng.int(0, 255).toString(16).padStart(2, "0")).join("");
+  }
+  if (type === "date32") return rng.int(-1e6, 1e6);
+  if (type === "date64") return String(BigInt(rng.int(-1e6, 1e6)) * 86400000n);
+  if (type.startsWith("timestamp") || type.startsWith("duration")) {
     return String(rng.chance(0.2) ? rng.bigint(64, true) : BigInt(rng.int(-2e9, 2e9)) * 1000n);
   }
   if (type === "int64" || type === "uint64") {
