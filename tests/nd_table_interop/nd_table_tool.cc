@@ -227,9 +227,10 @@ Status Delete(const std::string& path, std::span<char*> rows) {
 Status Compact(const std::string& path) {
   LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(io::LocalFileSystem(), path));
   LND_ASSIGN_OR_RETURN(table::CompactionMetrics m, table::Compact(ds));
-  std::printf("compact: %llu fragments removed, %llu added\n",
+  LND_ASSIGN_OR_RETURN(table::Dataset after, table::Dataset::Open(io::LocalFileSystem(), path));
+  std::printf("compact: %llu fragments removed, %llu added, %zu fragments\n",
               static_cast<unsigned long long>(m.fragments_removed),
-              static_cast<unsigned long long>(m.fragments_added));
+              static_cast<unsigned long long>(m.fragments_added), after.fragments().size());
   return Status::OK();
 }
 

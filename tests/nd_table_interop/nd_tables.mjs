@@ -219,11 +219,15 @@ async function usToLance(c, version) {
     tbl = await db.openTable("t");
     await lanceReads(tbl, rows, layout, `${label} after lance-nd deleted where ${del.sql}`);
   }
-  runTool(["compact", tableDir], label);
+  const out = runTool(["compact", tableDir], label);
+  // Filters may use every key only when every fragment was rewritten (a fragment without
+  // deletions may stay as it was, as in Lance).
+  const [, added, total] = /(\d+) added, (\d+) fragments/.exec(out).map(Number);
   tbl = await db.openTable("t");
   const what = `${label} after lance-nd compacted`;
   const compacted = await lanceReads(tbl, rows, layout, what);
-  await runFilters(tbl, compacted, rows, randomFilters(rng, rows, filterCandidates(layout, false), 6), what);
+  const candidates = filterCandidates(layout, added !== total);
+  await runFilters(tbl, compacted, rows, randomFilters(rng, rows, candidates, 6), what);
   await tbl.optimize();
   ourCheck(tableDir, rows, `${label} after Lance optimize (lance-nd reads)`);
 
