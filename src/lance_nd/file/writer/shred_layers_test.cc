@@ -1,11 +1,13 @@
-// The struct layers above a list keep the field's nullability on every page, so that Lance 12
-// (which misreads a list column whose struct layers change between nullable and all-valid from
-// page to page) reads every page of the column alike.
+// The struct layers above a list keep the field's nullability on every page, with definition
+// bits in full-zip pages too, so that Lance 12 (which misreads a list column whose struct
+// layers change between nullable and all-valid from page to page) reads every page alike.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "encodings_v2_1.pb.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/file/writer/leaf_plan.h"
+#include "lance_nd/file/writer/page_encoder.h"
 #include "lance_nd/file/writer/shred.h"
 #include "lance_nd/file/writer/test_arrays.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -37,6 +39,18 @@ TEST(ShredLayersTest, NullableStructAboveAListIsNullableWithoutNulls) {
   EXPECT_EQ(page.def.size(), 3u);
   EXPECT_THAT(page.def, Each(0));
   EXPECT_THAT(page.rep, ElementsAre(1, 0, 1));
+}
+
+TEST(ShredLayersTest, FullZipPageHasDefinitionBitsForANullableLayerWithoutNulls) {
+  LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page, ShredValidRows(/*struct_nullable=*/true));
+  ColumnOptions options;
+  options.structural = ColumnOptions::Structural::kFullZip;
+  LND_ASSERT_OK_AND_ASSIGN(EncodedPage encoded, EncodePage(page, options));
+  lance::encodings21::PageLayout layout;
+  ASSERT_TRUE(layout.ParseFromString(encoded.layout));
+  ASSERT_TRUE(layout.has_full_zip_layout());
+  EXPECT_EQ(layout.full_zip_layout().bits_def(), 1u);
+  EXPECT_EQ(layout.full_zip_layout().bits_rep(), 1u);
 }
 
 TEST(ShredLayersTest, NonNullableStructAboveAListStaysAllValid) {
