@@ -12,7 +12,8 @@ export { arrow, lancedb };
 
 const {
   Bool, Field, Float32, Float64, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, List,
-  Struct, Utf8, Schema, Timestamp, TimeUnit, RecordBatch, Table, Type, makeData,
+  Struct, Utf8, Schema, Timestamp, TimeUnit, RecordBatch, Table, Type, makeData, DateDay,
+  DateMillisecond, Duration, LargeUtf8, Binary,
 } = arrow;
 
 export const kNdExtension = "nd_arrow.array";
@@ -31,10 +32,12 @@ export function typeFromName(name) {
   if (list) return new List(new Field("item", typeFromName(list[1]), true));
   const ts = /^timestamp\[(s|ms|us|ns)(?:, tz=(.*))?\]$/.exec(name);
   if (ts) return new Timestamp(kUnitNames.indexOf(ts[1]), ts[2] ?? null);
+  const duration = /^duration\[(s|ms|us|ns)\]$/.exec(name);
+  if (duration) return new Duration(kUnitNames.indexOf(duration[1]));
   const simple = {
     bool: Bool, int8: Int8, int16: Int16, int32: Int32, int64: Int64, uint8: Uint8,
     uint16: Uint16, uint32: Uint32, uint64: Uint64, float32: Float32, float64: Float64,
-    utf8: Utf8,
+    utf8: Utf8, large_utf8: LargeUtf8, binary: Binary, date32: DateDay, date64: DateMillisecond,
   }[name];
   if (!simple) throw new Error(`unsupported type name '${name}'`);
   return new simple();
@@ -51,6 +54,9 @@ export function typeName(type) {
       break;
     case Type.Utf8: return "utf8";
     case Type.LargeUtf8: return "large_utf8";
+    case Type.Binary: return "binary";
+    case Type.Date: return type.unit === 0 ? "date32" : "date64";
+    case Type.Duration: return `duration[${kUnitNames[type.unit]}]`;
     case Type.Timestamp:
       return `timestamp[${kUnitNames[type.unit]}${type.timezone ? `, tz=${type.timezone}` : ""}]`;
     case Type.List: return `list<${typeName(type.children[0].type)}>`;
@@ -59,15 +65,18 @@ export function typeName(type) {
   throw new Error(`unsupported Arrow type ${type}`);
 }
 
-// JSON value encoding: 64-bit integers and timestamps as decimal strings (exact), floats as
-// numbers except "NaN", "Infinity", "-Infinity"; bool as true/false; utf8 as strings; null.
+// JSON value encoding: 64-bit integers, timestamps, date64 and durations as decimal strings
+// (exact), floats as numbers except "NaN", "Infinity", "-Infinity"; bool as true/false; utf8
+// as strings; binary as lowercase hex; date32 as days; null.
 function is64(type) {
-  return (type.typeId === Type.Int && type.bitWidth === 64) || type.typeId === Type.Timestamp;
+  return (type.typeId === Type.Int && type.bitWidth === 64) || type.typeId === Type.Timestamp ||
+    type.typeId === Type.Duration || (type.typeId === Type.Date && type.unit === 1);
 }
 
 function jsonToNative(type, v) {
   if (v === null) return null;
   if (is64(type)) return BigInt(v);
+  if (type.typeId === Type.Binary) return Uint8Array.from(v.match(/../g) ?? [], (h) => parseInt(h, 16));
   if (type.typeId === Type.Float) {
     if (v === "NaN") return NaN;
     if (v === "Infinity") return Infinity;
@@ -79,6 +88,7 @@ function jsonToNative(type, v) {
 function nativeToJson(type, v) {
   if (v === null) return null;
   if (typeof v === "bigint") return v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString("hex");
   if (type.typeId === Type.Float && !Number.isFinite(v)) {
     return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
   }
@@ -99,13 +109,15 @@ function validity(flags) {
 function leafData(type, values) {
   const { nullCount, nullBitmap } = validity(values.map((v) => v !== null));
   const length = values.length;
-  if (type.typeId === Type.Utf8) {
+  if ([Type.Utf8, Type.LargeUtf8, Type.Binary].includes(type.typeId)) {
     const enc = new TextEncoder();
-    const parts = values.map((v) => enc.encode(v ?? ""));
-    const valueOffsets = new Int32Array(length + 1);
-    parts.forEach((p, i) => { valueOffsets[i + 1] = valueOffsets[i] + p.length; });
-    const data = new Uint8Array(valueOffsets[length]);
-    parts.forEach((p, i) => data.set(p, valueOffsets[i]));
+    const parts = values.map((v) => (v instanceof Uint8Array ? v : enc.encode(v ?? "")));
+    const ends = [0];
+    parts.forEach((p) => ends.push(ends[ends.length - 1] + p.length));
+    const valueOffsets = type.typeId === Type.LargeUtf8
+      ? BigInt64Array.from(ends, BigInt) : Int32Array.from(ends);
+    const data = new Uint8Array(ends[length]);
+    parts.forEach((p, i) => data.set(p, ends[i]));
     return makeData({ type, length, nullCount, nullBitmap, valueOffsets, data });
   }
   if (type.typeId === Type.Bool) {
@@ -175,12 +187,14 @@ function attrToNative(type, v) {
 
 /**
  * One nd_arrow.array column over `rows` (nd JSON rows). A row without the variable is a null
- * struct slot whose list children are valid empty lists (the lance-nd storage rule).
+ * struct slot whose list children are valid empty lists (the lance-nd storage rule). `spec`
+ * ({type, keys: [[key, type], ...]}), when given, fixes the value type and the attribute keys
+ * and their order (a table's schema), so that no row needs to hold the variable or a key.
  */
-export function ndColumn(name, rows) {
+export function ndColumn(name, rows, spec = null) {
   const arrays = rows.map((r) => r.variables[name] ?? null);
   const present = arrays.filter((a) => a !== null);
-  const valueTypeName = present[0].type;
+  const valueTypeName = spec ? spec.type : present[0].type;
   for (const a of present) {
     if (a.type !== valueTypeName) {
       throw new Error(`variable '${name}' has value types ${valueTypeName} and ${a.type}`);
@@ -201,7 +215,8 @@ export function ndColumn(name, rows) {
     new Field("dim_names", namesType, false),
     new Field("dim_sizes", sizesType, false),
   ];
-  const keys = attrUnion(arrays.map((a) => a?.attrs), `variable '${name}'`);
+  const keys = spec ? new Map(spec.keys)
+    : attrUnion(arrays.map((a) => a?.attrs), `variable '${name}'`);
   if (keys.size > 0) {
     const attrs = attrsData(keys, arrays.map((a) => a?.attrs ?? null),
       arrays.map((a) => a === null));
@@ -214,10 +229,13 @@ export function ndColumn(name, rows) {
   return { field: new Field(name, type, true, extensionMetadata(kNdExtension)), data };
 }
 
-/** The __global_attrs__ column, or null when no row has global attributes. */
-export function globalAttrsColumn(rows) {
+/**
+ * The __global_attrs__ column, or null when no row has global attributes. `keys` ([[key,
+ * type], ...]), when given, fixes the keys and their order.
+ */
+export function globalAttrsColumn(rows, keys = null) {
   const perRow = rows.map((r) => r.global_attrs ?? null);
-  const keys = attrUnion(perRow, kGlobalAttrsColumn);
+  keys = keys ? new Map(keys) : attrUnion(perRow, kGlobalAttrsColumn);
   if (keys.size === 0) return null;
   const data = attrsData(keys, perRow, perRow.map((g) => g === null));
   return {
@@ -262,8 +280,11 @@ function valueAt(data, i) {
       const e = Number(data.valueOffsets[pos + 1]);
       return new TextDecoder().decode(data.values.subarray(b, e));
     }
+    case Type.Binary:
+      return data.values.slice(data.valueOffsets[pos], data.valueOffsets[pos + 1]);
     case Type.List: return listAt(data, i);
-    case Type.Int: case Type.Float: case Type.Timestamp: return data.values[pos];
+    case Type.Int: case Type.Float: case Type.Timestamp: case Type.Date: case Type.Duration:
+      return data.values[pos];
     default: throw new Error(`unsupported Arrow type ${type}`);
   }
 }
@@ -332,7 +353,7 @@ export function describeTable(table, { strictNullRows = true } = {}) {
           type: typeName(itemType),
           dim_names: listAt(child("dim_names"), i),
           dim_sizes: listAt(child("dim_sizes"), i),
-          values: listAt(values, i).map((v) => nativeToJson(itemType, v)),
+          values: listAt(values, i).map((v) => valueToJson(itemType, v)),
         };
         if (names.includes("attrs") && isValid(child("attrs"), i)) {
           const attrs = describeAttrs(child("attrs"), i);

@@ -79,6 +79,26 @@ Status AppendFloat(la::ArrayBuilder* builder, const json& v, const std::string& 
   return Status::OK();
 }
 
+/// \brief Binary values are written as lowercase hex digits, two per byte.
+Result<std::string> FromHex(const std::string& hex, const std::string& where) {
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    const int hi = digit(hex[i]);
+    const int lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) break;
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  if (out.size() * 2 != hex.size()) {
+    return Status::InvalidArgument(where + ": '" + hex + "' is not lowercase hex");
+  }
+  return out;
+}
+
 /// \brief Append JSON value `v` (null = a null slot) to `builder`, of type `type`.
 Status AppendJson(la::ArrayBuilder* builder, const la::DataType& type, const json& v,
                   const std::string& where) {
@@ -100,9 +120,12 @@ Status AppendJson(la::ArrayBuilder* builder, const la::DataType& type, const jso
     case la::TypeId::kInt16:
       return AppendInteger<int16_t>(builder, v, where);
     case la::TypeId::kInt32:
+    case la::TypeId::kDate32:
       return AppendInteger<int32_t>(builder, v, where);
     case la::TypeId::kInt64:
     case la::TypeId::kTimestamp:
+    case la::TypeId::kDate64:
+    case la::TypeId::kDuration:
       return AppendInteger<int64_t>(builder, v, where);
     case la::TypeId::kUInt8:
       return AppendInteger<uint8_t>(builder, v, where);
@@ -116,12 +139,22 @@ Status AppendJson(la::ArrayBuilder* builder, const la::DataType& type, const jso
       return AppendFloat<float>(builder, v, where);
     case la::TypeId::kFloat64:
       return AppendFloat<double>(builder, v, where);
-    case la::TypeId::kUtf8: {
+    case la::TypeId::kUtf8:
+    case la::TypeId::kLargeUtf8: {
       auto* b = dynamic_cast<la::BinaryBuilder*>(builder);
       if (b == nullptr || !v.is_string()) {
         return Status::InvalidArgument(where + ": expected a string, found " + v.dump());
       }
       b->Append(v.get_ref<const std::string&>());
+      return Status::OK();
+    }
+    case la::TypeId::kBinary: {
+      auto* b = dynamic_cast<la::BinaryBuilder*>(builder);
+      if (b == nullptr || !v.is_string()) {
+        return Status::InvalidArgument(where + ": expected a hex string, found " + v.dump());
+      }
+      LND_ASSIGN_OR_RETURN(std::string bytes, FromHex(v.get_ref<const std::string&>(), where));
+      b->Append(bytes);
       return Status::OK();
     }
     case la::TypeId::kList: {
@@ -225,11 +258,31 @@ Result<la::DataTypePtr> TypeFromName(const std::string& name) {
     }
     return Status::InvalidArgument("unknown time unit in type name '" + name + "'");
   }
+  if (n.starts_with("duration[") && n.ends_with("]")) {
+    const std::string_view unit_name = n.substr(9, n.size() - 10);
+    for (la::TimeUnit unit :
+         {la::TimeUnit::kSecond, la::TimeUnit::kMilli, la::TimeUnit::kMicro, la::TimeUnit::kNano}) {
+      if (la::TimeUnitName(unit) == unit_name) return la::Duration(unit);
+    }
+    return Status::InvalidArgument("unknown time unit in type name '" + name + "'");
+  }
   static const std::pair<std::string_view, la::DataTypePtr (*)()> kSimple[] = {
-      {"bool", &la::Bool},       {"int8", &la::Int8},       {"int16", &la::Int16},
-      {"int32", &la::Int32},     {"int64", &la::Int64},     {"uint8", &la::UInt8},
-      {"uint16", &la::UInt16},   {"uint32", &la::UInt32},   {"uint64", &la::UInt64},
-      {"float32", &la::Float32}, {"float64", &la::Float64}, {"utf8", &la::Utf8},
+      {"bool", &la::Bool},
+      {"int8", &la::Int8},
+      {"int16", &la::Int16},
+      {"int32", &la::Int32},
+      {"int64", &la::Int64},
+      {"uint8", &la::UInt8},
+      {"uint16", &la::UInt16},
+      {"uint32", &la::UInt32},
+      {"uint64", &la::UInt64},
+      {"float32", &la::Float32},
+      {"float64", &la::Float64},
+      {"utf8", &la::Utf8},
+      {"large_utf8", &la::LargeUtf8},
+      {"binary", &la::Binary},
+      {"date32", &la::Date32},
+      {"date64", &la::Date64},
   };
   for (const auto& [simple_name, factory] : kSimple) {
     if (simple_name == n) return factory();

@@ -28,7 +28,10 @@ struct WriteOptions {
   WriteMode mode = WriteMode::kCreate;
   std::int64_t max_rows_per_file = 1024 * 1024;  // Lance's default
   std::int64_t max_bytes_per_file = 90LL << 30;  // Lance's default
-  file::WriterOptions file_options;              // version 2.2 default
+  /// Version 2.2 by default. The version is used when a table is created or overwritten;
+  /// appends write the table's version (TableFileVersion), as Lance does: Lance 12 refuses
+  /// tables whose data files mix versions.
+  file::WriterOptions file_options;
   CommitOptions commit;
   /// Create the table with stable row ids (feature flag 2, Lance's
   /// `new_table_enable_stable_row_ids` / `enable_stable_row_ids`): rows get ids 0, 1, ... that
@@ -58,6 +61,11 @@ Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::stri
 Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                            std::span<const array::RecordBatchPtr> batches,
                            const WriteOptions& options = {});
+
+/// \brief The version of the data files of a table with manifest `m` (its data format,
+/// "2.1" or "2.2"): the version every new data file of the table must have. NotImplemented
+/// for other data formats (lance-nd writes 2.1 and 2.2 files only).
+Result<file::WriterVersion> TableFileVersion(const Manifest& m);
 
 /// \brief Fields with fresh ids (pre-order, 0..n-1) for a new table's Arrow schema, logical
 /// types as Lance writes them. NotImplemented for types the table layer cannot store.

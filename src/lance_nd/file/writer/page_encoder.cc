@@ -362,12 +362,28 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
 
 std::uint32_t BitLength(std::uint64_t v) { return static_cast<std::uint32_t>(std::bit_width(v)); }
 
+// The largest definition level the page's layers allow (each nullable or emptyable layer takes
+// one level, a null-and-empty list two), used or not: a nullable layer whose rows happen to be
+// all valid still gets its definition bits, which Lance 12 needs to read the layer as nullable.
+std::uint16_t MaxDefOfLayers(const std::vector<Layer>& layers) {
+  std::uint16_t max_def = 0;
+  for (Layer layer : layers) {
+    if (layer == Layer::kNullAndEmptyList) {
+      max_def = static_cast<std::uint16_t>(max_def + 2);
+    } else if (layer != Layer::kAllValidItem && layer != Layer::kAllValidList) {
+      ++max_def;
+    }
+  }
+  return max_def;
+}
+
 Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions& options) {
   LND_ASSIGN_OR_RETURN(PerValueValues values, EncodePerValueValues(page.values, options));
   const bool levels = page.has_rep || page.has_def;
   std::uint16_t max_rep = 0, max_def = 0;
   for (auto r : page.rep) max_rep = std::max(max_rep, r);
   for (auto d : page.def) max_def = std::max(max_def, d);
+  max_def = std::max(max_def, MaxDefOfLayers(page.layers));
   const std::uint32_t bits_rep = page.has_rep ? BitLength(max_rep) : 0;
   const std::uint32_t bits_def = page.has_def ? BitLength(max_def) : 0;
   const std::uint32_t bits = bits_rep + bits_def;

@@ -309,6 +309,16 @@ class Shredder {
     }
   }
 
+  // Lance 12 misreads a list column whose struct layers above the list are nullable on one
+  // page and all-valid on another: it counts an all-valid page's struct validity per item
+  // instead of per row ("Incorrect number of nulls for StructArray"). Its own writer takes the
+  // layers from the arrays' validity buffers, so a nullable struct keeps a nullable layer on
+  // every page; so does this writer for a nullable struct (or item) above a list.
+  bool DeclaredNullable(int j) const {
+    const array::Field* field = leaf_.path[static_cast<std::size_t>(j)].field;
+    return field != nullptr && field->nullable();
+  }
+
   void AssignLevels() {
     std::uint16_t next = 1;
     bool seen_list = false;
@@ -333,7 +343,7 @@ class Shredder {
           layer = Layer::kAllValidList;
         }
         seen_list = true;
-      } else if (has_null_[uj]) {
+      } else if (has_null_[uj] || (seen_list && DeclaredNullable(j))) {
         layer = Layer::kNullableItem;
         null_level_[uj] = next++;
         if (!seen_list) ++visible;

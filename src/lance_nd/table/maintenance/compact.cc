@@ -59,6 +59,7 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
   WriteOptions write;
   write.mode = WriteMode::kAppend;
   write.max_rows_per_file = options.target_rows_per_fragment;
+  LND_ASSIGN_OR_RETURN(write.file_options.version, TableFileVersion(ds.manifest()));
   Transaction txn;
   txn.read_version = ds.version();
   txn.operation = OperationType::kRewrite;

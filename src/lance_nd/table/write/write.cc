@@ -128,6 +128,13 @@ Status CheckWritableTypes(const std::vector<array::FieldPtr>& fields, const std:
 
 }  // namespace
 
+Result<file::WriterVersion> TableFileVersion(const Manifest& m) {
+  if (m.data_format_version == "2.1") return file::WriterVersion::kV2_1;
+  if (m.data_format_version == "2.2") return file::WriterVersion::kV2_2;
+  return Status::NotImplemented("the table's data format is '" + m.data_format_version +
+                                "'; lance-nd writes data files of format 2.1 and 2.2 only");
+}
+
 Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema) {
   lance::file::Schema proto;
   LND_RETURN_NOT_OK(file::internal::SchemaToProto(schema, &proto, 0));
@@ -274,8 +281,12 @@ Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string
                                   "' with stable row ids needs at least one row (lance-nd "
                                   "cannot create an empty table with stable row ids yet)");
   }
+  WriteOptions write = options;
+  if (options.mode == WriteMode::kAppend) {
+    LND_ASSIGN_OR_RETURN(write.file_options.version, TableFileVersion(existing->manifest()));
+  }
   LND_ASSIGN_OR_RETURN(std::vector<Fragment> fragments,
-                       WriteFragments(*fs, path, fields, batches, options));
+                       WriteFragments(*fs, path, fields, batches, write));
   if (options.enable_stable_row_ids && !exists) {
     // The created table's fragments come numbered; BuildManifest turns flag 2 on from them.
     std::uint64_t next = 0;
