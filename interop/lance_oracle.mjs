@@ -133,3 +133,16 @@ export function checkPlantedDifferences(rows, label) {
   console.log(`planted differences caught (${label})`);
   return 3;
 }
+
+// A seeded xorshift32 generator of numbers in [0, 1), and integers in [lo, hi] drawn from it:
+// the same seed gives the same sequence on every run.
+export function seededRandom(seed) {
+  let state = seed >>> 0;
+  const rand = () => {
+    state ^= state << 13; state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5; state >>>= 0;
+    return state / 4294967296;
+  };
+  return { rand, randInt: (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1)) };
+}

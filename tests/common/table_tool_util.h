@@ -1,11 +1,14 @@
-// Helpers of the table interop tools (tests/table_interop, tests/table_rowids_interop): number
-// arguments, opening a local table, and writing an Arrow IPC file into one.
+// Helpers of the table interop and differential tools (tests/table_interop,
+// tests/table_rowids_interop, tests/differential): number arguments, opening a local table, writing
+// an Arrow IPC file into one, and the body of main().
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/core/result.h"
@@ -41,6 +44,22 @@ inline Result<table::Dataset> WriteIpcToTable(const std::string& mode, const std
                  : mode == "append" ? table::WriteMode::kAppend
                                     : table::WriteMode::kOverwrite;
   return table::WriteTable(io::LocalFileSystem(), path, contents.batches, options);
+}
+
+/// \brief The body of a tool's main(): `run` gets the arguments after the program name; a
+/// failure is printed on stderr (exit 1), no arguments print `usage` (exit 2).
+template <typename Run>
+int ToolMain(int argc, char** argv, const char* usage, Run run) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s %s (see the source header)\n", argv[0], usage);
+    return 2;
+  }
+  const Status st = run(std::vector<std::string>(argv + 1, argv + argc));
+  if (!st.ok()) {
+    std::fprintf(stderr, "error: %s\n", st.ToString().c_str());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace lance_nd::tool

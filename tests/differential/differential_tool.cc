@@ -107,14 +107,5 @@ Status Run(const std::vector<std::string>& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s write|dump|pages ... (see the source header)\n", argv[0]);
-    return 2;
-  }
-  const Status st = Run(std::vector<std::string>(argv + 1, argv + argc));
-  if (!st.ok()) {
-    std::fprintf(stderr, "error: %s\n", st.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  return lance_nd::tool::ToolMain(argc, argv, "write|dump|pages ...", Run);
 }

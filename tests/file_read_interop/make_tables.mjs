@@ -12,7 +12,8 @@ import { pathToFileURL } from "node:url";
 
 const interopDir = process.env.LANCE_ND_INTEROP_DIR ||
   path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../interop");
-const { arrow, lancedb } = await import(pathToFileURL(path.join(interopDir, "lance_oracle.mjs")).href);
+const oracle = await import(pathToFileURL(path.join(interopDir, "lance_oracle.mjs")).href);
+const { arrow, lancedb } = oracle;
 
 const outDir = process.argv[2];
 if (!outDir) {
@@ -22,14 +23,7 @@ if (!outDir) {
 fs.mkdirSync(path.join(outDir, "expected"), { recursive: true });
 
 // ------------------------------------------------------------------ deterministic data
-let seed = 12345;
-function rand() {  // xorshift32 in [0, 1)
-  seed ^= seed << 13; seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5; seed >>>= 0;
-  return seed / 4294967296;
-}
-const randInt = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+let { rand, randInt } = oracle.seededRandom(12345);
 const pick = (arr) => arr[randInt(0, arr.length - 1)];
 const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
 const randString = (len) => range(len, () => String.fromCharCode(97 + randInt(0, 25))).join("");
@@ -296,7 +290,7 @@ let count = 0;
 for (const [caseName, build] of Object.entries(cases)) {
   if (only && !only.split(",").includes(caseName)) continue;
   for (const version of ["2.1", "2.2"]) {
-    seed = 12345 + caseName.length;  // same data for both versions
+    ({ rand, randInt } = oracle.seededRandom(12345 + caseName.length));  // same data for both versions
     const { table, expected } = makeTable(build());
     const name = `${caseName}_v${version.replace(".", "")}`;
     await db.createTable(name, table, {

@@ -13,12 +13,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const interopDir = process.env.LANCE_ND_INTEROP_DIR ||
   path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../interop");
 const require = createRequire(path.join(interopDir, "lance_oracle.mjs"));
 const arrow = require("apache-arrow");
 const lancedb = require("@lancedb/lancedb");
+const oracle = await import(pathToFileURL(path.join(interopDir, "lance_oracle.mjs")).href);
 
 const check = process.argv[2] === "--check";
 const outDir = process.argv[check ? 3 : 2];
@@ -32,14 +34,7 @@ if (check) {
 }
 fs.mkdirSync(outDir, { recursive: true });
 
-let seed = 4242;
-function rand() {  // xorshift32 in [0, 1)
-  seed ^= seed << 13; seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5; seed >>>= 0;
-  return seed / 4294967296;
-}
-const randInt = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+const { rand, randInt } = oracle.seededRandom(4242);
 const N = 1000;
 const rows = Array.from({ length: N }, (_, i) => i);
 
