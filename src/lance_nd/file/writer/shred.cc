@@ -309,14 +309,21 @@ class Shredder {
     }
   }
 
-  // Lance 12 misreads a list column whose struct layers above the list are nullable on one
-  // page and all-valid on another: it counts an all-valid page's struct validity per item
-  // instead of per row ("Incorrect number of nulls for StructArray"). Its own writer takes the
-  // layers from the arrays' validity buffers, so a nullable struct keeps a nullable layer on
-  // every page; so does this writer for a nullable struct (or item) above a list.
-  bool DeclaredNullable(int j) const {
+  // Lance 12 needs the layer of a struct that no list holds to agree between pages and between
+  // the struct's leaf columns: when one page or one sibling column says nullable and another
+  // all-valid, it miscounts the struct's validity ("Incorrect number of nulls for StructArray").
+  // Its own writer takes the layers from the arrays' validity buffers. So a declared-nullable
+  // struct outside any list, or such an item above a list, is a nullable layer in every leaf
+  // column and on every page. Inside a list this is not done: Lance 12 misreads a nullable struct
+  // layer of a page whose lists are all empty.
+  bool ForcedNullable(int j, bool list_below) const {
     const array::Field* field = leaf_.path[static_cast<std::size_t>(j)].field;
-    return field != nullptr && field->nullable();
+    if (field == nullptr || !field->nullable()) return false;
+    if (!list_below && Kind(j) != PathNode::Kind::kStruct) return false;
+    for (int k = 0; k < j; ++k) {
+      if (Kind(k) == PathNode::Kind::kList) return false;
+    }
+    return true;
   }
 
   void AssignLevels() {
@@ -343,7 +350,7 @@ class Shredder {
           layer = Layer::kAllValidList;
         }
         seen_list = true;
-      } else if (has_null_[uj] || (seen_list && DeclaredNullable(j))) {
+      } else if (has_null_[uj] || ForcedNullable(j, seen_list)) {
         layer = Layer::kNullableItem;
         null_level_[uj] = next++;
         if (!seen_list) ++visible;

@@ -60,5 +60,38 @@ TEST(ShredLayersTest, NonNullableStructAboveAListStaysAllValid) {
   EXPECT_TRUE(page.def.empty());
 }
 
+// g: Struct{k: List<Utf8>, u: Utf8} with valid rows only; both leaf columns must give the
+// struct the same layer, or Lance 12 miscounts the struct's validity.
+TEST(ShredLayersTest, SiblingLeavesOfANullableStructAgree) {
+  auto list_type = a::List(a::Utf8());
+  auto struct_type = a::Struct({a::MakeField("k", list_type, /*nullable=*/false),
+                                a::MakeField("u", a::Utf8(), /*nullable=*/false)});
+  auto schema = a::MakeSchema({a::MakeField("g", struct_type, /*nullable=*/true)});
+  auto lists = t::List(list_type, {2, 1}, t::Strings(a::Utf8(), {"x", "y", "z"}));
+  auto plain = t::Strings(a::Utf8(), {"p", "q"});
+  auto column = t::Struct(struct_type, {true, true}, {lists, plain});
+  LND_ASSERT_OK_AND_ASSIGN(SchemaPlan plan, PlanSchema(*schema, {}));
+  ASSERT_EQ(plan.leaves.size(), 2u);
+  LND_ASSERT_OK_AND_ASSIGN(ShreddedPage list_leaf, ShredLeaf(plan.leaves[0], std::vector{column}));
+  LND_ASSERT_OK_AND_ASSIGN(ShreddedPage plain_leaf, ShredLeaf(plan.leaves[1], std::vector{column}));
+  EXPECT_EQ(list_leaf.layers.back(), Layer::kNullableItem);
+  EXPECT_THAT(plain_leaf.layers, ElementsAre(Layer::kAllValidItem, Layer::kNullableItem));
+  EXPECT_THAT(plain_leaf.def, ElementsAre(0, 0));
+}
+
+// l: List<Struct{u: Utf8}> whose lists are all empty: the struct inside the list stays
+// all-valid (Lance 12 misreads a nullable struct layer on a page of only empty lists).
+TEST(ShredLayersTest, NullableStructInsideAListIsNotForced) {
+  auto struct_type = a::Struct({a::MakeField("u", a::Utf8(), /*nullable=*/false)});
+  auto list_type = a::List(a::MakeField("item", struct_type, /*nullable=*/true));
+  auto schema = a::MakeSchema({a::MakeField("l", list_type, /*nullable=*/false)});
+  auto structs = t::Struct(struct_type, {}, {t::Strings(a::Utf8(), {})});
+  auto column = t::List(list_type, {0, 0}, structs);
+  LND_ASSERT_OK_AND_ASSIGN(SchemaPlan plan, PlanSchema(*schema, {}));
+  LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page, ShredLeaf(plan.leaves[0], std::vector{column}));
+  EXPECT_THAT(page.layers,
+              ElementsAre(Layer::kAllValidItem, Layer::kAllValidItem, Layer::kEmptyableList));
+}
+
 }  // namespace
 }  // namespace lance_nd::file::internal::writer
