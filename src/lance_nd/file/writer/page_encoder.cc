@@ -380,10 +380,10 @@ std::uint16_t MaxDefOfLayers(const std::vector<Layer>& layers) {
 Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions& options) {
   LND_ASSIGN_OR_RETURN(PerValueValues values, EncodePerValueValues(page.values, options));
   const bool levels = page.has_rep || page.has_def;
-  std::uint16_t max_rep = 0, max_def = 0;
+  std::uint16_t max_rep = 0;
   for (auto r : page.rep) max_rep = std::max(max_rep, r);
-  for (auto d : page.def) max_def = std::max(max_def, d);
-  max_def = std::max(max_def, MaxDefOfLayers(page.layers));
+  // Levels are assigned from the layers, so no definition level exceeds the layers' largest.
+  const std::uint16_t max_def = MaxDefOfLayers(page.layers);
   const std::uint32_t bits_rep = page.has_rep ? BitLength(max_rep) : 0;
   const std::uint32_t bits_def = page.has_def ? BitLength(max_def) : 0;
   const std::uint32_t bits = bits_rep + bits_def;
