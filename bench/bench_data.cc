@@ -65,11 +65,10 @@ array::DataTypePtr WithZstdValues(const array::DataTypePtr& struct_type) {
 }  // namespace
 
 Result<array::RecordBatchPtr> MakeNdGrids(std::int64_t rows, int lat, int lon, bool zstd) {
-  LND_ASSIGN_OR_RETURN(
-      nd::Dimensions dims,
-      nd::Dimensions::Make(std::vector<nd::Dimension>{
-          {"time", 1}, {"lat", static_cast<std::uint64_t>(lat)},
-          {"lon", static_cast<std::uint64_t>(lon)}}));
+  LND_ASSIGN_OR_RETURN(nd::Dimensions dims, nd::Dimensions::Make(std::vector<nd::Dimension>{
+                                                {"time", 1},
+                                                {"lat", static_cast<std::uint64_t>(lat)},
+                                                {"lon", static_cast<std::uint64_t>(lon)}}));
   const std::int64_t cells = std::int64_t{lat} * lon;
   std::vector<float> grid(static_cast<std::size_t>(cells));
   SplitMix rng{42};
@@ -116,9 +115,8 @@ array::RecordBatchPtr MakeFlatFloat32(std::int64_t count, bool full_width) {
   }
   auto schema = std::make_shared<array::Schema>(
       std::vector<array::FieldPtr>{array::MakeField("x", array::Float32(), false)});
-  return std::make_shared<array::RecordBatch>(std::move(schema), count,
-                                              std::vector<array::ArrayPtr>{
-                                                  Float32Values(values.data(), count)});
+  return std::make_shared<array::RecordBatch>(
+      std::move(schema), count, std::vector<array::ArrayPtr>{Float32Values(values.data(), count)});
 }
 
 Result<double> SumNdValues(const array::RecordBatch& batch, int column) {
@@ -134,7 +132,8 @@ Result<double> SumNdValues(const array::RecordBatch& batch, int column) {
   }
   const array::ArrayData& list = *s.children[static_cast<std::size_t>(values_child)];
   const std::int64_t list_offset = list.offset + s.offset;
-  const auto* offsets = reinterpret_cast<const std::int32_t*>(list.buffers[1]->data()) + list_offset;
+  const auto* offsets =
+      reinterpret_cast<const std::int32_t*>(list.buffers[1]->data()) + list_offset;
   const array::ArrayData& items = *list.children[0];
   const float* v = items.values<float>();
   double sum = 0.0;

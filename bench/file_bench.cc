@@ -158,18 +158,31 @@ int main(int argc, char** argv) {
     } else if (arg.rfind("--dir=", 0) == 0) {
       config().dir = arg.substr(6);
     } else {
-      std::fprintf(stderr, "unknown argument '%s'; expected --rows=N, --dir=DIR or benchmark flags\n",
+      std::fprintf(stderr,
+                   "unknown argument '%s'; expected --rows=N, --dir=DIR or benchmark flags\n",
                    arg.c_str());
       return 2;
     }
   }
   benchmark::RegisterBenchmark("BM_FileWriteNd", BM_FileWriteNd)
-      ->ArgName("zstd")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+      ->ArgName("zstd")
+      ->Arg(0)
+      ->Arg(1)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   benchmark::RegisterBenchmark("BM_FileReadAllNd", BM_FileReadAllNd)
-      ->ArgNames({"zstd", "threads"})->Args({0, 1})->Args({0, 2})->Args({1, 2})
-      ->Unit(benchmark::kMillisecond)->UseRealTime();
+      ->ArgNames({"zstd", "threads"})
+      ->Args({0, 1})
+      ->Args({0, 2})
+      ->Args({1, 2})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   benchmark::RegisterBenchmark("BM_FileTakeNd", BM_FileTakeNd)
-      ->ArgName("zstd")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+      ->ArgName("zstd")
+      ->Arg(0)
+      ->Arg(1)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   benchmark::RegisterBenchmark("BM_FileDecodeFloat32", BM_FileDecodeFloat32)
       ->ArgName("flat")
       ->Arg(0)

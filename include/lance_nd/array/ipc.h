@@ -153,8 +153,7 @@ Result<std::vector<std::uint8_t>> WriteIpcFileBytes(const SchemaPtr& schema,
                                                     std::span<const RecordBatchPtr> batches,
                                                     const IpcWriteOptions& options = {});
 Status WriteIpcFile(const std::string& path, const SchemaPtr& schema,
-                    std::span<const RecordBatchPtr> batches,
-                    const IpcWriteOptions& options = {});
+                    std::span<const RecordBatchPtr> batches, const IpcWriteOptions& options = {});
 
 /// \brief Read a whole stream. The span overload copies the bytes into an aligned buffer first.
 Result<IpcContents> ReadIpcStream(BufferPtr bytes);

@@ -9,7 +9,7 @@
 namespace lance_nd {
 
 template <typename T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 constexpr std::optional<T> CheckedAdd(T a, T b) {
   T out{};
   if (__builtin_add_overflow(a, b, &out)) return std::nullopt;
@@ -17,7 +17,7 @@ constexpr std::optional<T> CheckedAdd(T a, T b) {
 }
 
 template <typename T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 constexpr std::optional<T> CheckedSub(T a, T b) {
   T out{};
   if (__builtin_sub_overflow(a, b, &out)) return std::nullopt;
@@ -25,7 +25,7 @@ constexpr std::optional<T> CheckedSub(T a, T b) {
 }
 
 template <typename T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 constexpr std::optional<T> CheckedMul(T a, T b) {
   T out{};
   if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
@@ -34,7 +34,7 @@ constexpr std::optional<T> CheckedMul(T a, T b) {
 
 /// \brief `value` converted to To when it fits exactly, else nullopt.
 template <typename To, typename From>
-  requires std::is_integral_v<To> && std::is_integral_v<From>
+requires std::is_integral_v<To> && std::is_integral_v<From>
 constexpr std::optional<To> CheckedCast(From value) {
   if (!std::in_range<To>(value)) return std::nullopt;
   return static_cast<To>(value);

@@ -12,7 +12,7 @@ static_assert(std::endian::native == std::endian::little,
               "lance-nd supports little-endian hosts only");
 
 template <typename T>
-  requires std::is_trivially_copyable_v<T>
+requires std::is_trivially_copyable_v<T>
 inline T LoadLE(const void* p) {
   T v;
   std::memcpy(&v, p, sizeof(T));
@@ -20,9 +20,7 @@ inline T LoadLE(const void* p) {
 }
 
 template <typename T>
-  requires std::is_trivially_copyable_v<T>
-inline void StoreLE(void* p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
+requires std::is_trivially_copyable_v<T>
+inline void StoreLE(void* p, T v) { std::memcpy(p, &v, sizeof(T)); }
 
 }  // namespace lance_nd

@@ -39,9 +39,10 @@ class [[nodiscard]] Result {
   T ValueOr(T fallback) && { return ok() ? std::get<T>(std::move(v_)) : std::move(fallback); }
 
   /// \brief Add context to the error, if any (see Status::WithContext).
-  Result WithContext(std::string_view what) && {
+  template <typename... P>
+  Result WithContext(const P&... pieces) && {
     if (ok()) return std::move(*this);
-    return std::get<Status>(v_).WithContext(what);
+    return std::get<Status>(v_).WithContext(pieces...);
   }
 
  private:

@@ -42,7 +42,7 @@ struct PageDescription {
   std::uint64_t num_rows = 0;
   std::string layout;  // "mini-block layers=[...] rep=... values=flat(32) ..."
   std::vector<std::pair<std::uint64_t, std::uint64_t>> buffers;  // (position, size)
-  std::uint64_t num_bytes = 0;                                    // sum of buffer sizes
+  std::uint64_t num_bytes = 0;                                   // sum of buffer sizes
 };
 
 struct ColumnDescription {
@@ -62,8 +62,8 @@ struct FieldDescription {
   std::string logical_type;  // as stored ("fixed_size_list:float:128")
   bool nullable = true;
   array::Metadata metadata;
-  int column = -1;           // leaf column index, -1 for structs and lists
-  std::string unsupported;   // why lance-nd cannot read this field; empty when it can
+  int column = -1;          // leaf column index, -1 for structs and lists
+  std::string unsupported;  // why lance-nd cannot read this field; empty when it can
 };
 
 struct FileDescription {
@@ -141,7 +141,9 @@ class BatchReader {
   std::int64_t rows_per_batch_ = 1;
   BatchReader(FileReader reader, std::vector<std::string> projection, array::SchemaPtr schema,
               std::int64_t rows_per_batch)
-      : reader_(std::move(reader)), projection_(std::move(projection)), schema_(std::move(schema)),
+      : reader_(std::move(reader)),
+        projection_(std::move(projection)),
+        schema_(std::move(schema)),
         rows_per_batch_(rows_per_batch) {}
 };
 

@@ -40,8 +40,7 @@ class FileWriter {
                                                   array::SchemaPtr schema,
                                                   WriterOptions options = {});
   /// \brief Create (or truncate) a local file.
-  static Result<std::unique_ptr<FileWriter>> Open(const std::string& path,
-                                                  array::SchemaPtr schema,
+  static Result<std::unique_ptr<FileWriter>> Open(const std::string& path, array::SchemaPtr schema,
                                                   WriterOptions options = {});
 
   ~FileWriter();

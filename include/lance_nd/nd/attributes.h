@@ -98,10 +98,9 @@ class Attributes {
       return sizeof(T) == 1 ? kU8 : sizeof(T) == 2 ? kU16 : sizeof(T) == 4 ? kU32 : kU64;
     }
   }
-  static constexpr int kI8 = 0, kI16 = 1, kI32 = 2, kI64 = 3, kU8 = 4, kU16 = 5, kU32 = 6,
-                       kU64 = 7, kF32 = 8, kF64 = 9;
-  Attributes& SetNumbers(std::string key, int kind, const void* data, std::size_t n,
-                         bool as_list);
+  static constexpr int kI8 = 0, kI16 = 1, kI32 = 2, kI64 = 3, kU8 = 4, kU16 = 5, kU32 = 6, kU64 = 7,
+                       kF32 = 8, kF64 = 9;
+  Attributes& SetNumbers(std::string key, int kind, const void* data, std::size_t n, bool as_list);
   void Put(std::string key, array::ArrayPtr value);
 
   std::vector<Entry> entries_;

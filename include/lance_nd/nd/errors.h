@@ -1,7 +1,8 @@
 // The nd error kinds of nd-arrow-array, mapped onto lance_nd::Status codes.
 //
 // Each helper keeps the reference display text as a message prefix, so a message reads the same
-// as the Rust crate's ("invalid dimensions: ...") while callers branch on the StatusCode:
+// as the Rust crate's ("invalid dimensions: ..."), and sets the typed kind (Status::kind(), an
+// ErrorKind) that callers branch on. The codes:
 //   InvalidDimensions, ShapeMismatch, InvalidAttribute, InvalidArgument -> kInvalidArgument
 //   SchemaMismatch                                                     -> kSchemaMismatch
 //   InvalidEncoding (stored data breaks the nd encoding)               -> kCorrupt

@@ -62,7 +62,7 @@ class RowDecoder {
  private:
   struct Column {
     int index = 0;
-    array::FieldPtr logical;                       // stripped of lance-encoding keys
+    array::FieldPtr logical;                        // stripped of lance-encoding keys
     std::vector<array::FieldPtr> attribute_fields;  // stripped; empty when none
     bool has_attrs_child = false;
   };

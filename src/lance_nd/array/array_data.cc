@@ -62,9 +62,8 @@ namespace {
 BufferPtr Zeroed(int64_t size) { return Buffer::AllocateZeroed(size, nullptr); }
 
 int64_t OffsetWidth(TypeId id) {
-  return (id == TypeId::kLargeUtf8 || id == TypeId::kLargeBinary || id == TypeId::kLargeList)
-             ? 8
-             : 4;
+  return (id == TypeId::kLargeUtf8 || id == TypeId::kLargeBinary || id == TypeId::kLargeList) ? 8
+                                                                                              : 4;
 }
 
 }  // namespace
@@ -83,8 +82,8 @@ ArrayPtr MakeArrayOfNulls(const DataTypePtr& type, int64_t length) {
     case TypeId::kBinary:
     case TypeId::kLargeBinary:
       return MakeArrayData(type, length,
-                           {validity, Zeroed((length + 1) * OffsetWidth(id)), Buffer::Empty()},
-                           {}, nulls);
+                           {validity, Zeroed((length + 1) * OffsetWidth(id)), Buffer::Empty()}, {},
+                           nulls);
     case TypeId::kList:
     case TypeId::kLargeList:
       return MakeArrayData(type, length, {validity, Zeroed((length + 1) * OffsetWidth(id))},
@@ -96,7 +95,8 @@ ArrayPtr MakeArrayOfNulls(const DataTypePtr& type, int64_t length) {
     case TypeId::kStruct: {
       std::vector<ArrayPtr> children;
       children.reserve(type->children().size());
-      for (const auto& f : type->children()) children.push_back(MakeArrayOfNulls(f->type(), length));
+      for (const auto& f : type->children())
+        children.push_back(MakeArrayOfNulls(f->type(), length));
       return MakeArrayData(type, length, {validity}, std::move(children), nulls);
     }
     default:  // primitives, temporal, fixed_size_binary

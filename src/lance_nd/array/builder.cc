@@ -170,9 +170,9 @@ Status BinaryBuilder::AppendArraySlice(const ArrayData& array, int64_t offset, i
 
 Result<ArrayPtr> BinaryBuilder::Finish() {
   if (!large_ && data_.size() > std::numeric_limits<int32_t>::max()) {
-    return Status::InvalidArgument(
-        "binary builder holds " + std::to_string(data_.size()) + " bytes of " +
-        type_->ToString() + " data, more than int32 offsets can address; use a large_ type");
+    return Status::InvalidArgument("binary builder holds " + std::to_string(data_.size()) +
+                                   " bytes of " + type_->ToString() +
+                                   " data, more than int32 offsets can address; use a large_ type");
   }
   const int64_t nulls = null_count_;
   const int64_t len = length_;
@@ -249,8 +249,7 @@ Status ListBuilder::AppendArraySlice(const ArrayData& array, int64_t offset, int
     Append(valid);
     const int64_t n = view.ValueLength(offset + i);
     if (n > 0) {
-      LND_RETURN_NOT_OK(
-          values_->AppendArraySlice(*view.values(), view.ValueOffset(offset + i), n));
+      LND_RETURN_NOT_OK(values_->AppendArraySlice(*view.values(), view.ValueOffset(offset + i), n));
     }
   }
   return Status::OK();
@@ -266,8 +265,8 @@ Result<ArrayPtr> ListBuilder::Finish() {
   const int64_t nulls = null_count_;
   const int64_t len = length_;
   BufferPtr validity = FinishValidity();
-  ArrayPtr out =
-      MakeArrayData(type_, len, {std::move(validity), offsets_.Finish()}, {std::move(child)}, nulls);
+  ArrayPtr out = MakeArrayData(type_, len, {std::move(validity), offsets_.Finish()},
+                               {std::move(child)}, nulls);
   ResetBase();
   return out;
 }
@@ -298,10 +297,10 @@ Status FixedSizeListBuilder::AppendArraySlice(const ArrayData& array, int64_t of
 Result<ArrayPtr> FixedSizeListBuilder::Finish() {
   const int64_t expected = length_ * type_->fixed_size();
   if (values_->length() != expected) {
-    return Status::InvalidArgument(
-        "fixed_size_list builder of " + std::to_string(length_) + " lists of " +
-        std::to_string(type_->fixed_size()) + " has " + std::to_string(values_->length()) +
-        " items, expected " + std::to_string(expected));
+    return Status::InvalidArgument("fixed_size_list builder of " + std::to_string(length_) +
+                                   " lists of " + std::to_string(type_->fixed_size()) + " has " +
+                                   std::to_string(values_->length()) + " items, expected " +
+                                   std::to_string(expected));
   }
   LND_ASSIGN_OR_RETURN(ArrayPtr child, values_->Finish());
   const int64_t nulls = null_count_;
@@ -341,9 +340,9 @@ Result<ArrayPtr> StructBuilder::Finish() {
   children.reserve(children_.size());
   for (std::size_t c = 0; c < children_.size(); ++c) {
     if (children_[c]->length() != length_) {
-      return Status::InvalidArgument(
-          "struct builder child '" + type_->children()[c]->name() + "' has " +
-          std::to_string(children_[c]->length()) + " slots, expected " + std::to_string(length_));
+      return Status::InvalidArgument("struct builder child '" + type_->children()[c]->name() +
+                                     "' has " + std::to_string(children_[c]->length()) +
+                                     " slots, expected " + std::to_string(length_));
     }
   }
   for (auto& c : children_) {
@@ -384,34 +383,51 @@ Result<ArrayPtr> NullBuilder::Finish() {
 
 std::unique_ptr<ArrayBuilder> MakeBuilder(const DataTypePtr& type) {
   switch (type->id()) {
-    case TypeId::kNull: return std::make_unique<NullBuilder>();
-    case TypeId::kBool: return std::make_unique<BoolBuilder>();
-    case TypeId::kInt8: return std::make_unique<PrimitiveBuilder<int8_t>>(type);
-    case TypeId::kInt16: return std::make_unique<PrimitiveBuilder<int16_t>>(type);
+    case TypeId::kNull:
+      return std::make_unique<NullBuilder>();
+    case TypeId::kBool:
+      return std::make_unique<BoolBuilder>();
+    case TypeId::kInt8:
+      return std::make_unique<PrimitiveBuilder<int8_t>>(type);
+    case TypeId::kInt16:
+      return std::make_unique<PrimitiveBuilder<int16_t>>(type);
     case TypeId::kInt32:
-    case TypeId::kDate32: return std::make_unique<PrimitiveBuilder<int32_t>>(type);
+    case TypeId::kDate32:
+      return std::make_unique<PrimitiveBuilder<int32_t>>(type);
     case TypeId::kInt64:
     case TypeId::kDate64:
     case TypeId::kTimestamp:
-    case TypeId::kDuration: return std::make_unique<PrimitiveBuilder<int64_t>>(type);
-    case TypeId::kUInt8: return std::make_unique<PrimitiveBuilder<uint8_t>>(type);
+    case TypeId::kDuration:
+      return std::make_unique<PrimitiveBuilder<int64_t>>(type);
+    case TypeId::kUInt8:
+      return std::make_unique<PrimitiveBuilder<uint8_t>>(type);
     case TypeId::kUInt16:
-    case TypeId::kFloat16: return std::make_unique<PrimitiveBuilder<uint16_t>>(type);
-    case TypeId::kUInt32: return std::make_unique<PrimitiveBuilder<uint32_t>>(type);
-    case TypeId::kUInt64: return std::make_unique<PrimitiveBuilder<uint64_t>>(type);
-    case TypeId::kFloat32: return std::make_unique<PrimitiveBuilder<float>>(type);
-    case TypeId::kFloat64: return std::make_unique<PrimitiveBuilder<double>>(type);
+    case TypeId::kFloat16:
+      return std::make_unique<PrimitiveBuilder<uint16_t>>(type);
+    case TypeId::kUInt32:
+      return std::make_unique<PrimitiveBuilder<uint32_t>>(type);
+    case TypeId::kUInt64:
+      return std::make_unique<PrimitiveBuilder<uint64_t>>(type);
+    case TypeId::kFloat32:
+      return std::make_unique<PrimitiveBuilder<float>>(type);
+    case TypeId::kFloat64:
+      return std::make_unique<PrimitiveBuilder<double>>(type);
     case TypeId::kUtf8:
     case TypeId::kLargeUtf8:
     case TypeId::kBinary:
-    case TypeId::kLargeBinary: return std::make_unique<BinaryBuilder>(type);
+    case TypeId::kLargeBinary:
+      return std::make_unique<BinaryBuilder>(type);
     case TypeId::kFixedSizeBinary:
     case TypeId::kDecimal128:
-    case TypeId::kDecimal256: return std::make_unique<FixedSizeBinaryBuilder>(type);
+    case TypeId::kDecimal256:
+      return std::make_unique<FixedSizeBinaryBuilder>(type);
     case TypeId::kList:
-    case TypeId::kLargeList: return std::make_unique<ListBuilder>(type);
-    case TypeId::kFixedSizeList: return std::make_unique<FixedSizeListBuilder>(type);
-    case TypeId::kStruct: return std::make_unique<StructBuilder>(type);
+    case TypeId::kLargeList:
+      return std::make_unique<ListBuilder>(type);
+    case TypeId::kFixedSizeList:
+      return std::make_unique<FixedSizeListBuilder>(type);
+    case TypeId::kStruct:
+      return std::make_unique<StructBuilder>(type);
   }
   return nullptr;
 }

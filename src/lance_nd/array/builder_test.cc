@@ -157,10 +157,31 @@ TEST(BuilderTest, NullBuilder) {
 
 TEST(BuilderTest, MakeBuilderCoversEveryType) {
   const std::vector<DataTypePtr> types = {
-      Null(), Bool(), Int8(), Int16(), Int32(), Int64(), UInt8(), UInt16(), UInt32(), UInt64(),
-      Float16(), Float32(), Float64(), Utf8(), LargeUtf8(), Binary(), LargeBinary(),
-      FixedSizeBinary(4), Date32(), Date64(), Timestamp(TimeUnit::kMilli, "UTC"),
-      Duration(TimeUnit::kNano), List(Int8()), LargeList(Utf8()), FixedSizeList(Float32(), 3),
+      Null(),
+      Bool(),
+      Int8(),
+      Int16(),
+      Int32(),
+      Int64(),
+      UInt8(),
+      UInt16(),
+      UInt32(),
+      UInt64(),
+      Float16(),
+      Float32(),
+      Float64(),
+      Utf8(),
+      LargeUtf8(),
+      Binary(),
+      LargeBinary(),
+      FixedSizeBinary(4),
+      Date32(),
+      Date64(),
+      Timestamp(TimeUnit::kMilli, "UTC"),
+      Duration(TimeUnit::kNano),
+      List(Int8()),
+      LargeList(Utf8()),
+      FixedSizeList(Float32(), 3),
       Struct({MakeField("x", List(Bool())), MakeField("y", FixedSizeBinary(2))})};
   for (const auto& t : types) {
     auto b = MakeBuilder(t);

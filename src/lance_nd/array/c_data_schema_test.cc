@@ -262,8 +262,8 @@ TEST(CDataSchema, ImportsHandBuiltForeignSchemaAndReleasesOnce) {
 }
 
 TEST(CDataSchema, UnsupportedTypesAreNotImplementedNamingTheFormat) {
-  for (const char* format : {"tts", "ttn", "tiM", "tin", "+m", "+ud:0,1",
-                             "+us:0", "+r", "vu", "vz", "+vl", "+vL"}) {
+  for (const char* format :
+       {"tts", "ttn", "tiM", "tin", "+m", "+ud:0,1", "+us:0", "+r", "vu", "vz", "+vl", "+vL"}) {
     int releases = 0;
     ForeignSchema node;
     InitForeign(&node, format, "x", 0, &releases);
@@ -287,8 +287,9 @@ TEST(CDataSchema, DictionaryIsNotImplementedNamingTheFormats) {
 
 TEST(CDataSchema, MalformedFormatsAreInvalidArgument) {
   for (const char* format :
-       {"", "q", "ii", "w:", "w:abc", "w:-1", "w:99999999999", "w:4x", "td", "tdX", "ts", "tsu",
-        "tsx:UTC", "tD", "tDx", "tDss", "+w:", "+w:-2", "+x", "d", "d:", "d:10", "d:10,", "d:x,2",
+       {"",          "q",      "ii",    "w:",      "w:abc",       "w:-1", "w:99999999999", "w:4x",
+        "td",        "tdX",    "ts",    "tsu",     "tsx:UTC",     "tD",   "tDx",           "tDss",
+        "+w:",       "+w:-2",  "+x",    "d",       "d:",          "d:10", "d:10,",         "d:x,2",
         "d:10,2,64", "d:39,2", "d:0,0", "d:10,11", "d:10,2,256,1"}) {
     int releases = 0;
     ForeignSchema item, node;

@@ -39,9 +39,12 @@ int MagnitudeBits(const DataType& t) {
 // Significand bits (incl. the implicit bit) of a float type.
 int SignificandBits(TypeId id) {
   switch (id) {
-    case TypeId::kFloat16: return 11;
-    case TypeId::kFloat32: return 24;
-    default: return 53;
+    case TypeId::kFloat16:
+      return 11;
+    case TypeId::kFloat32:
+      return 24;
+    default:
+      return 53;
   }
 }
 
@@ -163,8 +166,8 @@ std::uint16_t DoubleToHalf(double d) {
     return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(r));
   }
   int e = 0;
-  std::frexp(a, &e);                                    // a = m * 2^e, m in [0.5, 1)
-  double r = std::nearbyint(std::ldexp(a, 11 - e));     // in [1024, 2048]
+  std::frexp(a, &e);                                 // a = m * 2^e, m in [0.5, 1)
+  double r = std::nearbyint(std::ldexp(a, 11 - e));  // in [1024, 2048]
   int exp = e - 1;
   if (r >= 2048.0) {
     r = 1024.0;
@@ -192,34 +195,52 @@ Num ReadNum(const ArrayData& a, int64_t row) {
     return v;
   };
   switch (a.type->id()) {
-    case TypeId::kBool: return {Num::K::kUInt, 0, GetBit(p, j) ? 1u : 0u, 0};
-    case TypeId::kInt8: return {Num::K::kInt, load(int8_t{}), 0, 0};
-    case TypeId::kInt16: return {Num::K::kInt, load(int16_t{}), 0, 0};
-    case TypeId::kInt32: return {Num::K::kInt, load(int32_t{}), 0, 0};
-    case TypeId::kInt64: return {Num::K::kInt, load(int64_t{}), 0, 0};
-    case TypeId::kUInt8: return {Num::K::kUInt, 0, load(uint8_t{}), 0};
-    case TypeId::kUInt16: return {Num::K::kUInt, 0, load(uint16_t{}), 0};
-    case TypeId::kUInt32: return {Num::K::kUInt, 0, load(uint32_t{}), 0};
-    case TypeId::kUInt64: return {Num::K::kUInt, 0, load(uint64_t{}), 0};
-    case TypeId::kFloat16: return {Num::K::kFloat, 0, 0, HalfToDouble(load(uint16_t{}))};
-    case TypeId::kFloat32: return {Num::K::kFloat, 0, 0, static_cast<double>(load(float{}))};
-    default: return {Num::K::kFloat, 0, 0, load(double{})};
+    case TypeId::kBool:
+      return {Num::K::kUInt, 0, GetBit(p, j) ? 1u : 0u, 0};
+    case TypeId::kInt8:
+      return {Num::K::kInt, load(int8_t{}), 0, 0};
+    case TypeId::kInt16:
+      return {Num::K::kInt, load(int16_t{}), 0, 0};
+    case TypeId::kInt32:
+      return {Num::K::kInt, load(int32_t{}), 0, 0};
+    case TypeId::kInt64:
+      return {Num::K::kInt, load(int64_t{}), 0, 0};
+    case TypeId::kUInt8:
+      return {Num::K::kUInt, 0, load(uint8_t{}), 0};
+    case TypeId::kUInt16:
+      return {Num::K::kUInt, 0, load(uint16_t{}), 0};
+    case TypeId::kUInt32:
+      return {Num::K::kUInt, 0, load(uint32_t{}), 0};
+    case TypeId::kUInt64:
+      return {Num::K::kUInt, 0, load(uint64_t{}), 0};
+    case TypeId::kFloat16:
+      return {Num::K::kFloat, 0, 0, HalfToDouble(load(uint16_t{}))};
+    case TypeId::kFloat32:
+      return {Num::K::kFloat, 0, 0, static_cast<double>(load(float{}))};
+    default:
+      return {Num::K::kFloat, 0, 0, load(double{})};
   }
 }
 
 std::string NumToString(const Num& v) {
   switch (v.k) {
-    case Num::K::kInt: return NumStr(v.i);
-    case Num::K::kUInt: return NumStr(v.u);
-    default: return std::isnan(v.f) ? "nan" : NumStr(v.f);
+    case Num::K::kInt:
+      return NumStr(v.i);
+    case Num::K::kUInt:
+      return NumStr(v.u);
+    default:
+      return std::isnan(v.f) ? "nan" : NumStr(v.f);
   }
 }
 
 double NumToDouble(const Num& v) {
   switch (v.k) {
-    case Num::K::kInt: return static_cast<double>(v.i);
-    case Num::K::kUInt: return static_cast<double>(v.u);
-    default: return v.f;
+    case Num::K::kInt:
+      return static_cast<double>(v.i);
+    case Num::K::kUInt:
+      return static_cast<double>(v.u);
+    default:
+      return v.f;
   }
 }
 
@@ -242,14 +263,22 @@ bool StoreInt(const Num& v, std::uint8_t* out, int64_t row) {
 // Stores v into slot `row` of `out` (type `to`); false when it does not fit.
 bool StoreNum(const Num& v, TypeId to, std::uint8_t* out, int64_t row) {
   switch (to) {
-    case TypeId::kInt8: return StoreInt<int8_t>(v, out, row);
-    case TypeId::kInt16: return StoreInt<int16_t>(v, out, row);
-    case TypeId::kInt32: return StoreInt<int32_t>(v, out, row);
-    case TypeId::kInt64: return StoreInt<int64_t>(v, out, row);
-    case TypeId::kUInt8: return StoreInt<uint8_t>(v, out, row);
-    case TypeId::kUInt16: return StoreInt<uint16_t>(v, out, row);
-    case TypeId::kUInt32: return StoreInt<uint32_t>(v, out, row);
-    case TypeId::kUInt64: return StoreInt<uint64_t>(v, out, row);
+    case TypeId::kInt8:
+      return StoreInt<int8_t>(v, out, row);
+    case TypeId::kInt16:
+      return StoreInt<int16_t>(v, out, row);
+    case TypeId::kInt32:
+      return StoreInt<int32_t>(v, out, row);
+    case TypeId::kInt64:
+      return StoreInt<int64_t>(v, out, row);
+    case TypeId::kUInt8:
+      return StoreInt<uint8_t>(v, out, row);
+    case TypeId::kUInt16:
+      return StoreInt<uint16_t>(v, out, row);
+    case TypeId::kUInt32:
+      return StoreInt<uint32_t>(v, out, row);
+    case TypeId::kUInt64:
+      return StoreInt<uint64_t>(v, out, row);
     case TypeId::kFloat16: {
       const double d = NumToDouble(v);
       const std::uint16_t h = DoubleToHalf(d);
@@ -260,8 +289,8 @@ bool StoreNum(const Num& v, TypeId to, std::uint8_t* out, int64_t row) {
     case TypeId::kFloat32: {
       const double d = NumToDouble(v);
       // Finite values at or past FLT_MAX + half an ulp would round to infinity.
-      const double limit = static_cast<double>(std::numeric_limits<float>::max()) +
-                           std::ldexp(1.0, 103);
+      const double limit =
+          static_cast<double>(std::numeric_limits<float>::max()) + std::ldexp(1.0, 103);
       if (std::isfinite(d) && std::fabs(d) >= limit) return false;
       const float x = std::isfinite(d) ? static_cast<float>(d)
                       : std::isnan(d)  ? std::numeric_limits<float>::quiet_NaN()
@@ -294,8 +323,7 @@ Result<ArrayPtr> CastNumeric(const ArrayData& a, const DataTypePtr& to) {
       return OutOfRange(*a.type, *to, NumToString(v), row, "is out of range");
     }
   }
-  return MakeArrayData(to, a.length, {std::move(validity), std::move(values)}, {},
-                       a.null_count());
+  return MakeArrayData(to, a.length, {std::move(validity), std::move(values)}, {}, a.null_count());
 }
 
 // ---- temporal ----
@@ -334,8 +362,7 @@ Result<ArrayPtr> CastTime(const ArrayData& a, const DataTypePtr& to, int64_t mul
     }
     out[row] = v;
   }
-  return MakeArrayData(to, a.length, {std::move(validity), std::move(values)}, {},
-                       a.null_count());
+  return MakeArrayData(to, a.length, {std::move(validity), std::move(values)}, {}, a.null_count());
 }
 
 // ---- binary-like ----
@@ -350,11 +377,10 @@ Result<ArrayPtr> CastBinary(const ArrayData& a, const DataTypePtr& to) {
       continue;
     }
     const std::string_view v = view.Value(row);
-    if (check_utf8 &&
-        internal::FirstInvalidUtf8(reinterpret_cast<const std::uint8_t*>(v.data()),
-                                   static_cast<int64_t>(v.size())) >= 0) {
-      return Status::InvalidArgument("cannot cast " + a.type->ToString() + " to " +
-                                     to->ToString() + ": value at row " + Str(row) +
+    if (check_utf8 && internal::FirstInvalidUtf8(reinterpret_cast<const std::uint8_t*>(v.data()),
+                                                 static_cast<int64_t>(v.size())) >= 0) {
+      return Status::InvalidArgument("cannot cast " + a.type->ToString() + " to " + to->ToString() +
+                                     ": value at row " + Str(row) +
                                      " is not valid UTF-8; keep it as binary");
     }
     b.Append(v);

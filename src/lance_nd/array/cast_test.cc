@@ -76,13 +76,13 @@ TEST(CastTest, SafeWidening) {
   LND_ASSERT_OK_AND_ASSIGN(auto out, Cast(a, Int32()));
   LND_ASSERT_OK(Validate(*out));
   EXPECT_TRUE(ArrayEquals(*out, *MakePrimitiveArray<int32_t>(Int32(), {1, std::nullopt, 65535})));
-  LND_ASSERT_OK_AND_ASSIGN(auto f, Cast(MakePrimitiveArray<int32_t>(Int32(), {-7, 1 << 30}),
-                                        Float64()));
+  LND_ASSERT_OK_AND_ASSIGN(auto f,
+                           Cast(MakePrimitiveArray<int32_t>(Int32(), {-7, 1 << 30}), Float64()));
   EXPECT_TRUE(ArrayEquals(*f, *MakePrimitiveArray<double>(Float64(), {-7.0, 1073741824.0})));
   LND_ASSERT_OK_AND_ASSIGN(auto b, Cast(MakeBoolArray({true, false, std::nullopt}), Float16()));
   EXPECT_TRUE(ArrayEquals(*b, *MakePrimitiveArray<uint16_t>(Float16(), {0x3C00, 0, std::nullopt})));
-  LND_ASSERT_OK_AND_ASSIGN(auto h, Cast(MakePrimitiveArray<uint16_t>(Float16(), {0x3555, 0xFC00}),
-                                        Float64()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto h, Cast(MakePrimitiveArray<uint16_t>(Float16(), {0x3555, 0xFC00}), Float64()));
   PrimitiveView<double> hv(*h);
   EXPECT_DOUBLE_EQ(hv.Value(0), 0.333251953125);
   EXPECT_EQ(hv.Value(1), -std::numeric_limits<double>::infinity());
@@ -114,19 +114,20 @@ TEST(CastTest, SameKindNarrowingIsChecked) {
                    "value 18446744073709551615 at row 0 is out of range");
   LND_ASSERT_OK_AND_ASSIGN(auto uf, Cast(u, Float32(), CastMode::kSameKind));
   EXPECT_EQ(PrimitiveView<float>(*uf).Value(0), 18446744073709551616.0f);
-  LND_EXPECT_ERROR(Cast(MakePrimitiveArray<int32_t>(Int32(), {65504, 65520}), Float16(),
-                        CastMode::kSameKind),
-                   StatusCode::kInvalidArgument, "value 65520 at row 1 is out of range");
-  LND_EXPECT_ERROR(Cast(MakePrimitiveArray<double>(Float64(), {1e39}), Float32(),
-                        CastMode::kSameKind),
-                   StatusCode::kInvalidArgument, "value 1e+39 at row 0 is out of range");
+  LND_EXPECT_ERROR(
+      Cast(MakePrimitiveArray<int32_t>(Int32(), {65504, 65520}), Float16(), CastMode::kSameKind),
+      StatusCode::kInvalidArgument, "value 65520 at row 1 is out of range");
+  LND_EXPECT_ERROR(
+      Cast(MakePrimitiveArray<double>(Float64(), {1e39}), Float32(), CastMode::kSameKind),
+      StatusCode::kInvalidArgument, "value 1e+39 at row 0 is out of range");
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  LND_ASSERT_OK_AND_ASSIGN(auto special, Cast(MakePrimitiveArray<double>(Float64(), {inf, nan, 0.1}),
-                                              Float32(), CastMode::kSameKind));
-  EXPECT_TRUE(ArrayEquals(*special, *MakePrimitiveArray<float>(Float32(), {static_cast<float>(inf),
-                                                                          static_cast<float>(nan),
-                                                                          0.1f})));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto special,
+      Cast(MakePrimitiveArray<double>(Float64(), {inf, nan, 0.1}), Float32(), CastMode::kSameKind));
+  EXPECT_TRUE(ArrayEquals(
+      *special, *MakePrimitiveArray<float>(
+                    Float32(), {static_cast<float>(inf), static_cast<float>(nan), 0.1f})));
 }
 
 TEST(CastTest, ValuesUnderNullsAreNotChecked) {
@@ -151,9 +152,9 @@ TEST(CastTest, Float16RoundsToNearestEven) {
   LND_ASSERT_OK_AND_ASSIGN(auto h, Cast(MakePrimitiveArray<int32_t>(Int32(), {2049, 2051, -3}),
                                         Float16(), CastMode::kSameKind));
   EXPECT_TRUE(ArrayEquals(*h, *MakePrimitiveArray<uint16_t>(Float16(), {0x6800, 0x6802, 0xC200})));
-  LND_ASSERT_OK_AND_ASSIGN(auto tiny, Cast(MakePrimitiveArray<double>(Float64(), {5.960464477539063e-08,
-                                                                                   1e-9}),
-                                           Float16(), CastMode::kSameKind));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto tiny, Cast(MakePrimitiveArray<double>(Float64(), {5.960464477539063e-08, 1e-9}),
+                      Float16(), CastMode::kSameKind));
   EXPECT_TRUE(ArrayEquals(*tiny, *MakePrimitiveArray<uint16_t>(Float16(), {0x0001, 0x0000})));
 }
 
@@ -162,14 +163,14 @@ TEST(CastTest, Timestamps) {
   LND_EXPECT_ERROR(Cast(s, Timestamp(TimeUnit::kNano)), StatusCode::kInvalidArgument,
                    "not every value is representable");
   LND_ASSERT_OK_AND_ASSIGN(auto ns, Cast(s, Timestamp(TimeUnit::kNano), CastMode::kSameKind));
-  EXPECT_TRUE(ArrayEquals(*ns, *MakePrimitiveArray<int64_t>(Timestamp(TimeUnit::kNano),
-                                                            {1000000000, std::nullopt, -2000000000})));
+  EXPECT_TRUE(
+      ArrayEquals(*ns, *MakePrimitiveArray<int64_t>(Timestamp(TimeUnit::kNano),
+                                                    {1000000000, std::nullopt, -2000000000})));
   LND_ASSERT_OK_AND_ASSIGN(auto back, Cast(ns, Timestamp(TimeUnit::kSecond), CastMode::kSameKind));
   EXPECT_TRUE(ArrayEquals(*back, *s));
   auto frac = MakePrimitiveArray<int64_t>(Timestamp(TimeUnit::kMilli), {1000, 1500});
   LND_EXPECT_ERROR(Cast(frac, Timestamp(TimeUnit::kSecond), CastMode::kSameKind),
-                   StatusCode::kInvalidArgument,
-                   "value 1500 at row 1 is not a whole number of s");
+                   StatusCode::kInvalidArgument, "value 1500 at row 1 is not a whole number of s");
   auto big = MakePrimitiveArray<int64_t>(Duration(TimeUnit::kSecond),
                                          {std::numeric_limits<int64_t>::max() / 10});
   LND_EXPECT_ERROR(Cast(big, Duration(TimeUnit::kMilli), CastMode::kSameKind),

@@ -19,8 +19,8 @@ Result<ArrayPtr> Concatenate(const std::vector<ArrayPtr>& arrays) {
     if (!arrays[i] || !arrays[i]->type || !arrays[i]->type->Equals(*type, false)) {
       return Status::InvalidArgument(
           "cannot concatenate: array " + std::to_string(i) + " has type " +
-          (arrays[i] && arrays[i]->type ? arrays[i]->type->ToString() : "<none>") +
-          ", expected " + type->ToString());
+          (arrays[i] && arrays[i]->type ? arrays[i]->type->ToString() : "<none>") + ", expected " +
+          type->ToString());
     }
   }
   std::unique_ptr<ArrayBuilder> builder = MakeBuilder(type);

@@ -28,7 +28,8 @@ bool SlotValuesEqual(const ArrayData& a, int64_t i, const ArrayData& b, int64_t 
     case TypeId::kNull:
       return true;
     case TypeId::kBool:
-      return GetBit(a.buffers[1]->data(), a.offset + i) == GetBit(b.buffers[1]->data(), b.offset + j);
+      return GetBit(a.buffers[1]->data(), a.offset + i) ==
+             GetBit(b.buffers[1]->data(), b.offset + j);
     case TypeId::kFloat16:
       return HalfEq(a.values<std::uint16_t>()[i], b.values<std::uint16_t>()[j]);
     case TypeId::kFloat32:
@@ -58,7 +59,8 @@ bool SlotValuesEqual(const ArrayData& a, int64_t i, const ArrayData& b, int64_t 
     default: {  // fixed-width: compare bytes
       const int64_t w = a.type->byte_width();
       return std::memcmp(a.buffers[1]->data() + (a.offset + i) * w,
-                         b.buffers[1]->data() + (b.offset + j) * w, static_cast<std::size_t>(w)) == 0;
+                         b.buffers[1]->data() + (b.offset + j) * w,
+                         static_cast<std::size_t>(w)) == 0;
     }
   }
 }

@@ -90,8 +90,9 @@ TEST(ArrayEqualsTest, StructAndFixedSizeListOffsetsApplyToChildren) {
   auto fsl_expected =
       MakeArrayData(fsl_type, 1, {nullptr}, {MakePrimitiveArray<int32_t>(Int32(), {3})});
   EXPECT_TRUE(ArrayEquals(*fsl_sliced, *fsl_expected));
-  EXPECT_FALSE(ArrayEquals(*fsl_sliced, *MakeArrayData(fsl_type, 1, {nullptr},
-                                                       {MakePrimitiveArray<int32_t>(Int32(), {2})})));
+  EXPECT_FALSE(ArrayEquals(
+      *fsl_sliced,
+      *MakeArrayData(fsl_type, 1, {nullptr}, {MakePrimitiveArray<int32_t>(Int32(), {2})})));
 }
 
 TEST(ArrayEqualsTest, MetadataOfNestedFields) {

@@ -72,21 +72,32 @@ std::string RangeToString(const ArrayData& a, int64_t begin, int64_t n, int inde
 std::string SlotToString(const ArrayData& a, int64_t i, int indent) {
   if (!a.IsValid(i)) return "null";
   switch (a.type->id()) {
-    case TypeId::kNull: return "null";
-    case TypeId::kBool: return GetBit(a.buffers[1]->data(), a.offset + i) ? "true" : "false";
-    case TypeId::kInt8: return Num(static_cast<int>(a.values<int8_t>()[i]));
-    case TypeId::kInt16: return Num(a.values<int16_t>()[i]);
+    case TypeId::kNull:
+      return "null";
+    case TypeId::kBool:
+      return GetBit(a.buffers[1]->data(), a.offset + i) ? "true" : "false";
+    case TypeId::kInt8:
+      return Num(static_cast<int>(a.values<int8_t>()[i]));
+    case TypeId::kInt16:
+      return Num(a.values<int16_t>()[i]);
     case TypeId::kInt32:
-    case TypeId::kDate32: return Num(a.values<int32_t>()[i]);
+    case TypeId::kDate32:
+      return Num(a.values<int32_t>()[i]);
     case TypeId::kInt64:
     case TypeId::kDate64:
     case TypeId::kTimestamp:
-    case TypeId::kDuration: return Num(a.values<int64_t>()[i]);
-    case TypeId::kUInt8: return Num(static_cast<unsigned>(a.values<uint8_t>()[i]));
-    case TypeId::kUInt16: return Num(a.values<uint16_t>()[i]);
-    case TypeId::kUInt32: return Num(a.values<uint32_t>()[i]);
-    case TypeId::kUInt64: return Num(a.values<uint64_t>()[i]);
-    case TypeId::kFloat16: return HalfToString(a.values<uint16_t>()[i]);
+    case TypeId::kDuration:
+      return Num(a.values<int64_t>()[i]);
+    case TypeId::kUInt8:
+      return Num(static_cast<unsigned>(a.values<uint8_t>()[i]));
+    case TypeId::kUInt16:
+      return Num(a.values<uint16_t>()[i]);
+    case TypeId::kUInt32:
+      return Num(a.values<uint32_t>()[i]);
+    case TypeId::kUInt64:
+      return Num(a.values<uint64_t>()[i]);
+    case TypeId::kFloat16:
+      return HalfToString(a.values<uint16_t>()[i]);
     case TypeId::kFloat32: {
       const float v = a.values<float>()[i];
       return std::isnan(v) ? "nan" : Num(v);
@@ -96,15 +107,17 @@ std::string SlotToString(const ArrayData& a, int64_t i, int indent) {
       return std::isnan(v) ? "nan" : Num(v);
     }
     case TypeId::kUtf8:
-    case TypeId::kLargeUtf8: return Quote(BinaryView(a).Value(i), true);
+    case TypeId::kLargeUtf8:
+      return Quote(BinaryView(a).Value(i), true);
     case TypeId::kBinary:
-    case TypeId::kLargeBinary: return Quote(BinaryView(a).Value(i), false);
+    case TypeId::kLargeBinary:
+      return Quote(BinaryView(a).Value(i), false);
     case TypeId::kFixedSizeBinary: {
       const int64_t w = a.type->fixed_size();
-      return Quote(std::string_view(reinterpret_cast<const char*>(a.buffers[1]->data()) +
-                                        (a.offset + i) * w,
-                                    static_cast<std::size_t>(w)),
-                   false);
+      return Quote(
+          std::string_view(reinterpret_cast<const char*>(a.buffers[1]->data()) + (a.offset + i) * w,
+                           static_cast<std::size_t>(w)),
+          false);
     }
     case TypeId::kDecimal128:
     case TypeId::kDecimal256: {

@@ -42,10 +42,8 @@ TEST(PrettyPrintTest, Struct) {
             "  [1, null]\n"
             "-- child 1 'b' (list<item: string>):\n"
             "  [[\"x\"], null]");
-  auto list_of_struct = MakeArrayData(List(type), 1,
-                                      {nullptr, Buffer::Copy(std::vector<uint8_t>{0, 0, 0, 0, 2,
-                                                                                  0, 0, 0})},
-                                      {a});
+  auto list_of_struct = MakeArrayData(
+      List(type), 1, {nullptr, Buffer::Copy(std::vector<uint8_t>{0, 0, 0, 0, 2, 0, 0, 0})}, {a});
   EXPECT_EQ(PrettyPrint(*list_of_struct), "[[{a: 1, b: [\"x\"]}, null]]");
 }
 

@@ -109,8 +109,9 @@ TEST(PropertyTest, SlicesConcatenationAndBuilders) {
 }
 
 TEST(PropertyTest, EqualityDetectsAChangedValue) {
-  const std::vector<DataTypePtr> types = {Int8(), UInt16(), Int32(), Int64(), Float32(),
-                                          Float64(), Date32(), Timestamp(TimeUnit::kNano)};
+  const std::vector<DataTypePtr> types = {
+      Int8(),    UInt16(),  Int32(),  Int64(),
+      Float32(), Float64(), Date32(), Timestamp(TimeUnit::kNano)};
   for (std::uint64_t seed = 0; seed < kIterations; ++seed) {
     Rng rng(seed);
     const auto& type = types[rng.Below(types.size())];
@@ -141,38 +142,59 @@ TEST(PropertyTest, EqualityDetectsAChangedValue) {
 // Reference value of numeric slot i as long double (exact for every integer type).
 long double Ref(const ArrayData& a, int64_t i) {
   switch (a.type->id()) {
-    case TypeId::kInt8: return PrimitiveView<int8_t>(a).Value(i);
-    case TypeId::kInt16: return PrimitiveView<int16_t>(a).Value(i);
-    case TypeId::kInt32: return PrimitiveView<int32_t>(a).Value(i);
-    case TypeId::kInt64: return static_cast<long double>(PrimitiveView<int64_t>(a).Value(i));
-    case TypeId::kUInt8: return PrimitiveView<uint8_t>(a).Value(i);
-    case TypeId::kUInt16: return PrimitiveView<uint16_t>(a).Value(i);
-    case TypeId::kUInt32: return PrimitiveView<uint32_t>(a).Value(i);
-    case TypeId::kUInt64: return static_cast<long double>(PrimitiveView<uint64_t>(a).Value(i));
-    case TypeId::kFloat32: return PrimitiveView<float>(a).Value(i);
-    case TypeId::kFloat64: return PrimitiveView<double>(a).Value(i);
-    case TypeId::kBool: return BoolView(a).Value(i) ? 1 : 0;
-    default: return 0;
+    case TypeId::kInt8:
+      return PrimitiveView<int8_t>(a).Value(i);
+    case TypeId::kInt16:
+      return PrimitiveView<int16_t>(a).Value(i);
+    case TypeId::kInt32:
+      return PrimitiveView<int32_t>(a).Value(i);
+    case TypeId::kInt64:
+      return static_cast<long double>(PrimitiveView<int64_t>(a).Value(i));
+    case TypeId::kUInt8:
+      return PrimitiveView<uint8_t>(a).Value(i);
+    case TypeId::kUInt16:
+      return PrimitiveView<uint16_t>(a).Value(i);
+    case TypeId::kUInt32:
+      return PrimitiveView<uint32_t>(a).Value(i);
+    case TypeId::kUInt64:
+      return static_cast<long double>(PrimitiveView<uint64_t>(a).Value(i));
+    case TypeId::kFloat32:
+      return PrimitiveView<float>(a).Value(i);
+    case TypeId::kFloat64:
+      return PrimitiveView<double>(a).Value(i);
+    case TypeId::kBool:
+      return BoolView(a).Value(i) ? 1 : 0;
+    default:
+      return 0;
   }
 }
 
 bool InIntRange(TypeId id, long double v) {
   switch (id) {
-    case TypeId::kInt8: return v >= -128 && v <= 127;
-    case TypeId::kInt16: return v >= -32768 && v <= 32767;
-    case TypeId::kInt32: return v >= -2147483648.0L && v <= 2147483647.0L;
-    case TypeId::kInt64: return v >= -9223372036854775808.0L && v <= 9223372036854775807.0L;
-    case TypeId::kUInt8: return v >= 0 && v <= 255;
-    case TypeId::kUInt16: return v >= 0 && v <= 65535;
-    case TypeId::kUInt32: return v >= 0 && v <= 4294967295.0L;
-    case TypeId::kUInt64: return v >= 0 && v <= 18446744073709551615.0L;
-    default: return true;
+    case TypeId::kInt8:
+      return v >= -128 && v <= 127;
+    case TypeId::kInt16:
+      return v >= -32768 && v <= 32767;
+    case TypeId::kInt32:
+      return v >= -2147483648.0L && v <= 2147483647.0L;
+    case TypeId::kInt64:
+      return v >= -9223372036854775808.0L && v <= 9223372036854775807.0L;
+    case TypeId::kUInt8:
+      return v >= 0 && v <= 255;
+    case TypeId::kUInt16:
+      return v >= 0 && v <= 65535;
+    case TypeId::kUInt32:
+      return v >= 0 && v <= 4294967295.0L;
+    case TypeId::kUInt64:
+      return v >= 0 && v <= 18446744073709551615.0L;
+    default:
+      return true;
   }
 }
 
 TEST(PropertyTest, NumericCasts) {
-  const std::vector<DataTypePtr> types = {Bool(),   Int8(),   Int16(),  Int32(),
-                                          Int64(),  UInt8(),  UInt16(), UInt32(),
+  const std::vector<DataTypePtr> types = {Bool(),   Int8(),    Int16(),  Int32(),
+                                          Int64(),  UInt8(),   UInt16(), UInt32(),
                                           UInt64(), Float32(), Float64()};
   int succeeded_narrowing = 0, failed_narrowing = 0;
   for (std::uint64_t seed = 0; seed < 3 * kIterations; ++seed) {
@@ -201,7 +223,8 @@ TEST(PropertyTest, NumericCasts) {
       }
     }
     ASSERT_EQ(r.ok(), fits) << from->ToString() << " -> " << to->ToString() << " "
-                            << r.status().ToString() << "\n" << PrettyPrint(*a);
+                            << r.status().ToString() << "\n"
+                            << PrettyPrint(*a);
     if (safe) {
       ASSERT_TRUE(r.ok());
     }
@@ -241,9 +264,18 @@ TEST(PropertyTest, NestedSafeCastsRoundTrip) {
     auto inner_to = inner_from->id() == TypeId::kInt16 ? Int64() : Float64();
     DataTypePtr from, to;
     switch (rng.Below(4)) {
-      case 0: from = List(inner_from); to = LargeList(inner_to); break;
-      case 1: from = FixedSizeList(inner_from, 3); to = FixedSizeList(inner_to, 3); break;
-      case 2: from = LargeList(List(inner_from)); to = LargeList(LargeList(inner_to)); break;
+      case 0:
+        from = List(inner_from);
+        to = LargeList(inner_to);
+        break;
+      case 1:
+        from = FixedSizeList(inner_from, 3);
+        to = FixedSizeList(inner_to, 3);
+        break;
+      case 2:
+        from = LargeList(List(inner_from));
+        to = LargeList(LargeList(inner_to));
+        break;
       default:
         from = Struct({MakeField("a", List(inner_from)), MakeField("b", Utf8())});
         to = Struct({MakeField("a", List(inner_to)), MakeField("b", LargeUtf8())});
@@ -273,8 +305,9 @@ TEST(PropertyTest, ValidateNeverCrashesOnCorruptedOffsets) {
                                          child->buffers[1]->data() + child->buffers[1]->size());
     auto& target = rng.Below(2) ? offs : child_offs;
     target[rng.Below(target.size())] = static_cast<std::uint8_t>(rng.Next());
-    auto bad_child = MakeArrayData(child->type, child->length,
-                                   {child->buffers[0], Buffer::Copy(child_offs), child->buffers[2]});
+    auto bad_child =
+        MakeArrayData(child->type, child->length,
+                      {child->buffers[0], Buffer::Copy(child_offs), child->buffers[2]});
     auto bad = MakeArrayData(type, a->length, {a->buffers[0], Buffer::Copy(offs)}, {bad_child});
     const Status st = Validate(*bad);
     if (st.ok()) {

@@ -25,9 +25,9 @@ Status CheckColumns(const Schema& schema, int64_t num_rows, const std::vector<Ar
     const std::string where = "column " + std::to_string(i) + " '" + f.name() + "'";
     if (!columns[i]) return Status::InvalidArgument(where + " is missing (null array)");
     if (!columns[i]->type || !columns[i]->type->Equals(*f.type(), /*check_metadata=*/false)) {
-      return Status::InvalidArgument(
-          where + " has type " + (columns[i]->type ? columns[i]->type->ToString() : "<none>") +
-          " but the schema says " + f.type()->ToString());
+      return Status::InvalidArgument(where + " has type " +
+                                     (columns[i]->type ? columns[i]->type->ToString() : "<none>") +
+                                     " but the schema says " + f.type()->ToString());
     }
     if (columns[i]->length != num_rows) {
       return Status::InvalidArgument(where + " has " + std::to_string(columns[i]->length) +
@@ -75,8 +75,8 @@ Status RecordBatch::Validate() const {
   if (!schema_) return Status::InvalidArgument("record batch has no schema");
   LND_RETURN_NOT_OK(CheckColumns(*schema_, num_rows_, columns_));
   for (std::size_t i = 0; i < columns_.size(); ++i) {
-    LND_RETURN_NOT_OK_CTX(array::Validate(*columns_[i]),
-                          "column " + std::to_string(i) + " '" + schema_->fields()[i]->name() + "'");
+    LND_RETURN_NOT_OK_CTX(array::Validate(*columns_[i]), "column " + std::to_string(i) + " '" +
+                                                             schema_->fields()[i]->name() + "'");
   }
   return Status::OK();
 }
@@ -91,8 +91,8 @@ bool RecordBatch::Equals(const RecordBatch& other, bool check_metadata) const {
 }
 
 std::string RecordBatch::ToString() const {
-  std::string out = "record batch: " + std::to_string(num_rows_) + " rows\n" +
-                    schema_->ToString() + "\n----";
+  std::string out =
+      "record batch: " + std::to_string(num_rows_) + " rows\n" + schema_->ToString() + "\n----";
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     out += "\n" + schema_->fields()[i]->name() + ":\n" + PrettyPrint(*columns_[i], 2);
   }

@@ -35,15 +35,14 @@ TEST(RecordBatchTest, SliceEqualsToStringStruct) {
   LND_ASSERT_OK_AND_ASSIGN(auto batch, RecordBatch::Make(TwoColumns(), 3, {ids, names}));
   LND_ASSERT_OK_AND_ASSIGN(auto tail, batch->Slice(1, 2));
   EXPECT_EQ(tail->num_rows(), 2);
-  LND_ASSERT_OK_AND_ASSIGN(
-      auto expected,
-      RecordBatch::Make(TwoColumns(), 2,
-                        {MakePrimitiveArray<int64_t>(Int64(), {2, 3}),
-                         MakeStringArray({std::nullopt, "c"})}));
+  LND_ASSERT_OK_AND_ASSIGN(auto expected,
+                           RecordBatch::Make(TwoColumns(), 2,
+                                             {MakePrimitiveArray<int64_t>(Int64(), {2, 3}),
+                                              MakeStringArray({std::nullopt, "c"})}));
   EXPECT_TRUE(tail->Equals(*expected));
   EXPECT_FALSE(batch->Equals(*expected));
-  auto other_md = std::make_shared<const RecordBatch>(TwoColumns()->WithMetadata({}), 2,
-                                                      expected->columns());
+  auto other_md =
+      std::make_shared<const RecordBatch>(TwoColumns()->WithMetadata({}), 2, expected->columns());
   EXPECT_FALSE(tail->Equals(*other_md));
   EXPECT_TRUE(tail->Equals(*other_md, false));
   LND_EXPECT_ERROR(batch->Slice(2, 2), StatusCode::kInvalidArgument, "outside the batch of 3");

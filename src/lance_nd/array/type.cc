@@ -146,34 +146,62 @@ namespace {
 
 std::string_view BaseName(TypeId id) {
   switch (id) {
-    case TypeId::kNull: return "null";
-    case TypeId::kBool: return "bool";
-    case TypeId::kInt8: return "int8";
-    case TypeId::kInt16: return "int16";
-    case TypeId::kInt32: return "int32";
-    case TypeId::kInt64: return "int64";
-    case TypeId::kUInt8: return "uint8";
-    case TypeId::kUInt16: return "uint16";
-    case TypeId::kUInt32: return "uint32";
-    case TypeId::kUInt64: return "uint64";
-    case TypeId::kFloat16: return "halffloat";
-    case TypeId::kFloat32: return "float";
-    case TypeId::kFloat64: return "double";
-    case TypeId::kUtf8: return "string";
-    case TypeId::kLargeUtf8: return "large_string";
-    case TypeId::kBinary: return "binary";
-    case TypeId::kLargeBinary: return "large_binary";
-    case TypeId::kFixedSizeBinary: return "fixed_size_binary";
-    case TypeId::kDate32: return "date32[day]";
-    case TypeId::kDate64: return "date64[ms]";
-    case TypeId::kTimestamp: return "timestamp";
-    case TypeId::kDuration: return "duration";
-    case TypeId::kList: return "list";
-    case TypeId::kLargeList: return "large_list";
-    case TypeId::kFixedSizeList: return "fixed_size_list";
-    case TypeId::kStruct: return "struct";
-    case TypeId::kDecimal128: return "decimal128";
-    case TypeId::kDecimal256: return "decimal256";
+    case TypeId::kNull:
+      return "null";
+    case TypeId::kBool:
+      return "bool";
+    case TypeId::kInt8:
+      return "int8";
+    case TypeId::kInt16:
+      return "int16";
+    case TypeId::kInt32:
+      return "int32";
+    case TypeId::kInt64:
+      return "int64";
+    case TypeId::kUInt8:
+      return "uint8";
+    case TypeId::kUInt16:
+      return "uint16";
+    case TypeId::kUInt32:
+      return "uint32";
+    case TypeId::kUInt64:
+      return "uint64";
+    case TypeId::kFloat16:
+      return "halffloat";
+    case TypeId::kFloat32:
+      return "float";
+    case TypeId::kFloat64:
+      return "double";
+    case TypeId::kUtf8:
+      return "string";
+    case TypeId::kLargeUtf8:
+      return "large_string";
+    case TypeId::kBinary:
+      return "binary";
+    case TypeId::kLargeBinary:
+      return "large_binary";
+    case TypeId::kFixedSizeBinary:
+      return "fixed_size_binary";
+    case TypeId::kDate32:
+      return "date32[day]";
+    case TypeId::kDate64:
+      return "date64[ms]";
+    case TypeId::kTimestamp:
+      return "timestamp";
+    case TypeId::kDuration:
+      return "duration";
+    case TypeId::kList:
+      return "list";
+    case TypeId::kLargeList:
+      return "large_list";
+    case TypeId::kFixedSizeList:
+      return "fixed_size_list";
+    case TypeId::kStruct:
+      return "struct";
+    case TypeId::kDecimal128:
+      return "decimal128";
+    case TypeId::kDecimal256:
+      return "decimal256";
   }
   return "unknown";
 }
@@ -204,7 +232,8 @@ std::string DataType::ToString() const {
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
-      out += "<" + (children_.empty() || !children_[0] ? std::string("?") : children_[0]->ToString()) +
+      out += "<" +
+             (children_.empty() || !children_[0] ? std::string("?") : children_[0]->ToString()) +
              ">";
       if (id_ == TypeId::kFixedSizeList) out += "[" + std::to_string(fixed_size_) + "]";
       break;
@@ -225,10 +254,14 @@ std::string DataType::ToString() const {
 
 std::string_view TimeUnitName(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kSecond: return "s";
-    case TimeUnit::kMilli: return "ms";
-    case TimeUnit::kMicro: return "us";
-    case TimeUnit::kNano: return "ns";
+    case TimeUnit::kSecond:
+      return "s";
+    case TimeUnit::kMilli:
+      return "ms";
+    case TimeUnit::kMicro:
+      return "us";
+    case TimeUnit::kNano:
+      return "ns";
   }
   return "?";
 }
@@ -244,10 +277,10 @@ DataTypePtr MakeSimple(TypeId id) {
 
 }  // namespace
 
-#define LND_SINGLETON_TYPE(Name, Id)                  \
-  DataTypePtr Name() {                                \
-    static const DataTypePtr kType = MakeSimple(Id);  \
-    return kType;                                     \
+#define LND_SINGLETON_TYPE(Name, Id)                 \
+  DataTypePtr Name() {                               \
+    static const DataTypePtr kType = MakeSimple(Id); \
+    return kType;                                    \
   }
 
 LND_SINGLETON_TYPE(Null, TypeId::kNull)
@@ -294,8 +327,7 @@ DataTypePtr List(FieldPtr value_field) {
 DataTypePtr List(DataTypePtr value_type) { return List(MakeField("item", std::move(value_type))); }
 
 DataTypePtr LargeList(FieldPtr value_field) {
-  return std::make_shared<const DataType>(TypeId::kLargeList, 0, TimeUnit::kSecond,
-                                          std::string{},
+  return std::make_shared<const DataType>(TypeId::kLargeList, 0, TimeUnit::kSecond, std::string{},
                                           std::vector<FieldPtr>{std::move(value_field)});
 }
 DataTypePtr LargeList(DataTypePtr value_type) {
@@ -341,26 +373,46 @@ DataTypePtr MakeDecimal(int32_t bit_width, int32_t precision, int32_t scale, std
 
 DataTypePtr TypeForId(TypeId id) {
   switch (id) {
-    case TypeId::kNull: return Null();
-    case TypeId::kBool: return Bool();
-    case TypeId::kInt8: return Int8();
-    case TypeId::kInt16: return Int16();
-    case TypeId::kInt32: return Int32();
-    case TypeId::kInt64: return Int64();
-    case TypeId::kUInt8: return UInt8();
-    case TypeId::kUInt16: return UInt16();
-    case TypeId::kUInt32: return UInt32();
-    case TypeId::kUInt64: return UInt64();
-    case TypeId::kFloat16: return Float16();
-    case TypeId::kFloat32: return Float32();
-    case TypeId::kFloat64: return Float64();
-    case TypeId::kUtf8: return Utf8();
-    case TypeId::kLargeUtf8: return LargeUtf8();
-    case TypeId::kBinary: return Binary();
-    case TypeId::kLargeBinary: return LargeBinary();
-    case TypeId::kDate32: return Date32();
-    case TypeId::kDate64: return Date64();
-    default: return nullptr;
+    case TypeId::kNull:
+      return Null();
+    case TypeId::kBool:
+      return Bool();
+    case TypeId::kInt8:
+      return Int8();
+    case TypeId::kInt16:
+      return Int16();
+    case TypeId::kInt32:
+      return Int32();
+    case TypeId::kInt64:
+      return Int64();
+    case TypeId::kUInt8:
+      return UInt8();
+    case TypeId::kUInt16:
+      return UInt16();
+    case TypeId::kUInt32:
+      return UInt32();
+    case TypeId::kUInt64:
+      return UInt64();
+    case TypeId::kFloat16:
+      return Float16();
+    case TypeId::kFloat32:
+      return Float32();
+    case TypeId::kFloat64:
+      return Float64();
+    case TypeId::kUtf8:
+      return Utf8();
+    case TypeId::kLargeUtf8:
+      return LargeUtf8();
+    case TypeId::kBinary:
+      return Binary();
+    case TypeId::kLargeBinary:
+      return LargeBinary();
+    case TypeId::kDate32:
+      return Date32();
+    case TypeId::kDate64:
+      return Date64();
+    default:
+      return nullptr;
   }
 }
 

@@ -12,14 +12,18 @@ std::string Str(int64_t v) { return std::to_string(v); }
 
 int64_t NumBuffers(TypeId id) {
   switch (id) {
-    case TypeId::kNull: return 0;
+    case TypeId::kNull:
+      return 0;
     case TypeId::kUtf8:
     case TypeId::kLargeUtf8:
     case TypeId::kBinary:
-    case TypeId::kLargeBinary: return 3;
+    case TypeId::kLargeBinary:
+      return 3;
     case TypeId::kFixedSizeList:
-    case TypeId::kStruct: return 1;
-    default: return 2;
+    case TypeId::kStruct:
+      return 1;
+    default:
+      return 2;
   }
 }
 
@@ -48,8 +52,7 @@ Status CheckOffsets(const ArrayData& a, int64_t end, int64_t target_size, const 
   const O* offs = reinterpret_cast<const O*>(a.buffers[1]->data());
   const O first = offs[a.offset];
   if (first < 0) {
-    return Status::InvalidArgument("offset " + Str(a.offset) + " (" + Str(first) +
-                                   ") is negative");
+    return Status::InvalidArgument("offset " + Str(a.offset) + " (" + Str(first) + ") is negative");
   }
   for (int64_t i = a.offset; i < end; ++i) {
     if (offs[i + 1] < offs[i]) {
@@ -76,8 +79,8 @@ Status CheckUtf8(const ArrayData& a) {
     if (e == b) continue;
     const int64_t bad = internal::FirstInvalidUtf8(data + b, e - b);
     if (bad >= 0) {
-      return Status::InvalidArgument("value " + Str(i) + " is not valid UTF-8 (byte " +
-                                     Str(bad) + " of " + Str(e - b) +
+      return Status::InvalidArgument("value " + Str(i) + " is not valid UTF-8 (byte " + Str(bad) +
+                                     " of " + Str(e - b) +
                                      "); use a binary type for arbitrary bytes");
     }
   }
@@ -123,16 +126,19 @@ Status ValidateImpl(const ArrayData& a) {
   // Buffers and children counts.
   const int64_t nbuf = NumBuffers(id);
   if (static_cast<int64_t>(a.buffers.size()) != nbuf) {
-    return Status::InvalidArgument(t.ToString() + " array has " + Str(static_cast<int64_t>(a.buffers.size())) +
+    return Status::InvalidArgument(t.ToString() + " array has " +
+                                   Str(static_cast<int64_t>(a.buffers.size())) +
                                    " buffers, expected " + Str(nbuf));
   }
   const std::size_t nchild = t.is_nested() ? t.children().size() : 0;
   if (t.is_list_like() && t.children().size() != 1) {
-    return Status::InvalidArgument(t.ToString() + " type has " + Str(static_cast<int64_t>(t.children().size())) +
+    return Status::InvalidArgument(t.ToString() + " type has " +
+                                   Str(static_cast<int64_t>(t.children().size())) +
                                    " child fields, expected 1");
   }
   if (a.children.size() != nchild) {
-    return Status::InvalidArgument(t.ToString() + " array has " + Str(static_cast<int64_t>(a.children.size())) +
+    return Status::InvalidArgument(t.ToString() + " array has " +
+                                   Str(static_cast<int64_t>(a.children.size())) +
                                    " children, expected " + Str(static_cast<int64_t>(nchild)));
   }
 
@@ -200,8 +206,7 @@ Status ValidateImpl(const ArrayData& a) {
     default: {  // fixed-width values
       const int64_t width = t.byte_width();
       if (width < 0) {
-        return Status::InvalidArgument(t.ToString() + " has a negative byte width " +
-                                       Str(width));
+        return Status::InvalidArgument(t.ToString() + " has a negative byte width " + Str(width));
       }
       const auto needed = CheckedMul<int64_t>(end, width);
       if (!needed) return Status::InvalidArgument("values buffer size overflows");

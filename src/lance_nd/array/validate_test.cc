@@ -73,8 +73,8 @@ TEST(ValidateTest, BinaryOffsets) {
 }
 
 TEST(ValidateTest, Utf8) {
-  auto bad = MakeArrayData(Utf8(), 2,
-                           {nullptr, Buf<int32_t>({0, 1, 3}), Buf<uint8_t>({'a', 0xC3, 0x28})});
+  auto bad =
+      MakeArrayData(Utf8(), 2, {nullptr, Buf<int32_t>({0, 1, 3}), Buf<uint8_t>({'a', 0xC3, 0x28})});
   LND_EXPECT_ERROR(Validate(*bad), StatusCode::kInvalidArgument,
                    "value 1 is not valid UTF-8 (byte 0 of 2)");
   // The same bytes are fine as binary, and under a null slot.
@@ -83,18 +83,17 @@ TEST(ValidateTest, Utf8) {
   auto masked = MakeArrayData(Utf8(), 2, {Buf<uint8_t>({0b01}), bad->buffers[1], bad->buffers[2]});
   LND_EXPECT_OK(Validate(*masked));
   // Overlong encodings, surrogates and code points past U+10FFFF are rejected.
-  for (std::vector<uint8_t> bytes : {std::vector<uint8_t>{0xC0, 0x80},
-                                     std::vector<uint8_t>{0xED, 0xA0, 0x80},
-                                     std::vector<uint8_t>{0xF4, 0x90, 0x80, 0x80},
-                                     std::vector<uint8_t>{0xE2, 0x82}}) {
+  for (std::vector<uint8_t> bytes :
+       {std::vector<uint8_t>{0xC0, 0x80}, std::vector<uint8_t>{0xED, 0xA0, 0x80},
+        std::vector<uint8_t>{0xF4, 0x90, 0x80, 0x80}, std::vector<uint8_t>{0xE2, 0x82}}) {
     auto a = MakeArrayData(
         LargeUtf8(), 1,
         {nullptr, Buf<int64_t>({0, static_cast<int64_t>(bytes.size())}), Buf<uint8_t>(bytes)});
     LND_EXPECT_ERROR(Validate(*a), StatusCode::kInvalidArgument, "not valid UTF-8");
   }
   // A split multi-byte character across two values is invalid in each.
-  auto split = MakeArrayData(Utf8(), 2,
-                             {nullptr, Buf<int32_t>({0, 1, 2}), Buf<uint8_t>({0xC3, 0xA9})});
+  auto split =
+      MakeArrayData(Utf8(), 2, {nullptr, Buf<int32_t>({0, 1, 2}), Buf<uint8_t>({0xC3, 0xA9})});
   LND_EXPECT_ERROR(Validate(*split), StatusCode::kInvalidArgument, "value 0 is not valid UTF-8");
 }
 

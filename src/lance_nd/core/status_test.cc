@@ -37,7 +37,8 @@ TEST(StatusTest, ContextChainsOutermostFirst) {
 }
 
 TEST(StatusTest, CommitConflictKeepsRetryableThroughContext) {
-  Status s = Status::CommitConflict("append lost to delete", true).WithContext("commit v3");
+  Status s =
+      Status::CommitConflict("append lost to delete").WithRetryable().WithContext("commit v3");
   EXPECT_TRUE(s.IsCommitConflict());
   EXPECT_TRUE(s.retryable());
   EXPECT_FALSE(Status::CommitConflict("x").retryable());
@@ -72,6 +73,46 @@ TEST(CheckedMathTest, DetectsOverflow) {
   EXPECT_EQ((CheckedCast<uint32_t, int64_t>(7)), 7u);
   EXPECT_EQ(AlignUp(65, 64), 128);
   EXPECT_EQ(AlignUp(64, 64), 64);
+}
+
+TEST(StatusTest, MessagesAreBuiltFromPieces) {
+  const std::string name = "pixels";
+  std::string_view unit = " rows";
+  Status s = Status::Corrupt("column '", name, "': ", std::uint64_t{1} << 40, unit, ", ", -3, ' ',
+                             true, " ", 2.5);
+  EXPECT_EQ(s.message(), "column 'pixels': 1099511627776 rows, -3 true 2.500000");
+  EXPECT_EQ(Status::InvalidArgument().message(), "");
+  EXPECT_EQ(Status::NotFound("v", 7).WithContext("table ", 'x').message(), "table x: v7");
+}
+
+TEST(StatusTest, InternalAndCancelledHaveTheirOwnCodes) {
+  Status internal = Status::Internal("empty leaf path");
+  EXPECT_TRUE(internal.IsInternal());
+  EXPECT_FALSE(internal.IsInvalidArgument());
+  EXPECT_EQ(internal.ToString(), "internal error: empty leaf path");
+  Status cancelled = Status::Cancelled("stopped by the caller");
+  EXPECT_TRUE(cancelled.IsCancelled());
+  EXPECT_EQ(cancelled.ToString(), "cancelled: stopped by the caller");
+}
+
+TEST(StatusTest, DetailSurvivesContextAndIsIndependentOfTheMessage) {
+  Status s = Status::InvalidArgument("x").WithKind(ErrorKind::kShapeMismatch);
+  EXPECT_EQ(s.kind(), ErrorKind::kShapeMismatch);
+  EXPECT_FALSE(s.retryable());
+  Status t = s.WithRetryable().WithContext("array 'a'");
+  EXPECT_EQ(t.kind(), ErrorKind::kShapeMismatch);
+  EXPECT_TRUE(t.retryable());
+  EXPECT_EQ(t.message(), "array 'a': x");
+  EXPECT_EQ(s.detail(), (ErrorDetail{ErrorKind::kShapeMismatch, false}));
+  EXPECT_EQ(Status::OK().WithKind(ErrorKind::kShapeMismatch).kind(), ErrorKind::kUnspecified);
+  EXPECT_EQ(ErrorKindName(ErrorKind::kInvalidDimensions), "invalid dimensions");
+  EXPECT_EQ(ErrorKindName(ErrorKind::kUnspecified), "");
+}
+
+TEST(StatusTest, ResultContextTakesPieces) {
+  Result<int> r = Status::Corrupt("bad");
+  Result<int> with = std::move(r).WithContext("page ", 3);
+  EXPECT_EQ(with.status().message(), "page 3: bad");
 }
 
 }  // namespace

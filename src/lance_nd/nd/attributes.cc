@@ -30,8 +30,7 @@ ArrayPtr Numbers(const DataTypePtr& type, const void* data, std::size_t n) {
 ArrayPtr OneList(const ArrayPtr& items) {
   const int32_t offsets[2] = {0, static_cast<int32_t>(items->length)};
   return array::MakeArrayData(array::List(items->type), 1,
-                              {nullptr, array::Buffer::Copy(offsets, sizeof(offsets))}, {items},
-                              0);
+                              {nullptr, array::Buffer::Copy(offsets, sizeof(offsets))}, {items}, 0);
 }
 
 std::string Quote(std::string_view key) { return "'" + std::string(key) + "'"; }
@@ -65,8 +64,7 @@ Status Attributes::SetValue(std::string key, array::ArrayPtr value) {
     return InvalidAttribute("attribute " + Quote(key) + " has no value");
   }
   if (value->length != 1) {
-    return InvalidAttribute("attribute " + Quote(key) + " holds " +
-                            std::to_string(value->length) +
+    return InvalidAttribute("attribute " + Quote(key) + " holds " + std::to_string(value->length) +
                             " values; an attribute is exactly one value (wrap several values "
                             "in a one-element list)");
   }
@@ -141,16 +139,36 @@ Attributes& Attributes::SetNumbers(std::string key, int kind, const void* data, 
                                    bool as_list) {
   ArrayPtr items;
   switch (kind) {
-    case kI8: items = Numbers<int8_t>(array::Int8(), data, n); break;
-    case kI16: items = Numbers<int16_t>(array::Int16(), data, n); break;
-    case kI32: items = Numbers<int32_t>(array::Int32(), data, n); break;
-    case kI64: items = Numbers<int64_t>(array::Int64(), data, n); break;
-    case kU8: items = Numbers<uint8_t>(array::UInt8(), data, n); break;
-    case kU16: items = Numbers<uint16_t>(array::UInt16(), data, n); break;
-    case kU32: items = Numbers<uint32_t>(array::UInt32(), data, n); break;
-    case kU64: items = Numbers<uint64_t>(array::UInt64(), data, n); break;
-    case kF32: items = Numbers<float>(array::Float32(), data, n); break;
-    default: items = Numbers<double>(array::Float64(), data, n); break;
+    case kI8:
+      items = Numbers<int8_t>(array::Int8(), data, n);
+      break;
+    case kI16:
+      items = Numbers<int16_t>(array::Int16(), data, n);
+      break;
+    case kI32:
+      items = Numbers<int32_t>(array::Int32(), data, n);
+      break;
+    case kI64:
+      items = Numbers<int64_t>(array::Int64(), data, n);
+      break;
+    case kU8:
+      items = Numbers<uint8_t>(array::UInt8(), data, n);
+      break;
+    case kU16:
+      items = Numbers<uint16_t>(array::UInt16(), data, n);
+      break;
+    case kU32:
+      items = Numbers<uint32_t>(array::UInt32(), data, n);
+      break;
+    case kU64:
+      items = Numbers<uint64_t>(array::UInt64(), data, n);
+      break;
+    case kF32:
+      items = Numbers<float>(array::Float32(), data, n);
+      break;
+    default:
+      items = Numbers<double>(array::Float64(), data, n);
+      break;
   }
   Put(std::move(key), as_list ? OneList(items) : items);
   return *this;
@@ -174,19 +192,27 @@ std::optional<int64_t> Attributes::GetInt64(std::string_view key) const {
   const ArrayPtr v = Get(key);
   if (!v) return std::nullopt;
   switch (v->type->id()) {
-    case TypeId::kInt8: return array::PrimitiveView<int8_t>(*v).Value(0);
-    case TypeId::kInt16: return array::PrimitiveView<int16_t>(*v).Value(0);
-    case TypeId::kInt32: return array::PrimitiveView<int32_t>(*v).Value(0);
-    case TypeId::kInt64: return array::PrimitiveView<int64_t>(*v).Value(0);
-    case TypeId::kUInt8: return array::PrimitiveView<uint8_t>(*v).Value(0);
-    case TypeId::kUInt16: return array::PrimitiveView<uint16_t>(*v).Value(0);
-    case TypeId::kUInt32: return array::PrimitiveView<uint32_t>(*v).Value(0);
+    case TypeId::kInt8:
+      return array::PrimitiveView<int8_t>(*v).Value(0);
+    case TypeId::kInt16:
+      return array::PrimitiveView<int16_t>(*v).Value(0);
+    case TypeId::kInt32:
+      return array::PrimitiveView<int32_t>(*v).Value(0);
+    case TypeId::kInt64:
+      return array::PrimitiveView<int64_t>(*v).Value(0);
+    case TypeId::kUInt8:
+      return array::PrimitiveView<uint8_t>(*v).Value(0);
+    case TypeId::kUInt16:
+      return array::PrimitiveView<uint16_t>(*v).Value(0);
+    case TypeId::kUInt32:
+      return array::PrimitiveView<uint32_t>(*v).Value(0);
     case TypeId::kUInt64: {
       const uint64_t u = array::PrimitiveView<uint64_t>(*v).Value(0);
       if (!std::in_range<int64_t>(u)) return std::nullopt;
       return static_cast<int64_t>(u);
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -194,9 +220,12 @@ std::optional<double> Attributes::GetDouble(std::string_view key) const {
   const ArrayPtr v = Get(key);
   if (!v) return std::nullopt;
   switch (v->type->id()) {
-    case TypeId::kFloat32: return array::PrimitiveView<float>(*v).Value(0);
-    case TypeId::kFloat64: return array::PrimitiveView<double>(*v).Value(0);
-    case TypeId::kUInt64: return static_cast<double>(array::PrimitiveView<uint64_t>(*v).Value(0));
+    case TypeId::kFloat32:
+      return array::PrimitiveView<float>(*v).Value(0);
+    case TypeId::kFloat64:
+      return array::PrimitiveView<double>(*v).Value(0);
+    case TypeId::kUInt64:
+      return static_cast<double>(array::PrimitiveView<uint64_t>(*v).Value(0));
     default: {
       const auto i = GetInt64(key);
       if (!i) return std::nullopt;

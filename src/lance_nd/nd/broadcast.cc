@@ -25,8 +25,8 @@ Status CheckBroadcast(const Dimensions& from, const Dimensions& target) {
     if (*size != d.size && d.size != 1) {
       return ShapeMismatch("dimensions " + from.ToString() + " do not broadcast onto " +
                            target.ToString() + ": dimension '" + d.name + "' has size " +
-                           std::to_string(d.size) + " but the target has " +
-                           std::to_string(*size) + " (only size 1 broadcasts)");
+                           std::to_string(d.size) + " but the target has " + std::to_string(*size) +
+                           " (only size 1 broadcasts)");
     }
   }
   return Status::OK();

@@ -52,13 +52,12 @@ class KeyUnion {
       }
       const Key& k = keys_[it->second];
       if (!k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
-        return SchemaMismatch("attribute '" + key + "' of " + owner + " has type " +
-                              value->type->ToString() + " in row " + std::to_string(row) +
-                              " but " + k.type->ToString() +
-                              (k.first_row == kTargetRow ? std::string(" in the target schema")
-                                                         : " in row " +
-                                                               std::to_string(k.first_row)) +
-                              "; one attribute key has one type within a column (cast it)");
+        return SchemaMismatch(
+            "attribute '" + key + "' of " + owner + " has type " + value->type->ToString() +
+            " in row " + std::to_string(row) + " but " + k.type->ToString() +
+            (k.first_row == kTargetRow ? std::string(" in the target schema")
+                                       : " in row " + std::to_string(k.first_row)) +
+            "; one attribute key has one type within a column (cast it)");
       }
     }
     return Status::OK();
@@ -168,8 +167,8 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
   LND_ASSIGN_OR_RETURN(flat, internal::Retype(flat, child_fields[0]->type()->value_type()));
   ArrayPtr values = array::MakeArrayData(
       child_fields[0]->type(), n,
-      {nullptr, array::Buffer::Copy(offsets.data(),
-                                    static_cast<int64_t>(offsets.size() * sizeof(int32_t)))},
+      {nullptr,
+       array::Buffer::Copy(offsets.data(), static_cast<int64_t>(offsets.size() * sizeof(int32_t)))},
       {flat}, 0);
 
   // dim_names and dim_sizes: empty lists for absent rows.
@@ -177,7 +176,8 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
                                    std::make_unique<array::BinaryBuilder>(array::Utf8()));
   auto* names = static_cast<array::BinaryBuilder*>(names_builder.value_builder());
   array::ListBuilder sizes_builder(
-      child_fields[2]->type(), std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
+      child_fields[2]->type(),
+      std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
   auto* sizes = static_cast<array::PrimitiveBuilder<uint32_t>*>(sizes_builder.value_builder());
   std::vector<bool> valid;
   valid.reserve(plan.per_row.size());
@@ -200,8 +200,8 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
   std::vector<ArrayPtr> children = {values, dim_names, dim_sizes};
   if (child_fields.size() == 4) {
     LND_ASSIGN_OR_RETURN(std::vector<ArrayPtr> attr_children, plan.attrs.Build(attrs));
-    children.push_back(array::MakeArrayData(child_fields[3]->type(), n, {nullptr},
-                                            std::move(attr_children), 0));
+    children.push_back(
+        array::MakeArrayData(child_fields[3]->type(), n, {nullptr}, std::move(attr_children), 0));
   }
   int64_t null_count = 0;
   BufferPtr validity = Validity(valid, &null_count);
@@ -252,8 +252,8 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
         metadata_row[key] = r;
       } else if (*existing != value) {
         return SchemaMismatch("schema metadata '" + key + "' is '" + value + "' in row " +
-                              std::to_string(r) + " but '" + std::string(*existing) +
-                              "' in row " + std::to_string(metadata_row[key]) +
+                              std::to_string(r) + " but '" + std::string(*existing) + "' in row " +
+                              std::to_string(metadata_row[key]) +
                               "; rows encoded together must agree on schema metadata");
       }
     }
@@ -273,9 +273,9 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
       ColumnPlan& plan = plans[it->second];
       const NdArrowArray& nd = row.column(c);
       if (!plan.logical->type()->Equals(*nd.value_type())) {
-        return SchemaMismatch("array '" + name + "' has value type " +
-                              nd.value_type()->ToString() + " in row " + std::to_string(r) +
-                              " but " + plan.logical->type()->ToString() + " in row " +
+        return SchemaMismatch("array '" + name + "' has value type " + nd.value_type()->ToString() +
+                              " in row " + std::to_string(r) + " but " +
+                              plan.logical->type()->ToString() + " in row " +
                               std::to_string(plan.first_row) +
                               "; one array name has one value type (cast the values)");
       }
@@ -347,9 +347,9 @@ Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
       ColumnPlan& plan = plans[it->second];
       const NdArrowArray& nd = row.column(c);
       if (!plan.logical->type()->Equals(*nd.value_type(), /*check_metadata=*/false)) {
-        return SchemaMismatch("array '" + name + "' has value type " +
-                              nd.value_type()->ToString() + " in row " + std::to_string(r) +
-                              " but " + plan.logical->type()->ToString() +
+        return SchemaMismatch("array '" + name + "' has value type " + nd.value_type()->ToString() +
+                              " in row " + std::to_string(r) + " but " +
+                              plan.logical->type()->ToString() +
                               " in the target schema; one array name has one value type "
                               "(cast the values)");
       }
@@ -358,10 +358,9 @@ Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
     }
     if (!row.attributes().empty()) {
       if (global_index < 0) {
-        return SchemaMismatch("row " + std::to_string(r) +
-                              " has global attributes but the target schema has no " +
-                              std::string(kGlobalAttributesField) +
-                              " column; extend the schema first");
+        return SchemaMismatch(
+            "row " + std::to_string(r) + " has global attributes but the target schema has no " +
+            std::string(kGlobalAttributesField) + " column; extend the schema first");
       }
       LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
     }

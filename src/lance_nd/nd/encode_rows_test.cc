@@ -73,12 +73,10 @@ void ExpectNdField(const array::Field& f, const std::string& name, const array::
   EXPECT_TRUE(c[0]->type()->value_type()->Equals(value));
   EXPECT_EQ(c[1]->name(), "dim_names");
   EXPECT_FALSE(c[1]->nullable());
-  EXPECT_TRUE(c[1]->type()->Equals(
-      *array::List(array::MakeField("item", array::Utf8(), false))));
+  EXPECT_TRUE(c[1]->type()->Equals(*array::List(array::MakeField("item", array::Utf8(), false))));
   EXPECT_EQ(c[2]->name(), "dim_sizes");
   EXPECT_FALSE(c[2]->nullable());
-  EXPECT_TRUE(c[2]->type()->Equals(
-      *array::List(array::MakeField("item", array::UInt32(), false))));
+  EXPECT_TRUE(c[2]->type()->Equals(*array::List(array::MakeField("item", array::UInt32(), false))));
 }
 
 // The wiki "Table Layout" example: three rows, pressure only in row 1.
@@ -93,8 +91,8 @@ std::vector<NdRecordBatch> WikiRows() {
                         {"y", Nd(F64({0, 10, 20, 30}), {{"y", 4}})},
                         {"temperature", Nd(Iota32(12), {{"x", 3}, {"y", 4}})}},
                        globals("a")));
-  rows.push_back(Batch({{"pressure", Nd(F32({1000, 1001, 1002}), {{"station", 3}})}},
-                       globals("b")));
+  rows.push_back(
+      Batch({{"pressure", Nd(F32({1000, 1001, 1002}), {{"station", 3}})}}, globals("b")));
   rows.push_back(Batch({{"x", Nd(F64({5, 6}), {{"x", 2}})},
                         {"y", Nd(F64({0, 10, 20, 30}), {{"y", 4}})},
                         {"temperature", Nd(Iota32(8), {{"x", 2}, {"y", 4}})}},
@@ -197,9 +195,9 @@ TEST(EncodeRows, ColumnOrderIsFirstAppearance) {
 }
 
 TEST(EncodeRows, NoAttrsChildWithoutAttributesAndNoGlobalsColumnWithoutGlobals) {
-  LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr batch,
-                           EncodeRows(std::vector<NdRecordBatch>{Batch({{"v", Nd(Iota32(2),
-                                                                        {{"x", 2}})}})}));
+  LND_ASSERT_OK_AND_ASSIGN(
+      array::RecordBatchPtr batch,
+      EncodeRows(std::vector<NdRecordBatch>{Batch({{"v", Nd(Iota32(2), {{"x", 2}})}})}));
   ASSERT_EQ(batch->num_columns(), 1);
   EXPECT_EQ(batch->schema()->field(0)->type()->children().size(), 3u);
   EXPECT_EQ(batch->column(0)->children.size(), 3u);
@@ -208,12 +206,12 @@ TEST(EncodeRows, NoAttrsChildWithoutAttributesAndNoGlobalsColumnWithoutGlobals) 
 TEST(EncodeRows, AttrsAreTheUnionOfKeysWithNullsForMissingKeys) {
   Attributes a0, a2;
   a0.Set("units", "K").Set("scale", 2.0);
-  a2.Set("long_name", "Temperature").Set("units", "degC").Set("valid_range",
-                                                              std::vector<double>{0, 50});
-  const std::vector<NdRecordBatch> rows = {Batch({{"v", Nd(Iota32(2), {{"x", 2}}, a0)}}),
-                                           Batch({{"w", Nd(Iota32(1), {})}}),
-                                           Batch({{"v", Nd(Iota32(1), {}, a2)}}),
-                                           Batch({{"v", Nd(Iota32(1), {})}})};
+  a2.Set("long_name", "Temperature")
+      .Set("units", "degC")
+      .Set("valid_range", std::vector<double>{0, 50});
+  const std::vector<NdRecordBatch> rows = {
+      Batch({{"v", Nd(Iota32(2), {{"x", 2}}, a0)}}), Batch({{"w", Nd(Iota32(1), {})}}),
+      Batch({{"v", Nd(Iota32(1), {}, a2)}}), Batch({{"v", Nd(Iota32(1), {})}})};
   LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr batch, EncodeRows(rows));
   LND_ASSERT_OK(batch->Validate());
   const array::Field& v = *batch->schema()->field(0);
@@ -247,8 +245,7 @@ TEST(EncodeRows, GlobalsUnionWithNullRowForRowsWithout) {
   g0.Set("id", "a");
   g2.Set("chunk_offset", int64_t{10}).Set("id", "c");
   const std::vector<NdRecordBatch> rows = {Batch({{"v", Nd(Iota32(1), {})}}, g0),
-                                           Batch({{"v", Nd(Iota32(1), {})}}),
-                                           Batch({}, g2)};
+                                           Batch({{"v", Nd(Iota32(1), {})}}), Batch({}, g2)};
   LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr batch, EncodeRows(rows));
   LND_ASSERT_OK(batch->Validate());
   ASSERT_EQ(batch->num_columns(), 2);
@@ -290,11 +287,12 @@ TEST(EncodeRows, RejectsReservedNames) {
   for (const char* name : {"__global_attrs__", "__stats__", "__stats__:v", "__stats__x"}) {
     const std::vector<NdRecordBatch> rows = {Batch({{name, Nd(Iota32(1), {})}})};
     LND_EXPECT_ERROR(EncodeRows(rows), StatusCode::kSchemaMismatch,
-                     "schema mismatch: variable name '" + std::string(name) + "' in row 0 is "
-                     "reserved");
+                     "schema mismatch: variable name '" + std::string(name) +
+                         "' in row 0 is "
+                         "reserved");
   }
-  const std::vector<NdRecordBatch> ok = {Batch({{"__statsx", Nd(Iota32(1), {})},
-                                                {"__global_attrs", Nd(Iota32(1), {})}})};
+  const std::vector<NdRecordBatch> ok = {
+      Batch({{"__statsx", Nd(Iota32(1), {})}, {"__global_attrs", Nd(Iota32(1), {})}})};
   LND_EXPECT_OK(EncodeRows(ok));
 }
 

@@ -42,8 +42,8 @@ Status CheckExtensionVersion(const Field& field) {
 Status ExpectList(const Field& child, std::string_view name, std::size_t index,
                   const DataType* item_type) {
   if (child.name() != name) {
-    return InvalidEncoding("storage child " + std::to_string(index) + " is named '" +
-                           child.name() + "' but '" + std::string(name) +
+    return InvalidEncoding("storage child " + std::to_string(index) + " is named '" + child.name() +
+                           "' but '" + std::string(name) +
                            "' was expected (children: values, dim_names, dim_sizes[, attrs])");
   }
   if (child.type()->id() != TypeId::kList) {
@@ -83,8 +83,7 @@ DataTypePtr NdStorageType(const DataTypePtr& value_type,
       array::List(array::MakeField(std::string(kListItemField), array::Utf8(), false)), false));
   children.push_back(array::MakeField(
       std::string(kDimSizesField),
-      array::List(array::MakeField(std::string(kListItemField), array::UInt32(), false)),
-      false));
+      array::List(array::MakeField(std::string(kListItemField), array::UInt32(), false)), false));
   if (!attribute_fields.empty()) {
     children.push_back(
         array::MakeField(std::string(kAttrsField), array::Struct(attribute_fields), true));
@@ -151,8 +150,8 @@ Result<NdStorageLayout> ParseNdField(const Field& field) {
   auto layout = ParseNdStorage(*field.type());
   if (!layout.ok()) {
     return InvalidEncoding(
-        "column '" + field.name() + "': " +
-        std::string(layout.status().message().substr(kInvalidEncodingPrefix.size())));
+        "column '" + field.name() +
+        "': " + std::string(layout.status().message().substr(kInvalidEncodingPrefix.size())));
   }
   return layout;
 }
@@ -181,12 +180,11 @@ bool HasStatsType(const DataType& value_type) {
 }
 
 FieldPtr StatsField(std::string_view variable, const DataTypePtr& value_type) {
-  return array::MakeField(StatsColumn(variable),
-                          array::Struct({array::MakeField(std::string(kStatsMinField),
-                                                          value_type, true),
-                                         array::MakeField(std::string(kStatsMaxField),
-                                                          value_type, true)}),
-                          true);
+  return array::MakeField(
+      StatsColumn(variable),
+      array::Struct({array::MakeField(std::string(kStatsMinField), value_type, true),
+                     array::MakeField(std::string(kStatsMaxField), value_type, true)}),
+      true);
 }
 
 bool HasStats(const array::Schema& schema) {

@@ -36,6 +36,15 @@ TEST(NdErrors, KindsAndPrefixes) {
   EXPECT_EQ(InvalidArgument("x").message(), "invalid argument: x");
   EXPECT_EQ(NotSupported("x").code(), StatusCode::kNotImplemented);
   EXPECT_EQ(NotSupported("x").message(), "not supported: x");
+  // Callers branch on the typed kind, not on the prefix.
+  EXPECT_EQ(InvalidDimensions("x").kind(), ErrorKind::kInvalidDimensions);
+  EXPECT_EQ(ShapeMismatch("x").kind(), ErrorKind::kShapeMismatch);
+  EXPECT_EQ(InvalidAttribute("x").kind(), ErrorKind::kInvalidAttribute);
+  EXPECT_EQ(InvalidEncoding("x").kind(), ErrorKind::kInvalidEncoding);
+  EXPECT_EQ(SchemaMismatch("x").kind(), ErrorKind::kSchemaMismatch);
+  EXPECT_EQ(NotSupported("x").kind(), ErrorKind::kNotSupported);
+  EXPECT_EQ(InvalidArgument("x").kind(), ErrorKind::kUnspecified);
+  EXPECT_EQ(ShapeMismatch("x").WithContext("array 'a'").kind(), ErrorKind::kShapeMismatch);
 }
 
 // ---- format names ----
@@ -152,12 +161,12 @@ TEST(Attributes, ConvenienceSettersMakeLengthOneValues) {
       .Set("f64", 2.5);
   EXPECT_EQ(a.size(), 13u);
   const std::vector<std::pair<std::string, array::TypeId>> expected = {
-      {"units", array::TypeId::kUtf8},  {"name", array::TypeId::kUtf8},
-      {"ok", array::TypeId::kBool},     {"i8", array::TypeId::kInt8},
-      {"i16", array::TypeId::kInt16},   {"i32", array::TypeId::kInt32},
-      {"i64", array::TypeId::kInt64},   {"u8", array::TypeId::kUInt8},
-      {"u16", array::TypeId::kUInt16},  {"u32", array::TypeId::kUInt32},
-      {"u64", array::TypeId::kUInt64},  {"f32", array::TypeId::kFloat32},
+      {"units", array::TypeId::kUtf8}, {"name", array::TypeId::kUtf8},
+      {"ok", array::TypeId::kBool},    {"i8", array::TypeId::kInt8},
+      {"i16", array::TypeId::kInt16},  {"i32", array::TypeId::kInt32},
+      {"i64", array::TypeId::kInt64},  {"u8", array::TypeId::kUInt8},
+      {"u16", array::TypeId::kUInt16}, {"u32", array::TypeId::kUInt32},
+      {"u64", array::TypeId::kUInt64}, {"f32", array::TypeId::kFloat32},
       {"f64", array::TypeId::kFloat64}};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(a.entries()[i].first, expected[i].first);
@@ -246,8 +255,8 @@ TEST(Attributes, EqualityIgnoresOrderButNotTypesOrValues) {
 // ---- NdArrowArray ----
 
 TEST(NdArrowArray, ValidatesLength) {
-  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray a, NdArrowArray::Make(Iota32(6), Dims({{"t", 2},
-                                                                               {"lat", 3}})));
+  LND_ASSERT_OK_AND_ASSIGN(NdArrowArray a,
+                           NdArrowArray::Make(Iota32(6), Dims({{"t", 2}, {"lat", 3}})));
   EXPECT_EQ(a.rank(), 2u);
   EXPECT_EQ(a.num_elements(), 6);
   EXPECT_EQ(a.shape(), (std::vector<uint64_t>{2, 3}));
@@ -268,8 +277,8 @@ TEST(NdArrowArray, ScalarNeedsExactlyOneValue) {
 
 TEST(NdArrowArray, ZeroSizeAxisNeedsNoValues) {
   LND_EXPECT_OK(NdArrowArray::Make(Iota32(0), Dims({{"x", 0}, {"y", 3}})));
-  LND_EXPECT_ERROR(NdArrowArray::Make(Iota32(1), Dims({{"x", 0}})),
-                   StatusCode::kInvalidArgument, "(0 elements)");
+  LND_EXPECT_ERROR(NdArrowArray::Make(Iota32(1), Dims({{"x", 0}})), StatusCode::kInvalidArgument,
+                   "(0 elements)");
 }
 
 TEST(NdArrowArray, NullsAreMissingElements) {

@@ -35,7 +35,8 @@ inline std::string RandomString(Rng& rng) {
 }
 
 template <typename T>
-inline ArrayPtr RandomPrimitive(Rng& rng, const DataTypePtr& type, int64_t n, int64_t lo, int64_t hi) {
+inline ArrayPtr RandomPrimitive(Rng& rng, const DataTypePtr& type, int64_t n, int64_t lo,
+                                int64_t hi) {
   std::vector<std::optional<T>> v;
   for (int64_t i = 0; i < n; ++i) {
     if (Chance(rng, 0.1)) {
@@ -49,32 +50,46 @@ inline ArrayPtr RandomPrimitive(Rng& rng, const DataTypePtr& type, int64_t n, in
 
 inline DataTypePtr ValueType(ValueKind k) {
   switch (k) {
-    case ValueKind::kF32: return array::Float32();
-    case ValueKind::kF64: return array::Float64();
-    case ValueKind::kI16: return array::Int16();
-    case ValueKind::kI32: return array::Int32();
-    case ValueKind::kI64: return array::Int64();
-    case ValueKind::kU16: return array::UInt16();
-    case ValueKind::kUtf8: return array::Utf8();
-    case ValueKind::kBool: return array::Bool();
-    case ValueKind::kTsNs: return array::Timestamp(array::TimeUnit::kNano);
-    case ValueKind::kTsMsUtc: return array::Timestamp(array::TimeUnit::kMilli, "UTC");
+    case ValueKind::kF32:
+      return array::Float32();
+    case ValueKind::kF64:
+      return array::Float64();
+    case ValueKind::kI16:
+      return array::Int16();
+    case ValueKind::kI32:
+      return array::Int32();
+    case ValueKind::kI64:
+      return array::Int64();
+    case ValueKind::kU16:
+      return array::UInt16();
+    case ValueKind::kUtf8:
+      return array::Utf8();
+    case ValueKind::kBool:
+      return array::Bool();
+    case ValueKind::kTsNs:
+      return array::Timestamp(array::TimeUnit::kNano);
+    case ValueKind::kTsMsUtc:
+      return array::Timestamp(array::TimeUnit::kMilli, "UTC");
   }
   return nullptr;
 }
 
 inline ArrayPtr RandomValues(Rng& rng, ValueKind k, int64_t n) {
   switch (k) {
-    case ValueKind::kF32: return RandomPrimitive<float>(rng, ValueType(k), n, -1000, 1000);
-    case ValueKind::kF64: return RandomPrimitive<double>(rng, ValueType(k), n, -1000000, 1000000);
-    case ValueKind::kI16: return RandomPrimitive<int16_t>(rng, ValueType(k), n, -32768, 32767);
-    case ValueKind::kI32: return RandomPrimitive<int32_t>(rng, ValueType(k), n, -100000, 100000);
+    case ValueKind::kF32:
+      return RandomPrimitive<float>(rng, ValueType(k), n, -1000, 1000);
+    case ValueKind::kF64:
+      return RandomPrimitive<double>(rng, ValueType(k), n, -1000000, 1000000);
+    case ValueKind::kI16:
+      return RandomPrimitive<int16_t>(rng, ValueType(k), n, -32768, 32767);
+    case ValueKind::kI32:
+      return RandomPrimitive<int32_t>(rng, ValueType(k), n, -100000, 100000);
     case ValueKind::kI64:
     case ValueKind::kTsNs:
     case ValueKind::kTsMsUtc:
-      return RandomPrimitive<int64_t>(rng, ValueType(k), n, -(int64_t{1} << 50),
-                                      int64_t{1} << 50);
-    case ValueKind::kU16: return RandomPrimitive<uint16_t>(rng, ValueType(k), n, 0, 65535);
+      return RandomPrimitive<int64_t>(rng, ValueType(k), n, -(int64_t{1} << 50), int64_t{1} << 50);
+    case ValueKind::kU16:
+      return RandomPrimitive<uint16_t>(rng, ValueType(k), n, 0, 65535);
     case ValueKind::kUtf8: {
       std::vector<std::optional<std::string>> v;
       for (int64_t i = 0; i < n; ++i) {
@@ -96,13 +111,27 @@ inline ArrayPtr RandomValues(Rng& rng, ValueKind k, int64_t n) {
 
 inline void SetRandomAttr(Rng& rng, Attributes& a, const std::string& key, AttrKind k) {
   switch (k) {
-    case AttrKind::kStr: a.Set(key, RandomString(rng)); break;
-    case AttrKind::kI32: a.Set(key, static_cast<int32_t>(Uniform(rng, -99, 99))); break;
-    case AttrKind::kF64: a.Set(key, static_cast<double>(Uniform(rng, -99, 99)) / 4); break;
-    case AttrKind::kBool: a.Set(key, Chance(rng, 0.5)); break;
-    case AttrKind::kI8: a.Set(key, static_cast<int8_t>(Uniform(rng, -128, 127))); break;
-    case AttrKind::kU64: a.Set(key, static_cast<uint64_t>(Uniform(rng, 0, 1 << 30))); break;
-    case AttrKind::kF32: a.Set(key, static_cast<float>(Uniform(rng, -99, 99)) / 2); break;
+    case AttrKind::kStr:
+      a.Set(key, RandomString(rng));
+      break;
+    case AttrKind::kI32:
+      a.Set(key, static_cast<int32_t>(Uniform(rng, -99, 99)));
+      break;
+    case AttrKind::kF64:
+      a.Set(key, static_cast<double>(Uniform(rng, -99, 99)) / 4);
+      break;
+    case AttrKind::kBool:
+      a.Set(key, Chance(rng, 0.5));
+      break;
+    case AttrKind::kI8:
+      a.Set(key, static_cast<int8_t>(Uniform(rng, -128, 127)));
+      break;
+    case AttrKind::kU64:
+      a.Set(key, static_cast<uint64_t>(Uniform(rng, 0, 1 << 30)));
+      break;
+    case AttrKind::kF32:
+      a.Set(key, static_cast<float>(Uniform(rng, -99, 99)) / 2);
+      break;
     case AttrKind::kListF64: {
       std::vector<double> v;
       for (int64_t i = Uniform(rng, 0, 3); i > 0; --i) v.push_back(static_cast<double>(i) / 3);
@@ -127,7 +156,7 @@ inline void SetRandomAttr(Rng& rng, Attributes& a, const std::string& key, AttrK
 }
 
 inline std::vector<NdRecordBatch> RandomRows(Rng& rng) {
-  std::vector<std::string> var_pool = {"temp", "lat", "lon", "time", "name",
+  std::vector<std::string> var_pool = {"temp", "lat", "lon",      "time", "name",
                                        "flag", "a.b", "pressure", "x"};
   std::shuffle(var_pool.begin(), var_pool.end(), rng);
   const auto num_vars = static_cast<std::size_t>(Uniform(rng, 1, 6));
@@ -135,8 +164,8 @@ inline std::vector<NdRecordBatch> RandomRows(Rng& rng) {
   for (std::size_t i = 0; i < num_vars; ++i) {
     vars.emplace_back(var_pool[i], static_cast<ValueKind>(Uniform(rng, 0, kNumValueKinds - 1)));
   }
-  const std::vector<std::string> attr_keys = {"units", "long_name", "scale", "valid_range",
-                                              "flags", "_FillValue"};
+  const std::vector<std::string> attr_keys = {"units",       "long_name", "scale",
+                                              "valid_range", "flags",     "_FillValue"};
   // One attribute type per (variable, key) and per global key.
   std::vector<std::vector<AttrKind>> attr_kind(num_vars);
   for (auto& kinds : attr_kind) {
@@ -180,9 +209,8 @@ inline std::vector<NdRecordBatch> RandomRows(Rng& rng) {
         if (Chance(rng, 0.3)) SetRandomAttr(rng, attrs, attr_keys[k], attr_kind[v][k]);
       }
       arrays.emplace_back(vars[v].first,
-                          testing::Unwrap(NdArrowArray::Make(std::move(values),
-                                                             std::move(dimensions),
-                                                             std::move(attrs))));
+                          testing::Unwrap(NdArrowArray::Make(
+                              std::move(values), std::move(dimensions), std::move(attrs))));
     }
     Attributes globals;
     if (Chance(rng, 0.5)) {

@@ -35,8 +35,8 @@ Result<NdRecordBatch> NdRecordBatch::Make(array::SchemaPtr schema,
     }
     const Status st = CheckBroadcast(columns[i].dimensions(), target);
     if (!st.ok()) {
-      return ShapeMismatch("array '" + field.name() + "': " +
-                           std::string(st.message().substr(kShapeMismatchPrefix.size())));
+      return ShapeMismatch("array '" + field.name() +
+                           "': " + std::string(st.message().substr(kShapeMismatchPrefix.size())));
     }
   }
   return NdRecordBatch(std::move(schema), std::move(columns), std::move(target),

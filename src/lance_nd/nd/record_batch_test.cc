@@ -61,8 +61,7 @@ TEST(InferTarget, AppendsAxesOfLowerRankColumns) {
 
 TEST(InferTarget, SizeOneTakesOtherSize) {
   const std::vector<NdArrowArray> cols = {Nd(Iota32(3), {{"x", 1}, {"y", 3}}),
-                                          Nd(Iota32(4), {{"x", 4}}),
-                                          Nd(Iota32(1), {{"y", 1}})};
+                                          Nd(Iota32(4), {{"x", 4}}), Nd(Iota32(1), {{"y", 1}})};
   LND_ASSERT_OK_AND_ASSIGN(Dimensions t, InferTarget(cols));
   EXPECT_EQ(t, Dims({{"x", 4}, {"y", 3}}));
 }
@@ -136,9 +135,8 @@ TEST(NdRecordBatch, DefaultIsEmpty) {
 TEST(NdRecordBatch, MakeInferredFromArrays) {
   Attributes g;
   g.Set("id", "a");
-  const NdRecordBatch b = Batch({{"x", Nd(Iota32(3), {{"x", 3}})},
-                                 {"temperature", Nd(Iota32(12), {{"x", 3}, {"y", 4}})}},
-                                g);
+  const NdRecordBatch b = Batch(
+      {{"x", Nd(Iota32(3), {{"x", 3}})}, {"temperature", Nd(Iota32(12), {{"x", 3}, {"y", 4}})}}, g);
   EXPECT_EQ(b.num_columns(), 2);
   EXPECT_EQ(b.target(), Dims({{"x", 3}, {"y", 4}}));
   EXPECT_EQ(b.column_name(1), "temperature");
@@ -155,13 +153,11 @@ TEST(NdRecordBatch, MakeInferredFromArrays) {
 
 TEST(NdRecordBatch, MakeWithExplicitTarget) {
   auto schema = array::MakeSchema({array::MakeField("x", array::Float32())});
-  LND_ASSERT_OK_AND_ASSIGN(
-      NdRecordBatch b,
-      NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"t", 2}, {"x", 3}})));
+  LND_ASSERT_OK_AND_ASSIGN(NdRecordBatch b, NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})},
+                                                                Dims({{"t", 2}, {"x", 3}})));
   EXPECT_EQ(b.target(), Dims({{"t", 2}, {"x", 3}}));
-  LND_EXPECT_ERROR(
-      NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"x", 2}})),
-      StatusCode::kInvalidArgument, "shape mismatch: array 'x': dimensions [x=3]");
+  LND_EXPECT_ERROR(NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"x", 2}})),
+                   StatusCode::kInvalidArgument, "shape mismatch: array 'x': dimensions [x=3]");
 }
 
 TEST(NdRecordBatch, SchemaMustMatchColumns) {
@@ -178,14 +174,13 @@ TEST(NdRecordBatch, SchemaMustMatchColumns) {
 TEST(NdRecordBatch, NamesMustBeNonEmptyAndUnique) {
   LND_EXPECT_ERROR(NdRecordBatch::FromArrays({{"", Nd(Iota32(1), {})}}),
                    StatusCode::kInvalidArgument, "column 0 has an empty name");
-  LND_EXPECT_ERROR(
-      NdRecordBatch::FromArrays({{"a", Nd(Iota32(1), {})}, {"a", Nd(Iota32(1), {})}}),
-      StatusCode::kInvalidArgument, "column name 'a' appears more than once");
+  LND_EXPECT_ERROR(NdRecordBatch::FromArrays({{"a", Nd(Iota32(1), {})}, {"a", Nd(Iota32(1), {})}}),
+                   StatusCode::kInvalidArgument, "column name 'a' appears more than once");
 }
 
 TEST(NdRecordBatch, InferredConflictIsShapeMismatch) {
-  LND_EXPECT_ERROR(NdRecordBatch::FromArrays({{"a", Nd(Iota32(3), {{"x", 3}})},
-                                              {"b", Nd(Iota32(2), {{"x", 2}})}}),
+  LND_EXPECT_ERROR(NdRecordBatch::FromArrays(
+                       {{"a", Nd(Iota32(3), {{"x", 3}})}, {"b", Nd(Iota32(2), {{"x", 2}})}}),
                    StatusCode::kInvalidArgument,
                    "shape mismatch: dimension 'x' has size 2 in column 'b'");
 }
@@ -193,21 +188,17 @@ TEST(NdRecordBatch, InferredConflictIsShapeMismatch) {
 TEST(NdRecordBatch, EqualityIsDatasetEquality) {
   Attributes g;
   g.Set("id", "a");
-  const NdRecordBatch ab = Batch({{"a", Nd(Iota32(3), {{"x", 3}})},
-                                  {"b", Nd(Iota32(4), {{"y", 4}})}},
-                                 g);
-  const NdRecordBatch ba = Batch({{"b", Nd(Iota32(4), {{"y", 4}})},
-                                  {"a", Nd(Iota32(3), {{"x", 3}})}},
-                                 g);
+  const NdRecordBatch ab =
+      Batch({{"a", Nd(Iota32(3), {{"x", 3}})}, {"b", Nd(Iota32(4), {{"y", 4}})}}, g);
+  const NdRecordBatch ba =
+      Batch({{"b", Nd(Iota32(4), {{"y", 4}})}, {"a", Nd(Iota32(3), {{"x", 3}})}}, g);
   EXPECT_EQ(ab, ba);  // column order and target axis order are not compared
   EXPECT_FALSE(ab == ba.WithAttributes({}));
   EXPECT_FALSE(ab == Batch({{"a", Nd(Iota32(3), {{"x", 3}})}}, g));
-  EXPECT_FALSE(ab == Batch({{"a", Nd(Iota32(3), {{"x", 3}})},
-                            {"c", Nd(Iota32(4), {{"y", 4}})}},
-                           g));
-  EXPECT_FALSE(ab == Batch({{"a", Nd(Iota32(3), {{"x", 3}})},
-                            {"b", Nd(Iota32(4), {{"z", 4}})}},
-                           g));
+  EXPECT_FALSE(ab ==
+               Batch({{"a", Nd(Iota32(3), {{"x", 3}})}, {"c", Nd(Iota32(4), {{"y", 4}})}}, g));
+  EXPECT_FALSE(ab ==
+               Batch({{"a", Nd(Iota32(3), {{"x", 3}})}, {"b", Nd(Iota32(4), {{"z", 4}})}}, g));
   auto schema = array::MakeSchema({array::MakeField("a", array::Float32())});
   const NdRecordBatch wide = testing::Unwrap(
       NdRecordBatch::Make(schema, {Nd(Iota32(3), {{"x", 3}})}, Dims({{"x", 3}, {"t", 2}})));

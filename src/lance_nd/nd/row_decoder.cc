@@ -71,17 +71,16 @@ Result<std::pair<int64_t, int64_t>> ListRange(const ArrayData& list, int64_t slo
   const int64_t begin = view.ValueOffset(slot);
   const int64_t end = view.ValueOffset(slot + 1);
   if (begin < 0 || end < begin || end > list.children[0]->length) {
-    return InvalidEncoding(where + std::string(what) + " offsets [" + std::to_string(begin) +
-                           ", " + std::to_string(end) + ") are outside its " +
+    return InvalidEncoding(where + std::string(what) + " offsets [" + std::to_string(begin) + ", " +
+                           std::to_string(end) + ") are outside its " +
                            std::to_string(list.children[0]->length) + " items");
   }
   return std::make_pair(begin, end);
 }
 
 /// The non-null children of struct slot `slot` as attributes (none when the slot is null).
-Result<Attributes> DecodeAttributes(const ArrayData& attrs,
-                                    const std::vector<FieldPtr>& fields, int64_t slot,
-                                    const std::string& where) {
+Result<Attributes> DecodeAttributes(const ArrayData& attrs, const std::vector<FieldPtr>& fields,
+                                    int64_t slot, const std::string& where) {
   Attributes out;
   if (attrs.IsNull(slot)) return out;
   if (attrs.children.size() != fields.size()) {
@@ -137,11 +136,10 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
       continue;
     }
     if (!IsNdField(*field)) {
-      return InvalidEncoding("column '" + name + "' is neither an " +
-                             std::string(kNdArrayExtensionName) + " column, the " +
-                             std::string(kGlobalAttributesField) + " column nor a " +
-                             std::string(kStatsPrefix) +
-                             "* column; it is not a lance-nd table column");
+      return InvalidEncoding(
+          "column '" + name + "' is neither an " + std::string(kNdArrayExtensionName) +
+          " column, the " + std::string(kGlobalAttributesField) + " column nor a " +
+          std::string(kStatsPrefix) + "* column; it is not a lance-nd table column");
     }
     LND_ASSIGN_OR_RETURN(NdStorageLayout layout, ParseNdField(*field));
     LND_ASSIGN_OR_RETURN(FieldPtr logical, LogicalField(*field));
@@ -183,9 +181,8 @@ Status RowDecoder::CheckBatch(const array::RecordBatch& batch) const {
                             " but the decoder's schema says " + field.type()->ToString());
     }
     if (column->length < batch.num_rows()) {
-      return InvalidEncoding("column '" + field.name() + "' has " +
-                             std::to_string(column->length) + " rows but the batch has " +
-                             std::to_string(batch.num_rows()));
+      return InvalidEncoding("column '" + field.name() + "' has " + std::to_string(column->length) +
+                             " rows but the batch has " + std::to_string(batch.num_rows()));
     }
   }
   return Status::OK();
@@ -224,10 +221,9 @@ Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int
     LND_ASSIGN_OR_RETURN(auto size_range, ListRange(sizes_list, slot, where, kDimSizesField));
     const int64_t rank = name_range.second - name_range.first;
     if (rank != size_range.second - size_range.first) {
-      return InvalidEncoding(where + "dim_names has " + std::to_string(rank) +
-                             " entries but dim_sizes has " +
-                             std::to_string(size_range.second - size_range.first) +
-                             "; they must be equal (the rank)");
+      return InvalidEncoding(
+          where + "dim_names has " + std::to_string(rank) + " entries but dim_sizes has " +
+          std::to_string(size_range.second - size_range.first) + "; they must be equal (the rank)");
     }
     const ArrayData& name_items = *names_list.children[0];
     const ArrayData& size_items = *sizes_list.children[0];
@@ -245,7 +241,8 @@ Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int
       dims.push_back(Dimension{std::string(name_view.Value(ni)), size_view.Value(si)});
     }
     auto dimensions = Dimensions::Make(std::move(dims));
-    if (!dimensions.ok()) return InvalidEncoding(where + std::string(dimensions.status().message()));
+    if (!dimensions.ok())
+      return InvalidEncoding(where + std::string(dimensions.status().message()));
     const int64_t length = value_range.second - value_range.first;
     if (length != dimensions->num_elements()) {
       return InvalidEncoding(where + "values length " + std::to_string(length) +
@@ -260,8 +257,7 @@ Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int
       const ArrayData& attrs = *column.children[3];
       LND_ASSIGN_OR_RETURN(attributes, DecodeAttributes(attrs, c.attribute_fields, slot, where));
     }
-    auto nd = NdArrowArray::Make(std::move(values), std::move(*dimensions),
-                                 std::move(attributes));
+    auto nd = NdArrowArray::Make(std::move(values), std::move(*dimensions), std::move(attributes));
     if (!nd.ok()) return InvalidEncoding(where + std::string(nd.status().message()));
     fields.push_back(c.logical);
     names.push_back(name);

@@ -74,25 +74,25 @@ TEST(RowDecoderSchema, RejectsWrongStorage) {
       MakeStatus({tagged(array::Struct({MakeField("values", array::Float32()), names, sizes}))}),
       StatusCode::kCorrupt, "storage child 'values' has type float but a list was expected");
   LND_EXPECT_ERROR(
-      MakeStatus({tagged(array::Struct({values, names, ListField("dim_sizes", array::Int32(),
-                                                                 false)}))}),
+      MakeStatus(
+          {tagged(array::Struct({values, names, ListField("dim_sizes", array::Int32(), false)}))}),
       StatusCode::kCorrupt, "storage child 'dim_sizes' has type list<");
   LND_EXPECT_ERROR(
-      MakeStatus({tagged(array::Struct({values, ListField("dim_names", array::Binary(), false),
-                                        sizes}))}),
+      MakeStatus(
+          {tagged(array::Struct({values, ListField("dim_names", array::Binary(), false), sizes}))}),
       StatusCode::kCorrupt, "storage child 'dim_names' has type list<");
   LND_EXPECT_ERROR(
-      MakeStatus({tagged(array::Struct({values, names, sizes, MakeField("attrs", array::Utf8())}))}),
+      MakeStatus(
+          {tagged(array::Struct({values, names, sizes, MakeField("attrs", array::Utf8())}))}),
       StatusCode::kCorrupt, "storage child 'attrs' has type string but a struct was expected");
   LND_EXPECT_ERROR(
-      MakeStatus({tagged(array::Struct({values, names, sizes,
-                                        MakeField("extra", array::Struct({}))}))}),
+      MakeStatus(
+          {tagged(array::Struct({values, names, sizes, MakeField("extra", array::Struct({}))}))}),
       StatusCode::kCorrupt, "storage child 3 is named 'extra' but 'attrs' was expected");
-  LND_EXPECT_ERROR(
-      MakeStatus({tagged(array::Struct(
-          {values, names, sizes,
-           MakeField("attrs", array::Struct({MakeField("", array::Utf8())}))}))}),
-      StatusCode::kCorrupt, "a child with an empty name");
+  LND_EXPECT_ERROR(MakeStatus({tagged(array::Struct(
+                       {values, names, sizes,
+                        MakeField("attrs", array::Struct({MakeField("", array::Utf8())}))}))}),
+                   StatusCode::kCorrupt, "a child with an empty name");
 }
 
 TEST(RowDecoderSchema, ChecksExtensionVersion) {
@@ -127,10 +127,10 @@ TEST(RowDecoderSchema, GlobalAttributesColumnRules) {
 }
 
 TEST(RowDecoderSchema, StatsColumnsAreIgnored) {
-  const RowDecoder d = MakeOk(
-      {EncodedField(*MakeField("v", array::Float32())),
-       MakeField("__stats__:v", array::Struct({MakeField("min", array::Float32()),
-                                               MakeField("max", array::Float32())}))});
+  const RowDecoder d =
+      MakeOk({EncodedField(*MakeField("v", array::Float32())),
+              MakeField("__stats__:v", array::Struct({MakeField("min", array::Float32()),
+                                                      MakeField("max", array::Float32())}))});
   EXPECT_EQ(d.Variables().size(), 1u);
 }
 
@@ -208,8 +208,8 @@ TEST(RowDecoder, DecodesSlicedBatches) {
 }
 
 TEST(RowDecoder, ZeroFieldAttrsMeansNoAttributes) {
-  const auto batch = Encode({Batch({{"v", Nd(Iota32(2), {{"x", 2}})}}),
-                             Batch({{"w", Nd(Iota32(1), {})}})});
+  const auto batch =
+      Encode({Batch({{"v", Nd(Iota32(2), {{"x", 2}})}}), Batch({{"w", Nd(Iota32(1), {})}})});
   const array::Field& f = *batch->schema()->field(0);
   std::vector<FieldPtr> children = f.type()->children();
   children.push_back(MakeField("attrs", array::Struct({}), false));
@@ -228,8 +228,8 @@ TEST(RowDecoder, ZeroFieldAttrsMeansNoAttributes) {
 TEST(RowDecoder, NullAttrsSlotMeansNoAttributes) {
   Attributes a;
   a.Set("units", "K");
-  const auto batch = Encode({Batch({{"v", Nd(Iota32(1), {}, a)}}),
-                             Batch({{"v", Nd(Iota32(1), {}, a)}})});
+  const auto batch =
+      Encode({Batch({{"v", Nd(Iota32(1), {}, a)}}), Batch({{"v", Nd(Iota32(1), {}, a)}})});
   auto column = std::make_shared<array::ArrayData>(*batch->column(0));
   auto attrs = std::make_shared<array::ArrayData>(*column->children[3]);
   std::uint8_t* bits = nullptr;
@@ -247,8 +247,8 @@ TEST(RowDecoder, NullAttrsSlotMeansNoAttributes) {
 
 TEST(RowDecoder, IgnoresStatsColumns) {
   const auto batch = Encode({Batch({{"v", Nd(F32({1, 5}), {{"x", 2}})}})});
-  auto stats_type = array::Struct({MakeField("min", array::Float32()),
-                                   MakeField("max", array::Float32())});
+  auto stats_type =
+      array::Struct({MakeField("min", array::Float32()), MakeField("max", array::Float32())});
   auto stats = array::MakeArrayData(stats_type, 1, {nullptr}, {F32({1}), F32({5})}, 0);
   const auto with_stats = Append(*batch, MakeField("__stats__:v", stats_type), stats);
   const RowDecoder d = DecoderFor(*with_stats);
@@ -264,11 +264,11 @@ TEST(RowDecoder, StripsEncodingKeysAndTableMetadata) {
   array::Metadata top = f.metadata();
   top.Set("lance-encoding:structural-encoding", "miniblock");
   std::vector<FieldPtr> children = f.type()->children();
-  children[0] = MakeField(
-      "values",
-      array::List(MakeField("item", array::Float32(), true,
-                            array::Metadata({{"lance-encoding:compression", "zstd"}}))),
-      false);
+  children[0] =
+      MakeField("values",
+                array::List(MakeField("item", array::Float32(), true,
+                                      array::Metadata({{"lance-encoding:compression", "zstd"}}))),
+                false);
   const FieldPtr field = MakeField("v", array::Struct(children), true, top);
   auto column = std::make_shared<array::ArrayData>(*batch->column(0));
   column->type = field->type();
@@ -280,8 +280,8 @@ TEST(RowDecoder, StripsEncodingKeysAndTableMetadata) {
                                {"lance_nd:stats", "1"},
                                {"lance_nd.column_defaults.lance-encoding:compression", "zstd"},
                                {"title", "t"}});
-  const auto patched = Unwrap(array::RecordBatch::Make(
-      array::MakeSchema(fields, schema_meta), 1, std::vector<ArrayPtr>{column}));
+  const auto patched = Unwrap(array::RecordBatch::Make(array::MakeSchema(fields, schema_meta), 1,
+                                                       std::vector<ArrayPtr>{column}));
   const RowDecoder d = DecoderFor(*patched);
   EXPECT_TRUE(d.Variables()[0]->metadata().empty());
   LND_ASSERT_OK_AND_ASSIGN(NdRecordBatch r0, d.DecodeRow(*patched, 0));
@@ -302,8 +302,7 @@ struct RawRow {
 };
 
 /// One nd column "v" (float32 values) with the given rows, as a record batch.
-array::RecordBatchPtr RawBatch(const std::vector<RawRow>& rows,
-                               const std::string& name = "v") {
+array::RecordBatchPtr RawBatch(const std::vector<RawRow>& rows, const std::string& name = "v") {
   const FieldPtr field = EncodedField(*MakeField(name, array::Float32()));
   const auto& c = field->type()->children();
   array::ListBuilder values(c[0]->type(),
@@ -362,10 +361,10 @@ Status DecodeRaw(const std::vector<RawRow>& rows, int64_t row) {
 }
 
 TEST(RowDecoderCorrupt, HandBuiltRowDecodes) {
-  const auto batch = RawBatch({RawRow{true, std::vector<float>{1, 2},
-                                      std::vector<std::optional<std::string>>{"x"},
-                                      std::vector<std::optional<uint32_t>>{2}},
-                               RawRow{false}});
+  const auto batch =
+      RawBatch({RawRow{true, std::vector<float>{1, 2}, std::vector<std::optional<std::string>>{"x"},
+                       std::vector<std::optional<uint32_t>>{2}},
+                RawRow{false}});
   const RowDecoder d = DecoderFor(*batch);
   LND_ASSERT_OK_AND_ASSIGN(NdRecordBatch r0, d.DecodeRow(*batch, 0));
   EXPECT_EQ(r0, Batch({{"v", Nd(F32({1, 2}), {{"x", 2}})}}));
@@ -404,21 +403,19 @@ TEST(RowDecoderCorrupt, BadDimensionNames) {
                    StatusCode::kCorrupt,
                    "invalid nd encoding: column 'v' row 0: invalid dimensions: dimension name "
                    "'x' appears more than once");
-  LND_EXPECT_ERROR(DecodeRaw({RawRow{true, std::vector<float>{1},
-                                     std::vector<std::optional<std::string>>{""},
-                                     std::vector<std::optional<uint32_t>>{1}}},
-                             0),
-                   StatusCode::kCorrupt, "invalid dimensions: axis 0 has an empty name");
+  LND_EXPECT_ERROR(
+      DecodeRaw({RawRow{true, std::vector<float>{1}, std::vector<std::optional<std::string>>{""},
+                        std::vector<std::optional<uint32_t>>{1}}},
+                0),
+      StatusCode::kCorrupt, "invalid dimensions: axis 0 has an empty name");
 }
 
 TEST(RowDecoderCorrupt, NullsWhereValuesAreRequired) {
   LND_EXPECT_ERROR(DecodeRaw({RawRow{true, std::vector<float>{1}, std::nullopt,
                                      std::vector<std::optional<uint32_t>>{}}},
                              0),
-                   StatusCode::kCorrupt,
-                   "column 'v' row 0: dim_names is null in a non-null row");
-  LND_EXPECT_ERROR(DecodeRaw({RawRow{true, std::nullopt,
-                                     std::vector<std::optional<std::string>>{},
+                   StatusCode::kCorrupt, "column 'v' row 0: dim_names is null in a non-null row");
+  LND_EXPECT_ERROR(DecodeRaw({RawRow{true, std::nullopt, std::vector<std::optional<std::string>>{},
                                      std::vector<std::optional<uint32_t>>{}}},
                              0),
                    StatusCode::kCorrupt, "values is null in a non-null row");
@@ -432,14 +429,14 @@ TEST(RowDecoderCorrupt, NullsWhereValuesAreRequired) {
 }
 
 TEST(RowDecoderCorrupt, ColumnsOfOneRowMustAgree) {
-  const auto a = RawBatch({RawRow{true, std::vector<float>{1, 2, 3},
-                                  std::vector<std::optional<std::string>>{"x"},
-                                  std::vector<std::optional<uint32_t>>{3}}},
-                          "a");
-  const auto b = RawBatch({RawRow{true, std::vector<float>{1, 2},
-                                  std::vector<std::optional<std::string>>{"x"},
-                                  std::vector<std::optional<uint32_t>>{2}}},
-                          "b");
+  const auto a = RawBatch(
+      {RawRow{true, std::vector<float>{1, 2, 3}, std::vector<std::optional<std::string>>{"x"},
+              std::vector<std::optional<uint32_t>>{3}}},
+      "a");
+  const auto b =
+      RawBatch({RawRow{true, std::vector<float>{1, 2}, std::vector<std::optional<std::string>>{"x"},
+                       std::vector<std::optional<uint32_t>>{2}}},
+               "b");
   const auto both = Append(*a, b->schema()->field(0), b->column(0));
   LND_EXPECT_ERROR(DecoderFor(*both).DecodeRow(*both, 0), StatusCode::kCorrupt,
                    "invalid nd encoding: row 0: shape mismatch: dimension 'x' has size 2 in "
@@ -447,9 +444,9 @@ TEST(RowDecoderCorrupt, ColumnsOfOneRowMustAgree) {
 }
 
 TEST(RowDecoderCorrupt, OffsetsOutsideTheItems) {
-  const auto batch = RawBatch({RawRow{true, std::vector<float>{1, 2},
-                                      std::vector<std::optional<std::string>>{"x"},
-                                      std::vector<std::optional<uint32_t>>{2}}});
+  const auto batch =
+      RawBatch({RawRow{true, std::vector<float>{1, 2}, std::vector<std::optional<std::string>>{"x"},
+                       std::vector<std::optional<uint32_t>>{2}}});
   auto column = std::make_shared<array::ArrayData>(*batch->column(0));
   auto values = std::make_shared<array::ArrayData>(*column->children[0]);
   const int32_t offsets[2] = {0, 9};

@@ -58,8 +58,7 @@ Result<FieldPtr> MergeNd(const FieldPtr& table, const FieldPtr& incoming) {
       MergeKeys(t.attribute_fields, in.attribute_fields, "array '" + table->name() + "'"));
   if (keys.size() == t.attribute_fields.size()) return table;
   std::vector<FieldPtr> children = table->type()->children();
-  FieldPtr attrs =
-      array::MakeField(std::string(kAttrsField), array::Struct(std::move(keys)), true);
+  FieldPtr attrs = array::MakeField(std::string(kAttrsField), array::Struct(std::move(keys)), true);
   if (t.has_attrs_child) {
     attrs = children[3]->WithType(attrs->type());
     children[3] = std::move(attrs);
@@ -79,7 +78,8 @@ Status ValidateEncodedSchema(const array::Schema& schema) {
       return InvalidEncoding("column name '" + field->name() + "' appears more than once");
     }
     switch (KindOf(*field)) {
-      case Kind::kStats: break;
+      case Kind::kStats:
+        break;
       case Kind::kGlobal:
         if (has_global) {
           return InvalidEncoding("column '" + field->name() +
@@ -87,9 +87,8 @@ Status ValidateEncodedSchema(const array::Schema& schema) {
         }
         has_global = true;
         if (field->type()->id() != array::TypeId::kStruct) {
-          return InvalidEncoding("the global-attributes column '" + field->name() +
-                                 "' has type " + field->type()->ToString() +
-                                 " but a struct was expected");
+          return InvalidEncoding("the global-attributes column '" + field->name() + "' has type " +
+                                 field->type()->ToString() + " but a struct was expected");
         }
         for (const FieldPtr& f : field->type()->children()) {
           if (f->name().empty()) {
@@ -99,11 +98,10 @@ Status ValidateEncodedSchema(const array::Schema& schema) {
         break;
       case Kind::kNd:
         if (!IsNdField(*field)) {
-          return InvalidEncoding("column '" + field->name() + "' is neither an " +
-                                 std::string(kNdArrayExtensionName) + " column, the " +
-                                 std::string(kGlobalAttributesField) + " column nor a " +
-                                 std::string(kStatsPrefix) +
-                                 "* column; it is not a lance-nd table column");
+          return InvalidEncoding(
+              "column '" + field->name() + "' is neither an " + std::string(kNdArrayExtensionName) +
+              " column, the " + std::string(kGlobalAttributesField) + " column nor a " +
+              std::string(kStatsPrefix) + "* column; it is not a lance-nd table column");
         }
         LND_RETURN_NOT_OK(ParseNdField(*field).status());
         break;
@@ -131,7 +129,8 @@ Result<array::SchemaPtr> MergeEncodedSchema(const array::Schema& table,
     }
     const FieldPtr& existing = fields[static_cast<std::size_t>(index)];
     if (KindOf(*existing) != kind) {
-      return SchemaMismatch("column '" + in->name() + "' has different kinds in the table and "
+      return SchemaMismatch("column '" + in->name() +
+                            "' has different kinds in the table and "
                             "in the new rows (array, global attributes or stats)");
     }
     switch (kind) {

@@ -59,8 +59,7 @@ TEST(MergeEncodedSchema, AppendsNewFieldsAndKeys) {
             (std::vector<std::string>{"temp", "lat", "__global_attrs__", "depth"}));
   const auto& temp = merged->field(0)->type()->children();
   ASSERT_EQ(temp.size(), 4u);
-  EXPECT_EQ(Names(temp[3]->type()->children()),
-            (std::vector<std::string>{"units", "long_name"}));
+  EXPECT_EQ(Names(temp[3]->type()->children()), (std::vector<std::string>{"units", "long_name"}));
   const auto& lat = merged->field(1)->type()->children();
   ASSERT_EQ(lat.size(), 4u);
   EXPECT_EQ(lat[3]->name(), "attrs");
@@ -87,16 +86,15 @@ TEST(MergeEncodedSchema, KeepsTableMetadataAndAddsNewKeys) {
   field_meta.Set("lance-encoding:compression", "zstd");
   std::vector<FieldPtr> fields = base->fields();
   fields[0] = fields[0]->WithMetadata(field_meta);
-  const auto table = array::MakeSchema(
-      fields, array::Metadata({{"lance_nd:format", "1"}, {"title", "old"}}));
-  auto incoming = SchemaOf(NewRows())->WithMetadata(
-      array::Metadata({{"title", "new"}, {"history", "h"}}));
+  const auto table =
+      array::MakeSchema(fields, array::Metadata({{"lance_nd:format", "1"}, {"title", "old"}}));
+  auto incoming =
+      SchemaOf(NewRows())->WithMetadata(array::Metadata({{"title", "new"}, {"history", "h"}}));
   LND_ASSERT_OK_AND_ASSIGN(array::SchemaPtr merged, MergeEncodedSchema(*table, *incoming));
   EXPECT_EQ(merged->field(0)->metadata().Get("lance-encoding:compression"),
             std::optional<std::string_view>("zstd"));
-  EXPECT_EQ(merged->metadata(), array::Metadata({{"lance_nd:format", "1"},
-                                                 {"title", "old"},
-                                                 {"history", "h"}}));
+  EXPECT_EQ(merged->metadata(),
+            array::Metadata({{"lance_nd:format", "1"}, {"title", "old"}, {"history", "h"}}));
 }
 
 TEST(MergeEncodedSchema, RejectsTypeChanges) {
@@ -117,8 +115,8 @@ TEST(MergeEncodedSchema, RejectsTypeChanges) {
                    StatusCode::kSchemaMismatch,
                    "attribute 'id' of the global attributes has type int64");
   auto stats = [](array::DataTypePtr t) {
-    return array::MakeSchema({MakeField("__stats__:lat", array::Struct({MakeField("min", t),
-                                                                        MakeField("max", t)}))});
+    return array::MakeSchema(
+        {MakeField("__stats__:lat", array::Struct({MakeField("min", t), MakeField("max", t)}))});
   };
   LND_ASSERT_OK_AND_ASSIGN(array::SchemaPtr with_stats,
                            MergeEncodedSchema(*table, *stats(array::Float64())));
@@ -134,10 +132,9 @@ TEST(MergeEncodedSchema, RejectsInvalidSchemas) {
   LND_EXPECT_ERROR(MergeEncodedSchema(*plain, *table), StatusCode::kCorrupt, "column 'foo'");
   LND_EXPECT_ERROR(ValidateEncodedSchema(*array::MakeSchema({table->field(0), table->field(0)})),
                    StatusCode::kCorrupt, "appears more than once");
-  LND_EXPECT_ERROR(
-      ValidateEncodedSchema(*array::MakeSchema({GlobalAttributesField({}),
-                                                GlobalAttributesField({})->WithName("g2")})),
-      StatusCode::kCorrupt, "second global-attributes column");
+  LND_EXPECT_ERROR(ValidateEncodedSchema(*array::MakeSchema(
+                       {GlobalAttributesField({}), GlobalAttributesField({})->WithName("g2")})),
+                   StatusCode::kCorrupt, "second global-attributes column");
 }
 
 TEST(EncodeRowsAs, EncodesIntoTheMergedSchema) {
@@ -165,14 +162,14 @@ TEST(EncodeRowsAs, KeepsTargetMetadataAndSkipsStats) {
   // Encoding keys on a leaf (the values item field) and on the top-level field.
   const auto& lat_children = fields[1]->type()->children();
   std::vector<FieldPtr> children = lat_children;
-  children[0] = children[0]->WithType(array::List(MakeField(
-      "item", array::Float64(), true, array::Metadata({{"lance-encoding:bss", "on"}}))));
+  children[0] = children[0]->WithType(array::List(
+      MakeField("item", array::Float64(), true, array::Metadata({{"lance-encoding:bss", "on"}}))));
   array::Metadata top = fields[1]->metadata();
   top.Set("lance-encoding:structural-encoding", "miniblock");
   fields[1] = fields[1]->WithType(array::Struct(children))->WithMetadata(top);
-  fields.push_back(MakeField(StatsColumn("lat"),
-                             array::Struct({MakeField("min", array::Float64()),
-                                            MakeField("max", array::Float64())})));
+  fields.push_back(MakeField(
+      StatsColumn("lat"),
+      array::Struct({MakeField("min", array::Float64()), MakeField("max", array::Float64())})));
   const auto target = array::MakeSchema(fields, array::Metadata({{"lance_nd:format", "1"}}));
   const std::vector<NdRecordBatch> rows = TableRows();
   LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr batch, EncodeRowsAs(rows, *target));
@@ -188,16 +185,15 @@ TEST(EncodeRowsAs, KeepsTargetMetadataAndSkipsStats) {
 
 TEST(EncodeRowsAs, RejectsWhatTheTargetLacks) {
   const auto table = SchemaOf(TableRows());
-  LND_EXPECT_ERROR(EncodeRowsAs(std::vector<NdRecordBatch>{Batch({{"depth", Nd(I32({1}), {})}})},
+  LND_EXPECT_ERROR(
+      EncodeRowsAs(std::vector<NdRecordBatch>{Batch({{"depth", Nd(I32({1}), {})}})}, *table),
+      StatusCode::kSchemaMismatch,
+      "array 'depth' in row 0 is not in the target schema; extend the schema");
+  LND_EXPECT_ERROR(EncodeRowsAs(std::vector<NdRecordBatch>{Batch(
+                                    {{"temp", Nd(Iota32(1), {}, Attrs({{"long_name", "T"}}))}})},
                                 *table),
                    StatusCode::kSchemaMismatch,
-                   "array 'depth' in row 0 is not in the target schema; extend the schema");
-  LND_EXPECT_ERROR(
-      EncodeRowsAs(std::vector<NdRecordBatch>{
-                       Batch({{"temp", Nd(Iota32(1), {}, Attrs({{"long_name", "T"}}))}})},
-                   *table),
-      StatusCode::kSchemaMismatch,
-      "attribute 'long_name' of array 'temp' in row 0 is not in the target schema");
+                   "attribute 'long_name' of array 'temp' in row 0 is not in the target schema");
   LND_EXPECT_ERROR(
       EncodeRowsAs(std::vector<NdRecordBatch>{Batch({}, Attrs({{"source", "s"}}))}, *table),
       StatusCode::kSchemaMismatch, "attribute 'source' of the global attributes in row 0");
@@ -211,13 +207,11 @@ TEST(EncodeRowsAs, RejectsWhatTheTargetLacks) {
   Attributes units;
   units.Set("units", 2.0);
   LND_EXPECT_ERROR(
-      EncodeRowsAs(std::vector<NdRecordBatch>{Batch({{"temp", Nd(Iota32(1), {}, units)}})},
-                   *table),
+      EncodeRowsAs(std::vector<NdRecordBatch>{Batch({{"temp", Nd(Iota32(1), {}, units)}})}, *table),
       StatusCode::kSchemaMismatch,
       "attribute 'units' of array 'temp' has type double in row 0 but string in the target");
   LND_EXPECT_ERROR(
-      EncodeRowsAs(std::vector<NdRecordBatch>{Batch({{"__stats__:x", Nd(Iota32(1), {})}})},
-                   *table),
+      EncodeRowsAs(std::vector<NdRecordBatch>{Batch({{"__stats__:x", Nd(Iota32(1), {})}})}, *table),
       StatusCode::kSchemaMismatch, "is reserved");
   LND_EXPECT_ERROR(EncodeRowsAs(std::vector<NdRecordBatch>{},
                                 *array::MakeSchema({MakeField("foo", array::Int32())})),

@@ -56,8 +56,8 @@ inline Dimensions Dims(const std::vector<std::pair<std::string, uint64_t>>& dims
 
 inline NdArrowArray Nd(array::ArrayPtr values, std::vector<std::pair<std::string, uint64_t>> dims,
                        Attributes attributes = {}) {
-  return Unwrap(NdArrowArray::Make(std::move(values), Dims(std::move(dims)),
-                                   std::move(attributes)));
+  return Unwrap(
+      NdArrowArray::Make(std::move(values), Dims(std::move(dims)), std::move(attributes)));
 }
 
 inline NdRecordBatch Batch(std::vector<std::pair<std::string, NdArrowArray>> arrays,

@@ -57,8 +57,8 @@ struct RandomArrayOptions {
 struct RandomTypeOptions {
   bool null_type = false;
   bool float16 = true;
-  bool temporal = true;          // date32/64, timestamp, duration
-  bool large = true;             // large_utf8, large_binary, large_list
+  bool temporal = true;  // date32/64, timestamp, duration
+  bool large = true;     // large_utf8, large_binary, large_list
   bool fixed_size_binary = true;
 };
 
@@ -67,11 +67,15 @@ namespace internal {
 template <typename T>
 T RandomInt(Rng& rng) {
   switch (rng.Below(8)) {
-    case 0: return std::numeric_limits<T>::min();
-    case 1: return std::numeric_limits<T>::max();
-    case 2: return T{0};
+    case 0:
+      return std::numeric_limits<T>::min();
+    case 1:
+      return std::numeric_limits<T>::max();
+    case 2:
+      return T{0};
     case 3:
-    case 4: return static_cast<T>(rng.Range(-100, 100));
+    case 4:
+      return static_cast<T>(rng.Range(-100, 100));
     default: {
       const std::uint64_t bits = rng.Next();
       T v;
@@ -83,18 +87,24 @@ T RandomInt(Rng& rng) {
 
 inline double RandomDouble(Rng& rng) {
   switch (rng.Below(12)) {
-    case 0: return std::numeric_limits<double>::quiet_NaN();
-    case 1: return std::numeric_limits<double>::infinity();
-    case 2: return -std::numeric_limits<double>::infinity();
-    case 3: return -0.0;
-    case 4: return 0.0;
+    case 0:
+      return std::numeric_limits<double>::quiet_NaN();
+    case 1:
+      return std::numeric_limits<double>::infinity();
+    case 2:
+      return -std::numeric_limits<double>::infinity();
+    case 3:
+      return -0.0;
+    case 4:
+      return 0.0;
     case 5: {  // any bit pattern
       const std::uint64_t bits = rng.Next();
       double v;
       std::memcpy(&v, &bits, sizeof(v));
       return v;
     }
-    default: return static_cast<double>(rng.Range(-1000, 1000)) / 8.0;
+    default:
+      return static_cast<double>(rng.Range(-1000, 1000)) / 8.0;
   }
 }
 
@@ -136,13 +146,19 @@ inline std::string RandomUtf8(Rng& rng, int64_t max_chars) {
   for (int64_t i = 0; i < n; ++i) {
     std::uint32_t cp;
     switch (rng.Below(6)) {
-      case 0: cp = static_cast<std::uint32_t>(rng.Range(0x80, 0x7FF)); break;
+      case 0:
+        cp = static_cast<std::uint32_t>(rng.Range(0x80, 0x7FF));
+        break;
       case 1:
         cp = static_cast<std::uint32_t>(rng.Range(0x800, 0xFFFD));
         if (cp >= 0xD800 && cp <= 0xDFFF) cp -= 0x800;  // no surrogates
         break;
-      case 2: cp = static_cast<std::uint32_t>(rng.Range(0x10000, 0x10FFFF)); break;
-      default: cp = static_cast<std::uint32_t>(rng.Range(0x20, 0x7E)); break;
+      case 2:
+        cp = static_cast<std::uint32_t>(rng.Range(0x10000, 0x10FFFF));
+        break;
+      default:
+        cp = static_cast<std::uint32_t>(rng.Range(0x20, 0x7E));
+        break;
     }
     AppendUtf8(s, cp);
   }
@@ -172,18 +188,42 @@ inline void AppendRandom(array::ArrayBuilder* b, const array::DataType& type, do
     return;
   }
   switch (type.id()) {
-    case TypeId::kBool: static_cast<array::BoolBuilder*>(b)->Append((rng.Next() & 1) != 0); return;
-    case TypeId::kInt8: AppendPrimitive<int8_t>(b, RandomInt<int8_t>(rng)); return;
-    case TypeId::kInt16: AppendPrimitive<int16_t>(b, RandomInt<int16_t>(rng)); return;
-    case TypeId::kInt32: AppendPrimitive<int32_t>(b, RandomInt<int32_t>(rng)); return;
-    case TypeId::kInt64: AppendPrimitive<int64_t>(b, RandomInt<int64_t>(rng)); return;
-    case TypeId::kUInt8: AppendPrimitive<uint8_t>(b, RandomInt<uint8_t>(rng)); return;
-    case TypeId::kUInt16: AppendPrimitive<uint16_t>(b, RandomInt<uint16_t>(rng)); return;
-    case TypeId::kUInt32: AppendPrimitive<uint32_t>(b, RandomInt<uint32_t>(rng)); return;
-    case TypeId::kUInt64: AppendPrimitive<uint64_t>(b, RandomInt<uint64_t>(rng)); return;
-    case TypeId::kFloat16: AppendPrimitive<uint16_t>(b, static_cast<uint16_t>(rng.Next())); return;
-    case TypeId::kFloat32: AppendPrimitive<float>(b, RandomFloat(rng)); return;
-    case TypeId::kFloat64: AppendPrimitive<double>(b, RandomDouble(rng)); return;
+    case TypeId::kBool:
+      static_cast<array::BoolBuilder*>(b)->Append((rng.Next() & 1) != 0);
+      return;
+    case TypeId::kInt8:
+      AppendPrimitive<int8_t>(b, RandomInt<int8_t>(rng));
+      return;
+    case TypeId::kInt16:
+      AppendPrimitive<int16_t>(b, RandomInt<int16_t>(rng));
+      return;
+    case TypeId::kInt32:
+      AppendPrimitive<int32_t>(b, RandomInt<int32_t>(rng));
+      return;
+    case TypeId::kInt64:
+      AppendPrimitive<int64_t>(b, RandomInt<int64_t>(rng));
+      return;
+    case TypeId::kUInt8:
+      AppendPrimitive<uint8_t>(b, RandomInt<uint8_t>(rng));
+      return;
+    case TypeId::kUInt16:
+      AppendPrimitive<uint16_t>(b, RandomInt<uint16_t>(rng));
+      return;
+    case TypeId::kUInt32:
+      AppendPrimitive<uint32_t>(b, RandomInt<uint32_t>(rng));
+      return;
+    case TypeId::kUInt64:
+      AppendPrimitive<uint64_t>(b, RandomInt<uint64_t>(rng));
+      return;
+    case TypeId::kFloat16:
+      AppendPrimitive<uint16_t>(b, static_cast<uint16_t>(rng.Next()));
+      return;
+    case TypeId::kFloat32:
+      AppendPrimitive<float>(b, RandomFloat(rng));
+      return;
+    case TypeId::kFloat64:
+      AppendPrimitive<double>(b, RandomDouble(rng));
+      return;
     case TypeId::kDate32:
       AppendPrimitive<int32_t>(b, static_cast<int32_t>(rng.Range(-800000, 800000)));
       return;
@@ -236,7 +276,8 @@ inline void AppendRandom(array::ArrayBuilder* b, const array::DataType& type, do
       }
       return;
     }
-    case TypeId::kNull: return;
+    case TypeId::kNull:
+      return;
   }
 }
 
@@ -267,9 +308,9 @@ inline array::ArrayPtr RandomArray(const array::DataTypePtr& type, int64_t lengt
 /// \brief Every parameter-free type plus a few parameterised leaves (no nested types).
 inline std::vector<array::DataTypePtr> LeafTypes(const RandomTypeOptions& o = {}) {
   using namespace array;  // NOLINT
-  std::vector<DataTypePtr> t = {Bool(),  Int8(),   Int16(),   Int32(),   Int64(),  UInt8(),
-                                UInt16(), UInt32(), UInt64(), Float32(), Float64(), Utf8(),
-                                Binary()};
+  std::vector<DataTypePtr> t = {Bool(),    Int8(),   Int16(),  Int32(),  Int64(),
+                                UInt8(),   UInt16(), UInt32(), UInt64(), Float32(),
+                                Float64(), Utf8(),   Binary()};
   if (o.null_type) t.push_back(Null());
   if (o.float16) t.push_back(Float16());
   if (o.large) {
@@ -308,15 +349,18 @@ inline array::DataTypePtr RandomTypeImpl(Rng& rng, int depth, const RandomTypeOp
     return MakeField(std::move(name), RandomTypeImpl(rng, depth - 1, o), rng.Below(4) != 0);
   };
   switch (rng.Below(o.large ? 4 : 3)) {
-    case 0: return List(child_field("item"));
-    case 1: return FixedSizeList(child_field("item"), static_cast<int32_t>(rng.Range(1, 4)));
+    case 0:
+      return List(child_field("item"));
+    case 1:
+      return FixedSizeList(child_field("item"), static_cast<int32_t>(rng.Range(1, 4)));
     case 2: {
       std::vector<FieldPtr> fields;
       const int64_t n = rng.Range(1, 3);
       for (int64_t i = 0; i < n; ++i) fields.push_back(child_field("f" + std::to_string(i)));
       return Struct(std::move(fields));
     }
-    default: return LargeList(child_field("item"));
+    default:
+      return LargeList(child_field("item"));
   }
 }
 }  // namespace internal

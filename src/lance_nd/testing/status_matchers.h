@@ -9,29 +9,29 @@
 
 #define LND_ASSERT_OK(expr)                                            \
   do {                                                                 \
-    const ::lance_nd::Status _s = ::lance_nd::testing::ToStatus(expr);  \
+    const ::lance_nd::Status _s = ::lance_nd::testing::ToStatus(expr); \
     ASSERT_TRUE(_s.ok()) << _s.ToString();                             \
   } while (false)
 
 #define LND_EXPECT_OK(expr)                                            \
   do {                                                                 \
-    const ::lance_nd::Status _s = ::lance_nd::testing::ToStatus(expr);  \
+    const ::lance_nd::Status _s = ::lance_nd::testing::ToStatus(expr); \
     EXPECT_TRUE(_s.ok()) << _s.ToString();                             \
   } while (false)
 
-#define LND_ASSERT_OK_AND_ASSIGN(lhs, rexpr)                                  \
-  auto LND_CONCAT(_lnd_t_, __LINE__) = (rexpr);                               \
-  ASSERT_TRUE(LND_CONCAT(_lnd_t_, __LINE__).ok())                             \
-      << LND_CONCAT(_lnd_t_, __LINE__).status().ToString();                   \
+#define LND_ASSERT_OK_AND_ASSIGN(lhs, rexpr)                \
+  auto LND_CONCAT(_lnd_t_, __LINE__) = (rexpr);             \
+  ASSERT_TRUE(LND_CONCAT(_lnd_t_, __LINE__).ok())           \
+      << LND_CONCAT(_lnd_t_, __LINE__).status().ToString(); \
   lhs = std::move(*LND_CONCAT(_lnd_t_, __LINE__))
 
 /// Expect an error of kind `code` whose message contains `substr`.
-#define LND_EXPECT_ERROR(expr, expected_code, substr)                                       \
-  do {                                                                             \
-    const ::lance_nd::Status _s = ::lance_nd::testing::ToStatus(expr);             \
-    EXPECT_EQ(_s.code(), (expected_code)) << _s.ToString();                                 \
-    EXPECT_NE(std::string(_s.message()).find(substr), std::string::npos)           \
-        << "message was: " << _s.message();                                        \
+#define LND_EXPECT_ERROR(expr, expected_code, substr)                    \
+  do {                                                                   \
+    const ::lance_nd::Status _s = ::lance_nd::testing::ToStatus(expr);   \
+    EXPECT_EQ(_s.code(), (expected_code)) << _s.ToString();              \
+    EXPECT_NE(std::string(_s.message()).find(substr), std::string::npos) \
+        << "message was: " << _s.message();                              \
   } while (false)
 
 namespace lance_nd::testing {

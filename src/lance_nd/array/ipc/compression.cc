@@ -121,18 +121,17 @@ Result<BufferPtr> DecompressBodyBuffer(Compression codec, const BufferPtr& store
     std::size_t in_n = src_left;
     std::size_t out_n = static_cast<std::size_t>(out.size() - produced);
     LND_RETURN_NOT_OK_CTX(decoder->Step(src, &in_n, out.mutable_data() + produced, &out_n, &done),
-                          std::string(what) + " (" +
-                              std::string(CompressionName(codec)) + ")");
+                          std::string(what) + " (" + std::string(CompressionName(codec)) + ")");
     src += in_n;
     src_left -= in_n;
     produced += static_cast<int64_t>(out_n);
     if (in_n == 0 && out_n == 0 && !done) {
       if (++stalled > 2) {
-        return Status::Corrupt(
-            std::string(what) + ": " + std::string(CompressionName(codec)) +
-            (src_left == 0 ? " frame is truncated"
-                           : " frame holds more than the declared uncompressed length ") +
-            (src_left == 0 ? std::string() : std::to_string(declared)));
+        return Status::Corrupt(std::string(what) + ": " + std::string(CompressionName(codec)) +
+                               (src_left == 0
+                                    ? " frame is truncated"
+                                    : " frame holds more than the declared uncompressed length ") +
+                               (src_left == 0 ? std::string() : std::to_string(declared)));
       }
     } else {
       stalled = 0;

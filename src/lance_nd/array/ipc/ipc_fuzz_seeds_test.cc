@@ -29,10 +29,11 @@ struct Seed {
 
 std::vector<Seed> Seeds() {
   const SchemaPtr all = testing::AllTypesSchema();
-  const SchemaPtr small = MakeSchema(
-      {MakeField("i", Int32()), MakeField("s", Utf8()), MakeField("l", List(Float64())),
-       MakeField("st", Struct({MakeField("b", Bool()), MakeField("t", Timestamp(TimeUnit::kMicro, "UTC"))}))},
-      Metadata({{"k", "v"}}));
+  const SchemaPtr small =
+      MakeSchema({MakeField("i", Int32()), MakeField("s", Utf8()), MakeField("l", List(Float64())),
+                  MakeField("st", Struct({MakeField("b", Bool()),
+                                          MakeField("t", Timestamp(TimeUnit::kMicro, "UTC"))}))},
+                 Metadata({{"k", "v"}}));
   auto sliced = testing::RandomBatch(all, 20, 9, 0.3)->Slice(3, 9);
   return {
       {"all_types", all, {testing::RandomBatch(all, 5, 1, 0.3)}, {}},
@@ -40,8 +41,10 @@ std::vector<Seed> Seeds() {
       {"all_types_lz4", all, {testing::RandomBatch(all, 4, 3, 0.3)}, {Compression::kLz4Frame}},
       {"all_types_zstd", all, {testing::RandomBatch(all, 4, 4, 0.3)}, {Compression::kZstd}},
       {"all_types_sliced", all, {*sliced}, {}},
-      {"small_two_batches", small,
-       {testing::RandomBatch(small, 6, 5, 0.3), testing::RandomBatch(small, 2, 6, 0.5)}, {}},
+      {"small_two_batches",
+       small,
+       {testing::RandomBatch(small, 6, 5, 0.3), testing::RandomBatch(small, 2, 6, 0.5)},
+       {}},
       {"small_empty_batch", small, {testing::RandomBatch(small, 0, 7, 0.3)}, {}},
       {"schema_only", small, {}, {}},
   };
@@ -68,9 +71,11 @@ TEST(IpcFuzzSeeds, RegenerateWhenAsked) {
     LND_ASSERT_OK_AND_ASSIGN(Bytes stream, WriteIpcStream(s.schema, s.batches, s.options));
     LND_ASSERT_OK_AND_ASSIGN(Bytes file, WriteIpcFileBytes(s.schema, s.batches, s.options));
     std::ofstream(root / "array_ipc_stream" / (s.name + ".arrows"), std::ios::binary)
-        .write(reinterpret_cast<const char*>(stream.data()), static_cast<std::streamsize>(stream.size()));
+        .write(reinterpret_cast<const char*>(stream.data()),
+               static_cast<std::streamsize>(stream.size()));
     std::ofstream(root / "array_ipc_file" / (s.name + ".arrow"), std::ios::binary)
-        .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+        .write(reinterpret_cast<const char*>(file.data()),
+               static_cast<std::streamsize>(file.size()));
   }
 }
 

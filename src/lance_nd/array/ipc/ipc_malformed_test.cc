@@ -93,16 +93,18 @@ Bytes Int32Stream(const BatchSpec& batch) {
 
 TEST(IpcMalformed, CraftedValidBatchReads) {
   // The baseline for the crafted cases below: a well-formed hand-made batch reads fine.
-  BatchSpec s{.length = 3, .nodes = {{3, 0}}, .buffers = {{0, 0}, {0, 12}},
-              .body = Int32Body({7, 8, 9})};
+  BatchSpec s{
+      .length = 3, .nodes = {{3, 0}}, .buffers = {{0, 0}, {0, 12}}, .body = Int32Body({7, 8, 9})};
   LND_ASSERT_OK_AND_ASSIGN(auto got, ReadIpcStream(Int32Stream(s)));
   ASSERT_EQ(got.batches.size(), 1u);
-  EXPECT_TRUE(ArrayEquals(*got.batches[0]->column(0),
-                          *MakePrimitiveArray<int32_t>(Int32(), {7, 8, 9})));
+  EXPECT_TRUE(
+      ArrayEquals(*got.batches[0]->column(0), *MakePrimitiveArray<int32_t>(Int32(), {7, 8, 9})));
 }
 
 TEST(IpcMalformed, BufferOutsideBody) {
-  BatchSpec s{.length = 3, .nodes = {{3, 0}}, .buffers = {{0, 0}, {96, 4000}},
+  BatchSpec s{.length = 3,
+              .nodes = {{3, 0}},
+              .buffers = {{0, 0}, {96, 4000}},
               .body = Int32Body({7, 8, 9})};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "record batch 0: buffer 1 (offset 96, length 4000) exceeds body length 16");
@@ -114,8 +116,7 @@ TEST(IpcMalformed, BufferOutsideBody) {
 }
 
 TEST(IpcMalformed, MissingNodesAndBuffers) {
-  BatchSpec s{.length = 3, .nodes = {}, .buffers = {{0, 0}, {0, 12}},
-              .body = Int32Body({7, 8, 9})};
+  BatchSpec s{.length = 3, .nodes = {}, .buffers = {{0, 0}, {0, 12}}, .body = Int32Body({7, 8, 9})};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "column 0 'x': needs field node 0 but the batch has only 0");
   s.nodes = {{3, 0}};
@@ -125,7 +126,9 @@ TEST(IpcMalformed, MissingNodesAndBuffers) {
 }
 
 TEST(IpcMalformed, BadNodeCounts) {
-  BatchSpec s{.length = 3, .nodes = {{3, 4}}, .buffers = {{0, 8}, {8, 12}},
+  BatchSpec s{.length = 3,
+              .nodes = {{3, 4}},
+              .buffers = {{0, 8}, {8, 12}},
               .body = Int32Body({0, 0, 7, 8, 9})};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "has length 3 and null count 4");
@@ -136,8 +139,7 @@ TEST(IpcMalformed, BadNodeCounts) {
   s.buffers = {{0, 0}, {0, 16}};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "column 0 'x' has 4 rows, but the batch declares 3");
-  s = {.length = 5, .nodes = {{5, 0}}, .buffers = {{0, 0}, {0, 12}},
-       .body = Int32Body({7, 8, 9})};
+  s = {.length = 5, .nodes = {{5, 0}}, .buffers = {{0, 0}, {0, 12}}, .body = Int32Body({7, 8, 9})};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "value buffer holds 12 bytes, but the field node needs 20");
   s = {.length = -2, .nodes = {}, .buffers = {}, .body = {}};
@@ -152,8 +154,7 @@ TEST(IpcMalformed, InvalidOffsetsCaughtByValidation) {
   // offsets 0, 5, 2 (not monotonic), data "hello"
   Bytes body = Int32Body({0, 5, 2, 0});
   body.insert(body.end(), {'h', 'e', 'l', 'l', 'o', 0, 0, 0});
-  BatchSpec s{.length = 2, .nodes = {{2, 0}}, .buffers = {{0, 0}, {0, 12}, {16, 5}},
-              .body = body};
+  BatchSpec s{.length = 2, .nodes = {{2, 0}}, .buffers = {{0, 0}, {0, 12}, {16, 5}}, .body = body};
   const Bytes stream = Concat({SchemaMessage(*schema), BatchMessage(s), Eos()});
   LND_EXPECT_ERROR(ReadIpcStream(stream), StatusCode::kCorrupt, "record batch 0: column 0 's'");
   // Offsets past the data.
@@ -165,8 +166,8 @@ TEST(IpcMalformed, InvalidOffsetsCaughtByValidation) {
 }
 
 TEST(IpcMalformed, FramingErrors) {
-  const Bytes good = Int32Stream({.length = 1, .nodes = {{1, 0}}, .buffers = {{0, 0}, {0, 4}},
-                                  .body = Int32Body({1})});
+  const Bytes good = Int32Stream(
+      {.length = 1, .nodes = {{1, 0}}, .buffers = {{0, 0}, {0, 4}}, .body = Int32Body({1})});
   LND_EXPECT_ERROR(ReadIpcStream(Bytes{}), StatusCode::kCorrupt, "has no schema message");
   LND_EXPECT_ERROR(ReadIpcStream(Eos()), StatusCode::kCorrupt, "has no schema message");
   LND_EXPECT_ERROR(ReadIpcStream(Bytes{0xFF, 0xFF}), StatusCode::kCorrupt,
@@ -181,8 +182,11 @@ TEST(IpcMalformed, FramingErrors) {
   for (int i = 8; i < 24; ++i) garbage[static_cast<std::size_t>(i)] = 0xAB;
   LND_EXPECT_ERROR(ReadIpcStream(garbage), StatusCode::kCorrupt, "failed verification");
   // Declared body longer than the bytes.
-  BatchSpec s{.length = 1, .nodes = {{1, 0}}, .buffers = {{0, 0}, {0, 4}},
-              .body = Int32Body({1}), .body_length = 4096};
+  BatchSpec s{.length = 1,
+              .nodes = {{1, 0}},
+              .buffers = {{0, 0}, {0, 4}},
+              .body = Int32Body({1}),
+              .body_length = 4096};
   LND_EXPECT_ERROR(ReadIpcStream(Concat({SchemaMessage(*Int32Schema()), BatchMessage(s)})),
                    StatusCode::kCorrupt, "record batch 0: body length 4096 exceeds the 8 bytes");
   // A stream that starts with a record batch.
@@ -201,8 +205,11 @@ TEST(IpcMalformed, FramingErrors) {
 }
 
 TEST(IpcMalformed, OldMetadataVersionIsNotImplemented) {
-  BatchSpec s{.length = 1, .nodes = {{1, 0}}, .buffers = {{0, 0}, {0, 4}},
-              .body = Int32Body({1}), .version = fb::MetadataVersion::V3};
+  BatchSpec s{.length = 1,
+              .nodes = {{1, 0}},
+              .buffers = {{0, 0}, {0, 4}},
+              .body = Int32Body({1}),
+              .version = fb::MetadataVersion::V3};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kNotImplemented,
                    "metadata version V3");
 }
@@ -213,13 +220,14 @@ Bytes RawTypeSchema(int type, bool dictionary = false, bool big_endian = false) 
   auto type_table = fb::CreateNull(fbb).Union();
   flatbuffers::Offset<fb::DictionaryEncoding> dict;
   if (dictionary) dict = fb::CreateDictionaryEncoding(fbb, 0, fb::CreateInt(fbb, 32, true));
-  auto field = fb::CreateField(fbb, fbb.CreateString("f"), true, static_cast<fb::Type>(type),
-                               type_table, dict, fbb.CreateVector(std::vector<flatbuffers::Offset<fb::Field>>{}));
+  auto field =
+      fb::CreateField(fbb, fbb.CreateString("f"), true, static_cast<fb::Type>(type), type_table,
+                      dict, fbb.CreateVector(std::vector<flatbuffers::Offset<fb::Field>>{}));
   auto fields = fbb.CreateVector(std::vector<flatbuffers::Offset<fb::Field>>{field});
-  auto schema = fb::CreateSchema(fbb, big_endian ? fb::Endianness::Big : fb::Endianness::Little,
-                                 fields);
-  auto msg = fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema,
-                               schema.Union(), 0);
+  auto schema =
+      fb::CreateSchema(fbb, big_endian ? fb::Endianness::Big : fb::Endianness::Little, fields);
+  auto msg =
+      fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema, schema.Union(), 0);
   fbb.Finish(msg);
   return Frame(fbb, {});
 }
@@ -260,27 +268,26 @@ TEST(IpcMalformed, InvalidTypeParameters) {
       kids.push_back(fb::CreateField(fbb, fbb.CreateString("c"), true, fb::Type::Null,
                                      fb::CreateNull(fbb).Union()));
     }
-    auto field = fb::CreateField(fbb, fbb.CreateString("f"), true, type, t, 0,
-                                 fbb.CreateVector(kids));
-    auto schema = fb::CreateSchema(
-        fbb, fb::Endianness::Little,
-        fbb.CreateVector(std::vector<flatbuffers::Offset<fb::Field>>{field}));
+    auto field =
+        fb::CreateField(fbb, fbb.CreateString("f"), true, type, t, 0, fbb.CreateVector(kids));
+    auto schema =
+        fb::CreateSchema(fbb, fb::Endianness::Little,
+                         fbb.CreateVector(std::vector<flatbuffers::Offset<fb::Field>>{field}));
     fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema,
                                  schema.Union(), 0));
     return Frame(fbb, {});
   };
   using B = flatbuffers::FlatBufferBuilder;
-  LND_EXPECT_ERROR(
-      ReadIpcStream(schema_with([](B& b) { return fb::CreateInt(b, 12, true).Union(); },
-                                fb::Type::Int, 0)),
-      StatusCode::kCorrupt, "Int bit width 12 is invalid");
+  LND_EXPECT_ERROR(ReadIpcStream(schema_with(
+                       [](B& b) { return fb::CreateInt(b, 12, true).Union(); }, fb::Type::Int, 0)),
+                   StatusCode::kCorrupt, "Int bit width 12 is invalid");
   LND_EXPECT_ERROR(
       ReadIpcStream(schema_with([](B& b) { return fb::CreateList(b).Union(); }, fb::Type::List, 2)),
       StatusCode::kCorrupt, "List type has 2 children, expected 1");
-  LND_EXPECT_ERROR(ReadIpcStream(schema_with(
-                       [](B& b) { return fb::CreateFixedSizeList(b, -3).Union(); },
-                       fb::Type::FixedSizeList, 1)),
-                   StatusCode::kCorrupt, "fixed size list size -3 is negative");
+  LND_EXPECT_ERROR(
+      ReadIpcStream(schema_with([](B& b) { return fb::CreateFixedSizeList(b, -3).Union(); },
+                                fb::Type::FixedSizeList, 1)),
+      StatusCode::kCorrupt, "fixed size list size -3 is negative");
   LND_EXPECT_ERROR(
       ReadIpcStream(schema_with([](B& b) { return fb::CreateFixedSizeBinary(b, -1).Union(); },
                                 fb::Type::FixedSizeBinary, 0)),
@@ -316,8 +323,7 @@ TEST(IpcMalformed, CompressedBuffers) {
                    "shorter than its 8-byte length prefix");
   Bytes wrong_len = lz4;
   StoreLE<int64_t>(wrong_len.data(), 15);
-  LND_EXPECT_ERROR(decompress(Compression::kLz4Frame, wrong_len), StatusCode::kCorrupt,
-                   "buffer 1");
+  LND_EXPECT_ERROR(decompress(Compression::kLz4Frame, wrong_len), StatusCode::kCorrupt, "buffer 1");
   Bytes huge = lz4;
   StoreLE<int64_t>(huge.data(), int64_t{1} << 50);  // must not be allocated up front
   LND_EXPECT_ERROR(decompress(Compression::kLz4Frame, huge), StatusCode::kCorrupt,
@@ -339,8 +345,11 @@ TEST(IpcMalformed, CompressedBuffers) {
 }
 
 TEST(IpcMalformed, CompressedBatchWithBadCodec) {
-  BatchSpec s{.length = 1, .nodes = {{1, 0}}, .buffers = {{0, 0}, {0, 4}},
-              .body = Int32Body({1}), .compression = static_cast<fb::CompressionType>(7)};
+  BatchSpec s{.length = 1,
+              .nodes = {{1, 0}},
+              .buffers = {{0, 0}, {0, 4}},
+              .body = Int32Body({1}),
+              .compression = static_cast<fb::CompressionType>(7)};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "unknown body compression codec 7");
   s.compression = fb::CompressionType::LZ4_FRAME;  // 4 bytes cannot hold the 8-byte prefix
@@ -354,7 +363,8 @@ Bytes SmallFile() {
   const SchemaPtr schema = Int32Schema();
   const std::vector<RecordBatchPtr> batches{
       std::make_shared<const RecordBatch>(
-          schema, 3, std::vector<ArrayPtr>{MakePrimitiveArray<int32_t>(Int32(), {1, std::nullopt, 3})}),
+          schema, 3,
+          std::vector<ArrayPtr>{MakePrimitiveArray<int32_t>(Int32(), {1, std::nullopt, 3})}),
       std::make_shared<const RecordBatch>(
           schema, 1, std::vector<ArrayPtr>{MakePrimitiveArray<int32_t>(Int32(), {4})})};
   auto bytes = WriteIpcFileBytes(schema, batches);
@@ -430,8 +440,7 @@ bool AcceptableError(const Status& st) {
 }
 
 SchemaPtr SmallMixedSchema() {
-  return MakeSchema({MakeField("i", Int16()), MakeField("s", Utf8()),
-                     MakeField("l", List(Int8())),
+  return MakeSchema({MakeField("i", Int16()), MakeField("s", Utf8()), MakeField("l", List(Int8())),
                      MakeField("st", Struct({MakeField("b", Bool()), MakeField("f", Float64())})),
                      MakeField("fsl", FixedSizeList(UInt8(), 2))},
                     Metadata({{"k", "v"}}));
@@ -472,8 +481,8 @@ void FlipEveryByte(const Bytes& good, ReadFn read) {
       Bytes b = good;
       b[i] = static_cast<std::uint8_t>(b[i] ^ static_cast<std::uint8_t>(mask));
       const Status st = read(b);
-      ASSERT_TRUE(AcceptableError(st)) << "byte " << i << " ^ " << int(mask) << ": "
-                                       << st.ToString();
+      ASSERT_TRUE(AcceptableError(st))
+          << "byte " << i << " ^ " << int(mask) << ": " << st.ToString();
       errors += st.ok() ? 0 : 1;
     }
   }

@@ -2,10 +2,10 @@
 // compression, files on disk.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
-#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -23,7 +23,9 @@ using testing::RandomBatch;
 void ExpectSameContents(const IpcContents& got, const SchemaPtr& schema,
                         const std::vector<RecordBatchPtr>& batches) {
   ASSERT_TRUE(got.schema->Equals(*schema, /*check_metadata=*/true))
-      << "got:\n" << got.schema->ToString() << "\nexpected:\n" << schema->ToString();
+      << "got:\n"
+      << got.schema->ToString() << "\nexpected:\n"
+      << schema->ToString();
   ASSERT_EQ(got.batches.size(), batches.size());
   for (std::size_t b = 0; b < batches.size(); ++b) {
     const RecordBatch& g = *got.batches[b];
@@ -40,8 +42,7 @@ void ExpectSameContents(const IpcContents& got, const SchemaPtr& schema,
   }
 }
 
-std::vector<RecordBatchPtr> SomeBatches(const SchemaPtr& schema, uint64_t seed,
-                                        double null_prob) {
+std::vector<RecordBatchPtr> SomeBatches(const SchemaPtr& schema, uint64_t seed, double null_prob) {
   return {RandomBatch(schema, 37, seed, null_prob), RandomBatch(schema, 0, seed + 1, null_prob),
           RandomBatch(schema, 100, seed + 2, null_prob)};
 }
@@ -123,8 +124,8 @@ TEST(IpcRoundTrip, RandomSchemasSlicesAndCodecs) {
     for (int64_t i = 0; i < n_fields; ++i) {
       Metadata md;
       if (maker.Uniform(0, 3) == 0) md.Set("ARROW:extension:name", "ext" + std::to_string(i));
-      fields.push_back(MakeField("c" + std::to_string(i), maker.RandomType(3),
-                                 maker.Uniform(0, 1) == 0, md));
+      fields.push_back(
+          MakeField("c" + std::to_string(i), maker.RandomType(3), maker.Uniform(0, 1) == 0, md));
     }
     const SchemaPtr schema = MakeSchema(fields);
     const int64_t rows = maker.Uniform(0, 40);
@@ -150,8 +151,8 @@ TEST(IpcRoundTrip, SlicedNestedChildren) {
   auto values = MakePrimitiveArray<int32_t>(Int32(), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   LND_ASSERT_OK_AND_ASSIGN(auto child, Slice(values, 2, 8));  // 2..9
   const int32_t offs[] = {1, 3, 3, 7};
-  auto list = MakeArrayData(List(Int32()), 3, {nullptr, Buffer::Copy(offs, sizeof(offs))},
-                            {child}, 0);
+  auto list =
+      MakeArrayData(List(Int32()), 3, {nullptr, Buffer::Copy(offs, sizeof(offs))}, {child}, 0);
   LND_ASSERT_OK(Validate(*list));
   auto names = MakeStringArray({"a", std::nullopt, "ccc", "dd", "e"});
   LND_ASSERT_OK_AND_ASSIGN(auto names_tail, Slice(names, 1, 4));
@@ -163,8 +164,8 @@ TEST(IpcRoundTrip, SlicedNestedChildren) {
   LND_ASSERT_OK_AND_ASSIGN(auto st_slice, Slice(st, 1, 2));
   auto schema = MakeSchema({MakeField("l", list->type), MakeField("s", type)});
   LND_ASSERT_OK_AND_ASSIGN(auto list_slice, Slice(list, 1, 2));
-  auto batch = std::make_shared<const RecordBatch>(schema, 2,
-                                                   std::vector<ArrayPtr>{list_slice, st_slice});
+  auto batch =
+      std::make_shared<const RecordBatch>(schema, 2, std::vector<ArrayPtr>{list_slice, st_slice});
   LND_ASSERT_OK(batch->Validate());
   const std::vector<RecordBatchPtr> batches{batch};
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, WriteIpcStream(schema, batches));
@@ -222,7 +223,8 @@ TEST(IpcRoundTrip, StreamReaderReadsIncrementally) {
   LND_ASSERT_OK(writer.Close());  // idempotent
   LND_EXPECT_ERROR(writer.WriteRecordBatch(RecordBatch(schema, 0, {MakeEmptyArray(Int32())})),
                    StatusCode::kInvalidArgument, "closed");
-  LND_ASSERT_OK_AND_ASSIGN(auto reader, IpcStreamReader::Open(Buffer::FromVector(writer.TakeBytes())));
+  LND_ASSERT_OK_AND_ASSIGN(auto reader,
+                           IpcStreamReader::Open(Buffer::FromVector(writer.TakeBytes())));
   for (int i = 0; i < 3; ++i) {
     LND_ASSERT_OK_AND_ASSIGN(auto batch, reader.ReadNext());
     ASSERT_NE(batch, nullptr);
@@ -249,8 +251,8 @@ TEST(IpcRoundTrip, ZeroCopyBuffersSliceTheInput) {
 }
 
 TEST(IpcRoundTrip, FilesOnDisk) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("lance_nd_ipc_test_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("lance_nd_ipc_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const SchemaPtr schema = AllTypesSchema();
   const auto batches = SomeBatches(schema, 3, 0.1);
@@ -277,13 +279,12 @@ TEST(IpcWriter, RejectsBatchesThatDoNotMatchTheSchema) {
   auto schema = MakeSchema({MakeField("x", Int32())});
   LND_ASSERT_OK_AND_ASSIGN(auto writer, IpcFileWriter::OpenInMemory(schema));
   auto wrong = MakeStringArray({"a"});
-  LND_EXPECT_ERROR(writer.WriteRecordBatch(RecordBatch(MakeSchema({MakeField("x", Utf8())}), 1,
-                                                       {wrong})),
-                   StatusCode::kInvalidArgument, "has type");
+  LND_EXPECT_ERROR(
+      writer.WriteRecordBatch(RecordBatch(MakeSchema({MakeField("x", Utf8())}), 1, {wrong})),
+      StatusCode::kInvalidArgument, "has type");
   LND_EXPECT_ERROR(writer.WriteRecordBatch(RecordBatch(MakeSchema({}), 0, {})),
                    StatusCode::kInvalidArgument, "has 0 columns");
-  LND_EXPECT_ERROR(IpcStreamWriter::OpenInMemory(nullptr), StatusCode::kInvalidArgument,
-                   "schema");
+  LND_EXPECT_ERROR(IpcStreamWriter::OpenInMemory(nullptr), StatusCode::kInvalidArgument, "schema");
 }
 
 }  // namespace

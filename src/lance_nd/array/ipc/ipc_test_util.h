@@ -90,10 +90,10 @@ class RandomArrayMaker {
   /// \brief A random type, nested at most `depth` levels.
   DataTypePtr RandomType(int depth) {
     static const TypeId kLeaves[] = {
-        TypeId::kNull,    TypeId::kBool,      TypeId::kInt8,        TypeId::kInt16,
-        TypeId::kInt32,   TypeId::kInt64,     TypeId::kUInt8,       TypeId::kUInt16,
-        TypeId::kUInt32,  TypeId::kUInt64,    TypeId::kFloat16,     TypeId::kFloat32,
-        TypeId::kFloat64, TypeId::kUtf8,      TypeId::kLargeUtf8,   TypeId::kBinary,
+        TypeId::kNull,        TypeId::kBool,   TypeId::kInt8,      TypeId::kInt16,
+        TypeId::kInt32,       TypeId::kInt64,  TypeId::kUInt8,     TypeId::kUInt16,
+        TypeId::kUInt32,      TypeId::kUInt64, TypeId::kFloat16,   TypeId::kFloat32,
+        TypeId::kFloat64,     TypeId::kUtf8,   TypeId::kLargeUtf8, TypeId::kBinary,
         TypeId::kLargeBinary, TypeId::kDate32, TypeId::kDate64};
     const int64_t n_leaves = static_cast<int64_t>(std::size(kLeaves));
     const int64_t pick = Uniform(0, depth > 0 ? n_leaves + 8 : n_leaves + 3);
@@ -152,7 +152,8 @@ class RandomArrayMaker {
   BufferPtr Offsets(int64_t length, bool large, int64_t max_len, int64_t* total) {
     std::vector<int64_t> offs(static_cast<std::size_t>(length + 1), 0);
     for (int64_t i = 0; i < length; ++i) {
-      offs[static_cast<std::size_t>(i + 1)] = offs[static_cast<std::size_t>(i)] + Uniform(0, max_len);
+      offs[static_cast<std::size_t>(i + 1)] =
+          offs[static_cast<std::size_t>(i)] + Uniform(0, max_len);
     }
     *total = offs.back();
     if (large) return Buffer::Copy(offs.data(), (length + 1) * 8);
@@ -199,14 +200,13 @@ inline SchemaPtr AllTypesSchema() {
       MakeField("fsl_fsl", FixedSizeList(FixedSizeList(Int16(), 2), 2)),
       MakeField("list_struct",
                 List(Struct({MakeField("a", Int64()), MakeField("b", Utf8(), false)}))),
-      MakeField("struct",
-                Struct({MakeField("x", Float64()), MakeField("y", List(Bool())),
-                        MakeField("z", Struct({MakeField("deep", Binary())}),
-                                  true, Metadata({{"inner", "1"}}))})),
+      MakeField("struct", Struct({MakeField("x", Float64()), MakeField("y", List(Bool())),
+                                  MakeField("z", Struct({MakeField("deep", Binary())}), true,
+                                            Metadata({{"inner", "1"}}))})),
       MakeField("empty_struct", Struct({})),
-      MakeField("ext", FixedSizeBinary(16), true,
-                Metadata({{"ARROW:extension:name", "arrow.uuid"},
-                          {"ARROW:extension:metadata", ""}})),
+      MakeField(
+          "ext", FixedSizeBinary(16), true,
+          Metadata({{"ARROW:extension:name", "arrow.uuid"}, {"ARROW:extension:metadata", ""}})),
   };
   return MakeSchema(std::move(fields), Metadata({{"lance_nd:format", "1"}, {"k", "v"}}));
 }

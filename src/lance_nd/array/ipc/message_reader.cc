@@ -29,7 +29,10 @@ bool IsAligned(const void* p, std::size_t a) {
 class ArrayLoader {
  public:
   ArrayLoader(const fb::RecordBatch& rb, BufferPtr body, Compression codec, std::string what)
-      : nodes_(rb.nodes()), buffers_(rb.buffers()), body_(std::move(body)), codec_(codec),
+      : nodes_(rb.nodes()),
+        buffers_(rb.buffers()),
+        body_(std::move(body)),
+        codec_(codec),
         what_(std::move(what)) {}
 
   Result<ArrayPtr> Load(const Field& field, const std::string& path) {
@@ -165,9 +168,8 @@ class ArrayLoader {
   Status CheckSize(const BufferPtr& buffer, int64_t need, const std::string& path,
                    const char* kind) {
     if (buffer->size() < need) {
-      return Status::Corrupt(what_ + ": " + path + ": " + kind + " holds " +
-                             Str(buffer->size()) + " bytes, but the field node needs " +
-                             Str(need));
+      return Status::Corrupt(what_ + ": " + path + ": " + kind + " holds " + Str(buffer->size()) +
+                             " bytes, but the field node needs " + Str(need));
     }
     return Status::OK();
   }
@@ -351,8 +353,8 @@ Result<BufferPtr> ReadWholeFile(const std::string& path) {
   }
   std::uint8_t* data = nullptr;
   BufferPtr out = Buffer::AllocateZeroed(size, &data);
-  if (size > 0 && std::fread(data, 1, static_cast<std::size_t>(size), f) !=
-                      static_cast<std::size_t>(size)) {
+  if (size > 0 &&
+      std::fread(data, 1, static_cast<std::size_t>(size), f) != static_cast<std::size_t>(size)) {
     return Status::IOError("short read of '" + path + "' (" + Str(size) + " bytes expected)");
   }
   return out;

@@ -22,8 +22,7 @@ struct DecodedMessage {
 
 /// \brief Read and verify the framed message at `offset` of `bytes`. The end of the bytes, a
 /// zero length or the end-of-stream marker give a null `message`. `what` prefixes errors.
-Result<DecodedMessage> ReadMessage(const BufferPtr& bytes, int64_t offset,
-                                   const std::string& what);
+Result<DecodedMessage> ReadMessage(const BufferPtr& bytes, int64_t offset, const std::string& what);
 
 /// \brief Verify a flatbuffer holding a root table T; copies it when misaligned.
 /// Returns the (possibly copied) bytes; `*root` points into them.

@@ -33,9 +33,8 @@ class BodyWriter {
     }
     const int64_t offset = static_cast<int64_t>(body_.size());
     body_.insert(body_.end(), stored.begin(), stored.end());
-    body_.resize(static_cast<std::size_t>(AlignUp(static_cast<int64_t>(body_.size()),
-                                                  kBodyAlignment)),
-                 0);
+    body_.resize(
+        static_cast<std::size_t>(AlignUp(static_cast<int64_t>(body_.size()), kBodyAlignment)), 0);
     buffers_.emplace_back(offset, static_cast<int64_t>(stored.size()));
     return Status::OK();
   }
@@ -157,8 +156,7 @@ class BodyWriter {
   std::vector<std::uint8_t> body_;
 };
 
-Result<EncodedMessage> Frame(flatbuffers::FlatBufferBuilder& fbb,
-                             std::vector<std::uint8_t> body) {
+Result<EncodedMessage> Frame(flatbuffers::FlatBufferBuilder& fbb, std::vector<std::uint8_t> body) {
   const int64_t fb_size = static_cast<int64_t>(fbb.GetSize());
   const int64_t padded = AlignUp(fb_size, kBodyAlignment);
   auto meta_len = CheckedCast<int32_t>(padded);
@@ -192,15 +190,14 @@ Status CheckBatchMatchesSchema(const Schema& schema, const RecordBatch& batch) {
       return Status::InvalidArgument("record batch column " + std::to_string(i) + " is null");
     }
     if (!col->type->Equals(*f.type(), /*check_metadata=*/false)) {
-      return Status::InvalidArgument("record batch column " + std::to_string(i) + " ('" +
-                                     f.name() + "') has type " + col->type->ToString() +
-                                     ", but the IPC writer's schema says " +
-                                     f.type()->ToString());
+      return Status::InvalidArgument("record batch column " + std::to_string(i) + " ('" + f.name() +
+                                     "') has type " + col->type->ToString() +
+                                     ", but the IPC writer's schema says " + f.type()->ToString());
     }
     if (col->length != batch.num_rows()) {
-      return Status::InvalidArgument("record batch column " + std::to_string(i) + " ('" +
-                                     f.name() + "') has " + std::to_string(col->length) +
-                                     " rows, the batch " + std::to_string(batch.num_rows()));
+      return Status::InvalidArgument("record batch column " + std::to_string(i) + " ('" + f.name() +
+                                     "') has " + std::to_string(col->length) + " rows, the batch " +
+                                     std::to_string(batch.num_rows()));
     }
   }
   return Status::OK();
@@ -209,8 +206,8 @@ Status CheckBatchMatchesSchema(const Schema& schema, const RecordBatch& batch) {
 Result<EncodedMessage> EncodeSchemaMessage(const Schema& schema) {
   flatbuffers::FlatBufferBuilder fbb;
   LND_ASSIGN_OR_RETURN(auto s, BuildSchema(fbb, schema));
-  auto msg = fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema,
-                               s.Union(), 0);
+  auto msg =
+      fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema, s.Union(), 0);
   fbb.Finish(msg);
   return Frame(fbb, {});
 }
@@ -251,11 +248,9 @@ Result<std::vector<std::uint8_t>> EncodeFooter(const Schema& schema,
   }
   auto dictionaries = fbb.CreateVectorOfStructs(std::vector<fb::Block>{});
   auto record_batches = fbb.CreateVectorOfStructs(blocks);
-  auto footer =
-      fb::CreateFooter(fbb, fb::MetadataVersion::V5, s, dictionaries, record_batches);
+  auto footer = fb::CreateFooter(fbb, fb::MetadataVersion::V5, s, dictionaries, record_batches);
   fbb.Finish(footer);
-  return std::vector<std::uint8_t>(fbb.GetBufferPointer(),
-                                   fbb.GetBufferPointer() + fbb.GetSize());
+  return std::vector<std::uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 
 std::vector<std::uint8_t> EndOfStreamMarker() {

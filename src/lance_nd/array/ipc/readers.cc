@@ -65,9 +65,9 @@ Result<IpcStreamReader> IpcStreamReader::Open(BufferPtr bytes) {
                            internal::MessageHeaderName(msg.message->header_type()) +
                            " message; expected a schema message first");
   }
-  LND_ASSIGN_OR_RETURN(impl->schema,
-                       internal::ParseSchema(msg.message->header_as_Schema()).WithContext(
-                           "schema message"));
+  LND_ASSIGN_OR_RETURN(
+      impl->schema,
+      internal::ParseSchema(msg.message->header_as_Schema()).WithContext("schema message"));
   impl->offset = msg.end_offset;
   return IpcStreamReader(std::move(impl));
 }
@@ -139,16 +139,15 @@ Result<IpcFileReader> IpcFileReader::Open(BufferPtr bytes) {
   const int64_t footer_end = size - kMagicSize - 4;
   if (footer_len <= 0 || footer_len > footer_end - kMagicSize) {
     return Status::Corrupt("IPC file footer length " + Str(footer_len) + " is invalid (file of " +
-                           Str(size) + " bytes leaves at most " +
-                           Str(footer_end - kMagicSize) + ")");
+                           Str(size) + " bytes leaves at most " + Str(footer_end - kMagicSize) +
+                           ")");
   }
   auto impl = std::make_unique<Impl>();
   impl->bytes = std::move(bytes);
   const internal::fb::Footer* footer = nullptr;
-  LND_ASSIGN_OR_RETURN(impl->footer_bytes,
-                       internal::VerifyRoot<internal::fb::Footer>(
-                           impl->bytes, footer_end - footer_len, footer_len, "IPC file footer",
-                           &footer));
+  LND_ASSIGN_OR_RETURN(impl->footer_bytes, internal::VerifyRoot<internal::fb::Footer>(
+                                               impl->bytes, footer_end - footer_len, footer_len,
+                                               "IPC file footer", &footer));
   LND_RETURN_NOT_OK(internal::CheckVersion(footer->version(), "IPC file footer"));
   LND_ASSIGN_OR_RETURN(impl->schema,
                        internal::ParseSchema(footer->schema()).WithContext("IPC file footer"));
@@ -191,10 +190,9 @@ Result<RecordBatchPtr> IpcFileReader::ReadRecordBatch(int i) const {
   const std::string what = "record batch " + Str(i);
   if (b.offset < 0 || b.offset >= impl_->bytes->size() || b.metadata_length <= 0 ||
       b.body_length < 0) {
-    return Status::Corrupt(what + ": footer block (offset " + Str(b.offset) +
-                           ", metadata length " + Str(b.metadata_length) + ", body length " +
-                           Str(b.body_length) + ") is outside the file of " +
-                           Str(impl_->bytes->size()) + " bytes");
+    return Status::Corrupt(what + ": footer block (offset " + Str(b.offset) + ", metadata length " +
+                           Str(b.metadata_length) + ", body length " + Str(b.body_length) +
+                           ") is outside the file of " + Str(impl_->bytes->size()) + " bytes");
   }
   LND_ASSIGN_OR_RETURN(auto msg, internal::ReadMessage(impl_->bytes, b.offset, what));
   if (msg.message == nullptr) {
@@ -216,7 +214,8 @@ namespace {
 template <typename Writer>
 Status WriteAll(Writer& writer, std::span<const RecordBatchPtr> batches) {
   for (std::size_t i = 0; i < batches.size(); ++i) {
-    if (!batches[i]) return Status::InvalidArgument("record batch " + Str(static_cast<int64_t>(i)) + " is null");
+    if (!batches[i])
+      return Status::InvalidArgument("record batch " + Str(static_cast<int64_t>(i)) + " is null");
     LND_RETURN_NOT_OK_CTX(writer.WriteRecordBatch(*batches[i]),
                           "record batch " + Str(static_cast<int64_t>(i)));
   }
@@ -234,8 +233,7 @@ Result<std::vector<std::uint8_t>> WriteIpcStream(const SchemaPtr& schema,
 }
 
 Status WriteIpcStreamFile(const std::string& path, const SchemaPtr& schema,
-                          std::span<const RecordBatchPtr> batches,
-                          const IpcWriteOptions& options) {
+                          std::span<const RecordBatchPtr> batches, const IpcWriteOptions& options) {
   LND_ASSIGN_OR_RETURN(auto writer, IpcStreamWriter::Open(path, schema, options));
   return WriteAll(writer, batches);
 }

@@ -159,8 +159,7 @@ Result<Offset<fb::Field>> BuildField(FlatBufferBuilder& fbb, const Field& field,
   LND_ASSIGN_OR_RETURN(auto children, BuildFields(fbb, t.children(), depth));
   auto name = fbb.CreateString(field.name());
   auto metadata = BuildMetadata(fbb, field.metadata());
-  return fb::CreateField(fbb, name, field.nullable(), type_type, type_off, 0, children,
-                         metadata);
+  return fb::CreateField(fbb, name, field.nullable(), type_type, type_off, 0, children, metadata);
 }
 
 // ---- parsing ----
@@ -212,8 +211,8 @@ Result<TimeUnit> ParseUnit(fb::TimeUnit unit, const std::string& where) {
     case fb::TimeUnit::NANOSECOND:
       return TimeUnit::kNano;
   }
-  return Status::Corrupt(where + ": invalid time unit " +
-                         std::to_string(static_cast<int>(unit)) + " (expected 0 to 3)");
+  return Status::Corrupt(where + ": invalid time unit " + std::to_string(static_cast<int>(unit)) +
+                         " (expected 0 to 3)");
 }
 
 Result<FieldPtr> ParseField(const fb::Field* field, const std::string& parent, int depth);
@@ -334,8 +333,8 @@ Result<DataTypePtr> ParseType(const fb::Field* field, const std::string& where,
       LND_RETURN_NOT_OK(NeedTable(t, where, "FixedSizeList"));
       LND_RETURN_NOT_OK(need_children(1, "FixedSizeList"));
       if (t->list_size() < 0) {
-        return Status::Corrupt(where + ": fixed size list size " +
-                               std::to_string(t->list_size()) + " is negative");
+        return Status::Corrupt(where + ": fixed size list size " + std::to_string(t->list_size()) +
+                               " is negative");
       }
       return FixedSizeList(children[0], t->list_size());
     }
@@ -358,8 +357,9 @@ Result<FieldPtr> ParseField(const fb::Field* field, const std::string& parent, i
   if (depth > 64) return Status::Corrupt(where + ": fields nested more than 64 levels deep");
   if (field->dictionary() != nullptr) {
     return Status::NotImplemented(
-        where + " is dictionary-encoded; dictionary encoding is not supported by lance-nd's "
-                "IPC reader (decode it to plain values before writing)");
+        where +
+        " is dictionary-encoded; dictionary encoding is not supported by lance-nd's "
+        "IPC reader (decode it to plain values before writing)");
   }
   std::vector<FieldPtr> children;
   if (field->children() != nullptr) {

@@ -4,8 +4,7 @@
 
 namespace lance_nd::file::internal::encoding {
 
-DataBlock DataBlock::Fixed(std::uint64_t bits_per_value, std::uint64_t num_values,
-                           BufferPtr data) {
+DataBlock DataBlock::Fixed(std::uint64_t bits_per_value, std::uint64_t num_values, BufferPtr data) {
   DataBlock b;
   b.kind = Kind::kFixedWidth;
   b.bits_per_value = bits_per_value;

@@ -92,8 +92,9 @@ void RoundTripFixed(const DataBlock& b) {
       got.insert(got.end(), dec->data->data(), dec->data->data() + bytes);
     }
     const std::uint64_t bytes = (b.bits_per_value * b.num_values + 7) / 8;
-    Check(got.size() == bytes && (bytes == 0 || std::memcmp(got.data(), b.data->data(), bytes) == 0),
-          "values changed");
+    Check(
+        got.size() == bytes && (bytes == 0 || std::memcmp(got.data(), b.data->data(), bytes) == 0),
+        "values changed");
   }
 }
 
@@ -106,13 +107,17 @@ void Consume(const Result<DataBlock>& r) {
 
 std::vector<pb::CompressiveEncoding> SynthTable() {
   std::vector<pb::CompressiveEncoding> t;
-  for (std::uint64_t b : std::initializer_list<std::uint64_t>{1, 8, 16, 32, 64}) t.push_back(MakeFlat(b));
+  for (std::uint64_t b : std::initializer_list<std::uint64_t>{1, 8, 16, 32, 64})
+    t.push_back(MakeFlat(b));
   t.push_back(MakeVariable(32));
   t.push_back(MakeVariable(64));
-  for (std::uint64_t b : std::initializer_list<std::uint64_t>{8, 16, 32, 64}) t.push_back(MakeInlineBitpacking(b));
-  for (std::uint64_t w : std::initializer_list<std::uint64_t>{0, 1, 3, 7}) t.push_back(MakeOutOfLineBitpacking(16, w));
+  for (std::uint64_t b : std::initializer_list<std::uint64_t>{8, 16, 32, 64})
+    t.push_back(MakeInlineBitpacking(b));
+  for (std::uint64_t w : std::initializer_list<std::uint64_t>{0, 1, 3, 7})
+    t.push_back(MakeOutOfLineBitpacking(16, w));
   t.push_back(MakeOutOfLineBitpacking(64, 33));
-  for (std::uint64_t b : std::initializer_list<std::uint64_t>{8, 16, 32, 64}) t.push_back(MakeRle(b));
+  for (std::uint64_t b : std::initializer_list<std::uint64_t>{8, 16, 32, 64})
+    t.push_back(MakeRle(b));
   t.push_back(MakeByteStreamSplit(32));
   t.push_back(MakeByteStreamSplit(64));
   t.push_back(MakeGeneral(C::kLz4, std::nullopt, MakeFlat(32)));
@@ -132,8 +137,8 @@ std::vector<pb::CompressiveEncoding> SynthTable() {
   table.lengths[1] = 1;
   auto bytes = SerializeFsstTable(table);
   pb::CompressiveEncoding f;
-  f.mutable_fsst()->set_symbol_table(
-      std::string(reinterpret_cast<const char*>(bytes->data()), static_cast<std::size_t>(bytes->size())));
+  f.mutable_fsst()->set_symbol_table(std::string(reinterpret_cast<const char*>(bytes->data()),
+                                                 static_cast<std::size_t>(bytes->size())));
   *f.mutable_fsst()->mutable_values() = MakeVariable(32);
   t.push_back(f);
   t.push_back(MakeConstant(std::nullopt));
@@ -186,7 +191,8 @@ void FuzzDecodeProto(const std::uint8_t* data, std::size_t size) {
       auto dict = DecodeBlock(ce, first, n % 64);
       if (!dict.ok() || buffers.size() < 2) return;
       // at most 256 indices keep the materialised output small
-      const auto num_indices = std::min<std::uint64_t>(256, static_cast<std::uint64_t>(buffers[1]->size()));
+      const auto num_indices =
+          std::min<std::uint64_t>(256, static_cast<std::uint64_t>(buffers[1]->size()));
       Consume(GatherDictionary(*dict, DataBlock::Fixed(8, num_indices, buffers[1])));
       break;
     }
@@ -212,7 +218,8 @@ void FuzzDecodeSynth(const std::uint8_t* data, std::size_t size) {
     std::uint64_t pos = 0;
     for (std::uint64_t i = 0; i < want; ++i) {
       if (i + 1 == want) {
-        buffers.push_back(array::Buffer::Copy(rest->data() + pos, rest->size() - static_cast<int64_t>(pos)));
+        buffers.push_back(
+            array::Buffer::Copy(rest->data() + pos, rest->size() - static_cast<int64_t>(pos)));
         break;
       }
       if (pos >= static_cast<std::uint64_t>(rest->size())) return;

@@ -11,8 +11,8 @@ Status ValidateVariable(const DataBlock& b, std::string_view encoding) {
   }
   const auto need = CheckedMul<std::uint64_t>(b.num_values + 1, b.bits_per_offset / 8);
   if (!b.offsets || !need || Size(b.offsets) < *need || b.num_values >= kMaxDecodedValues) {
-    return Corrupt(encoding, b.num_values, " values need ", b.num_values + 1,
-                   " offsets, have ", Size(b.offsets), " bytes of offsets");
+    return Corrupt(encoding, b.num_values, " values need ", b.num_values + 1, " offsets, have ",
+                   Size(b.offsets), " bytes of offsets");
   }
   const std::uint64_t size = Size(b.data);
   std::uint64_t prev = OffsetAt(b, 0);

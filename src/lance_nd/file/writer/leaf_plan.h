@@ -31,11 +31,11 @@ enum class LeafKind : std::uint8_t {
 
 /// \brief A leaf column: one Lance column, numbered in pre-order of the leaves.
 struct LeafColumn {
-  int top_level_index = 0;      // index of the field in the schema / batch
-  std::vector<PathNode> path;   // outer -> inner; the last node is kLeaf
+  int top_level_index = 0;     // index of the field in the schema / batch
+  std::vector<PathNode> path;  // outer -> inner; the last node is kLeaf
   LeafKind kind = LeafKind::kFixed;
-  std::int64_t byte_width = 0;  // kFixed / kFixedList: bytes per item
-  std::int64_t items_per_value = 1;  // kFixedList: product of the fsl dimensions
+  std::int64_t byte_width = 0;         // kFixed / kFixedList: bytes per item
+  std::int64_t items_per_value = 1;    // kFixedList: product of the fsl dimensions
   std::vector<std::int64_t> fsl_dims;  // kFixedList: dimensions, outermost first
   std::uint32_t bits_per_offset = 32;  // kVariable
   const array::Field* leaf_field = nullptr;

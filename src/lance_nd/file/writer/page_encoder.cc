@@ -245,9 +245,8 @@ Result<bool> TryMiniBlock(const ShreddedPage& page, const ColumnOptions& options
     std::uint64_t log_n = 0;
     if (!last) {
       if (!std::has_single_bit(chunk.num_values) || chunk.num_values > 4096) {
-        return Status::InvalidArgument("internal: mini-block chunk of " +
-                                       std::to_string(chunk.num_values) +
-                                       " values is not a power of two <= 4096");
+        return Status::Internal("mini-block chunk of " + std::to_string(chunk.num_values) +
+                                " values is not a power of two <= 4096");
       }
       log_n = static_cast<std::uint64_t>(std::countr_zero(chunk.num_values));
     }

@@ -35,7 +35,8 @@ a::DataTypePtr AsLanceReads(const a::DataTypePtr& type) {
     case TypeId::kStruct: {
       std::vector<a::FieldPtr> fields;
       for (const auto& f : type->children()) {
-        fields.push_back(a::MakeField(f->name(), AsLanceReads(f->type()), f->nullable(), f->metadata()));
+        fields.push_back(
+            a::MakeField(f->name(), AsLanceReads(f->type()), f->nullable(), f->metadata()));
       }
       return a::Struct(std::move(fields));
     }
@@ -88,7 +89,7 @@ void ExpectRoundTrip(const a::SchemaPtr& schema, const std::vector<a::ArrayPtr>&
   for (int c = 0; c < whole->num_columns(); ++c) {
     const auto expected = Retype(whole->column(c), AsLanceReads(whole->column(c)->type));
     EXPECT_TRUE(a::ArrayEquals(*expected, *read->column(c), false))
-        << "column " << schema->field(c)->ToString() << "\nexpected " 
+        << "column " << schema->field(c)->ToString() << "\nexpected "
         << a::PrettyPrint(*whole->column(c)).substr(0, 600) << "\nread "
         << a::PrettyPrint(*read->column(c)).substr(0, 600);
   }
@@ -116,7 +117,7 @@ struct Setting {
 };
 
 const Setting kSettings[] = {
-    {"v21", WriterVersion::kV2_1, nullptr},  {"v22", WriterVersion::kV2_2, nullptr},
+    {"v21", WriterVersion::kV2_1, nullptr},     {"v22", WriterVersion::kV2_2, nullptr},
     {"v21_zstd", WriterVersion::kV2_1, "zstd"}, {"v22_zstd", WriterVersion::kV2_2, "zstd"},
     {"v22_lz4", WriterVersion::kV2_2, "lz4"},   {"v22_none", WriterVersion::kV2_2, "none"},
 };
@@ -136,7 +137,8 @@ TEST_P(WriterRoundTripTest, EveryLeafTypeWithNulls) {
   std::vector<a::ArrayPtr> columns;
   std::uint64_t seed = 1;
   for (const auto& type : ::lance_nd::testing::LeafTypes()) {
-    fields.push_back(WithCompression(a::MakeField("c" + std::to_string(fields.size()), type), s.compression));
+    fields.push_back(
+        WithCompression(a::MakeField("c" + std::to_string(fields.size()), type), s.compression));
     columns.push_back(::lance_nd::testing::RandomArray(type, 3000, 0.1, seed++));
   }
   WriterOptions options;
@@ -163,7 +165,8 @@ TEST_P(WriterRoundTripTest, NestedTypes) {
   std::vector<ArrayPtr> columns;
   std::uint64_t seed = 100;
   for (const auto& type : types) {
-    fields.push_back(WithCompression(MakeField("c" + std::to_string(fields.size()), type), s.compression));
+    fields.push_back(
+        WithCompression(MakeField("c" + std::to_string(fields.size()), type), s.compression));
     columns.push_back(::lance_nd::testing::RandomArray(type, 2000, 0.15, seed++));
   }
   WriterOptions options;
@@ -229,12 +232,12 @@ TEST(WriterRoundTripMiscTest, EmptyFileHasNoRows) {
 
 TEST(WriterRoundTripMiscTest, AllNullAndAllEmptyColumns) {
   using namespace a;  // NOLINT
-  auto schema = MakeSchema({MakeField("n", Int32()), MakeField("s", Struct({MakeField("x", Utf8())})),
-                            MakeField("l", List(Float32())), MakeField("z", Null())});
-  std::vector<ArrayPtr> cols = {MakeArrayOfNulls(Int32(), 50),
-                                MakeArrayOfNulls(schema->field(1)->type(), 50),
-                                ::lance_nd::testing::RandomArray(List(Float32()), 50, 0.0, 3),
-                                MakeArrayOfNulls(Null(), 50)};
+  auto schema =
+      MakeSchema({MakeField("n", Int32()), MakeField("s", Struct({MakeField("x", Utf8())})),
+                  MakeField("l", List(Float32())), MakeField("z", Null())});
+  std::vector<ArrayPtr> cols = {
+      MakeArrayOfNulls(Int32(), 50), MakeArrayOfNulls(schema->field(1)->type(), 50),
+      ::lance_nd::testing::RandomArray(List(Float32()), 50, 0.0, 3), MakeArrayOfNulls(Null(), 50)};
   // all lists empty
   std::vector<std::int32_t> zeros(51, 0);
   cols[2] = MakeArrayData(List(Float32()), 50, {nullptr, Buffer::Copy(zeros.data(), 51 * 4)},

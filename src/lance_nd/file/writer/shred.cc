@@ -567,7 +567,7 @@ class Shredder {
 
 Result<ShreddedPage> ShredLeaf(const LeafColumn& leaf, std::span<const array::ArrayPtr> arrays,
                                ShredMode mode) {
-  if (leaf.path.empty()) return Status::InvalidArgument("internal: empty leaf path");
+  if (leaf.path.empty()) return Status::Internal("empty leaf path");
   Shredder shredder(leaf, mode);
   return shredder.Run(arrays);
 }

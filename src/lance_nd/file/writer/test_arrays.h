@@ -31,8 +31,10 @@ array::ArrayPtr Prim(array::DataTypePtr type, const std::vector<std::optional<T>
     valid[i] = values[i].has_value();
     raw[i] = values[i].value_or(T{});
   }
-  return array::MakeArrayData(std::move(type), static_cast<int64_t>(values.size()),
-                              {Bitmap(valid), array::Buffer::Copy(raw.data(), static_cast<int64_t>(raw.size() * sizeof(T)))});
+  return array::MakeArrayData(
+      std::move(type), static_cast<int64_t>(values.size()),
+      {Bitmap(valid),
+       array::Buffer::Copy(raw.data(), static_cast<int64_t>(raw.size() * sizeof(T)))});
 }
 
 inline array::ArrayPtr Strings(array::DataTypePtr type,
@@ -62,7 +64,8 @@ inline array::ArrayPtr List(array::DataTypePtr type, const std::vector<std::opti
   }
   return array::MakeArrayData(
       std::move(type), static_cast<int64_t>(lengths.size()),
-      {Bitmap(valid), array::Buffer::Copy(offsets.data(), static_cast<int64_t>(offsets.size() * 4))},
+      {Bitmap(valid),
+       array::Buffer::Copy(offsets.data(), static_cast<int64_t>(offsets.size() * 4))},
       {std::move(child)});
 }
 

@@ -179,7 +179,7 @@ Result<MiniBlockValues> EncodePlainMiniBlockValues(const SlotValues& values,
     case LeafKind::kEmptyStruct:
       break;
   }
-  return Status::InvalidArgument("internal: no mini-block values for a data-less leaf");
+  return Status::Internal("no mini-block values for a data-less leaf");
 }
 
 Result<pb21::CompressiveEncoding> ChooseLevelEncoding(std::span<const std::uint16_t> levels,
@@ -241,7 +241,7 @@ Result<encoding::DataBlock> ToDataBlock(const SlotValues& v) {
     case LeafKind::kEmptyStruct:
       break;
   }
-  return Status::InvalidArgument("internal: no data block for a data-less leaf");
+  return Status::Internal("no data block for a data-less leaf");
 }
 
 namespace {
@@ -386,7 +386,7 @@ Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& v) {
     case LeafKind::kEmptyStruct:
       break;
   }
-  return Status::InvalidArgument("internal: no per-value values for a data-less leaf");
+  return Status::Internal("no per-value values for a data-less leaf");
 }
 
 }  // namespace lance_nd::file::internal::writer

@@ -53,12 +53,12 @@ Result<Fragment*> FindFragment(Manifest* m, std::uint64_t id, const Transaction&
     if (f.id == id) return &f;
   }
   return Status::CommitConflict("the " + Op(t) + " transaction (read version " +
-                                    std::to_string(t.read_version) + ") modifies fragment " +
-                                    std::to_string(id) + ", which is not in the latest version " +
-                                    std::to_string(m->version - 1) +
-                                    " (removed or rewritten concurrently); reload the "
-                                    "table and retry",
-                                /*retryable=*/true);
+                                std::to_string(t.read_version) + ") modifies fragment " +
+                                std::to_string(id) + ", which is not in the latest version " +
+                                std::to_string(m->version - 1) +
+                                " (removed or rewritten concurrently); reload the "
+                                "table and retry")
+      .WithRetryable();
 }
 
 void RemoveFragments(Manifest* m, const std::vector<std::uint64_t>& ids) {

@@ -303,13 +303,13 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     BackOff(attempt, slot);
   }
   return Status::CommitConflict("gave up committing the " +
-                                    std::string(OperationTypeName(txn.operation)) + " to '" + path +
-                                    "' after " + std::to_string(attempts) + " attempts in " +
-                                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
-                                                       std::chrono::steady_clock::now() - started)
-                                                       .count()) +
-                                    " s: other writers kept committing first; retry later",
-                                /*retryable=*/true);
+                                std::string(OperationTypeName(txn.operation)) + " to '" + path +
+                                "' after " + std::to_string(attempts) + " attempts in " +
+                                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                                   std::chrono::steady_clock::now() - started)
+                                                   .count()) +
+                                " s: other writers kept committing first; retry later")
+      .WithRetryable();
 }
 
 }  // namespace lance_nd::table

@@ -35,12 +35,13 @@ Status CheckCompatible(const Transaction& ours, const Transaction& theirs,
       their_name += " (transaction field " + std::to_string(theirs.unknown_operation_field) + ")";
     }
     return Status::CommitConflict(
-        "commit conflict: version " + std::to_string(their_version) + " was committed by a " +
-            their_name + " operation after this " + std::string(OperationTypeName(ours.operation)) +
-            " was planned at version " + std::to_string(ours.read_version) + ", and " + why +
-            (retryable ? "; reload the table and retry the operation"
-                       : "; the operation must be planned again against the new table state"),
-        retryable);
+               "commit conflict: version " + std::to_string(their_version) +
+               " was committed by a " + their_name + " operation after this " +
+               std::string(OperationTypeName(ours.operation)) + " was planned at version " +
+               std::to_string(ours.read_version) + ", and " + why +
+               (retryable ? "; reload the table and retry the operation"
+                          : "; the operation must be planned again against the new table state"))
+        .WithRetryable(retryable);
   };
 
   if (ours.operation == O::kReserveFragments) return Status();  // only bumps max_fragment_id

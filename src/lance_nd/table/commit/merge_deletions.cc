@@ -31,24 +31,25 @@ Result<std::vector<std::uint64_t>> DeletionsToMerge(const Transaction& ours,
   for (const Fragment& f : ours.updated_fragments) {
     if (Contains(their_removed, f.id)) {
       return Status::CommitConflict(
-          "commit conflict: version " + std::to_string(their_version) +
-              " was committed by a Delete operation after this Delete was planned at version " +
-              std::to_string(ours.read_version) + ", and it removed fragment " +
-              std::to_string(f.id) +
-              " (all its rows deleted) that this Delete modifies; reload the table and retry the "
-              "operation",
-          /*retryable=*/true);
+                 "commit conflict: version " + std::to_string(their_version) +
+                 " was committed by a Delete operation after this Delete was planned at version " +
+                 std::to_string(ours.read_version) + ", and it removed fragment " +
+                 std::to_string(f.id) +
+                 " (all its rows deleted) that this Delete modifies; reload the table and retry "
+                 "the "
+                 "operation")
+          .WithRetryable();
     }
     if (Contains(their_updated, f.id)) merge.push_back(f.id);
   }
   for (std::uint64_t id : ours.deleted_fragment_ids) {
     if (Contains(their_removed, id)) {
       return Status::CommitConflict(
-          "commit conflict: version " + std::to_string(their_version) +
-              " was committed by a Delete operation after this Delete was planned at version " +
-              std::to_string(ours.read_version) + ", and both removed fragment " +
-              std::to_string(id) + "; reload the table and retry the operation",
-          /*retryable=*/true);
+                 "commit conflict: version " + std::to_string(their_version) +
+                 " was committed by a Delete operation after this Delete was planned at version " +
+                 std::to_string(ours.read_version) + ", and both removed fragment " +
+                 std::to_string(id) + "; reload the table and retry the operation")
+          .WithRetryable();
     }
   }
   return merge;
@@ -60,13 +61,13 @@ Status MergeDeletions(io::FileSystem& fs, const std::string& table_path, const M
     const auto theirs = std::find_if(latest.fragments.begin(), latest.fragments.end(),
                                      [&](const Fragment& f) { return f.id == id; });
     if (theirs == latest.fragments.end()) {
-      return Status::CommitConflict(
-          "commit conflict: fragment " + std::to_string(id) +
-              " modified by this Delete (planned "
-              "at version " +
-              std::to_string(ours->read_version) + ") is no longer in version " +
-              std::to_string(latest.version) + "; reload the table and retry the operation",
-          /*retryable=*/true);
+      return Status::CommitConflict("commit conflict: fragment " + std::to_string(id) +
+                                    " modified by this Delete (planned "
+                                    "at version " +
+                                    std::to_string(ours->read_version) +
+                                    ") is no longer in version " + std::to_string(latest.version) +
+                                    "; reload the table and retry the operation")
+          .WithRetryable();
     }
     const auto mine = std::find_if(ours->updated_fragments.begin(), ours->updated_fragments.end(),
                                    [&](const Fragment& f) { return f.id == id; });
@@ -74,12 +75,12 @@ Status MergeDeletions(io::FileSystem& fs, const std::string& table_path, const M
     // Data files may differ (a concurrent Merge adds columns); the rows must be the same.
     if (theirs->physical_rows != mine->physical_rows) {
       return Status::CommitConflict(
-          "commit conflict: fragment " + std::to_string(id) + " has " +
-              std::to_string(theirs->physical_rows) + " rows in version " +
-              std::to_string(latest.version) + " but " + std::to_string(mine->physical_rows) +
-              " when this Delete was planned at version " + std::to_string(ours->read_version) +
-              "; reload the table and retry the operation",
-          /*retryable=*/true);
+                 "commit conflict: fragment " + std::to_string(id) + " has " +
+                 std::to_string(theirs->physical_rows) + " rows in version " +
+                 std::to_string(latest.version) + " but " + std::to_string(mine->physical_rows) +
+                 " when this Delete was planned at version " + std::to_string(ours->read_version) +
+                 "; reload the table and retry the operation")
+          .WithRetryable();
     }
     LND_ASSIGN_OR_RETURN(DeletionVector rows, ReadFragmentDeletions(fs, table_path, *mine));
     LND_ASSIGN_OR_RETURN(DeletionVector other, ReadFragmentDeletions(fs, table_path, *theirs));
