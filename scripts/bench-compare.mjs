@@ -3,7 +3,7 @@
 // data, in one run: write MB/s, full-scan MB/s, take of 200 random rows. See bench/README.md.
 //
 //   node scripts/bench-compare.mjs [--build build/h-bench] [--rows 2000] [--reps 3]
-//                                  [--work /tmp/lance_nd_bench] [--threads 2] [--version 2.2]
+//                                  [--work BUILD/bench_work] [--threads 2] [--version 2.2]
 //
 // 1. lance_nd_bench_tool gen writes the nd grids (plain and zstd) once as Arrow IPC files,
 //    plus the 200 take rows; both engines ingest exactly those bytes.
@@ -17,10 +17,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const opt = { build: "build/h-bench", rows: "2000", reps: "3", work: "/tmp/lance_nd_bench",
+const opt = { build: "build/h-bench", rows: "2000", reps: "3", work: "",
               threads: "2", version: "2.2" };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, "")] = argv[i + 1];
+// The data and both engines' tables go to the build tree unless --work says otherwise.
+opt.work ||= path.resolve(root, opt.build, "bench_work");
 const tool = path.resolve(root, opt.build, "bench/lance_nd_bench_tool");
 if (!fs.existsSync(tool)) {
   throw new Error(`${tool} not found; build it: cmake --preset release (or your own build dir ` +

@@ -3,7 +3,7 @@
 // run: commit latency of one small append, open time of a table with many versions, append
 // throughput. See bench/table/README.md.
 //
-//   node scripts/bench-table.mjs [--build build/h-tbench] [--work /tmp/lance_nd_tbench]
+//   node scripts/bench-table.mjs [--build build/h-tbench] [--work BUILD/table_bench_work]
 //        [--commits 100] [--versions 1000] [--open-reps 20] [--small-rows 10]
 //        [--big-rows 400000] [--appends 5] [--reps 2] [--render WORK/results.json]
 //
@@ -25,11 +25,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const opt = { build: "build/h-tbench", work: "/tmp/lance_nd_tbench", commits: "100",
+const opt = { build: "build/h-tbench", work: "", commits: "100",
               versions: "1000", "open-reps": "20", "small-rows": "10", "big-rows": "400000",
               appends: "5", reps: "2" };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, "")] = argv[i + 1];
+// The data and both engines' tables go to the build tree unless --work says otherwise.
+opt.work ||= path.resolve(root, opt.build, "table_bench_work");
 const tool = path.resolve(root, opt.build, "bench/table/lance_nd_table_bench_tool");
 if (!fs.existsSync(tool)) {
   throw new Error(`${tool} not found; configure a Release build with ` +

@@ -89,7 +89,7 @@ for (const seed of seedList()) {
           fs.rmSync(dir, { recursive: true, force: true });
           continue;
         }
-        const how = `node tests/differential/run.mjs --tool ${opt.tool} --work /tmp/differential --seeds ${seed} --versions ${version} --directions ${direction}`;
+        const how = `node tests/differential/run.mjs --tool ${opt.tool} --work "$(mktemp -d)" --seeds ${seed} --versions ${version} --directions ${direction}`;
         console.log(`FAIL seed ${seed}, ${direction === "lance" ? "Lance writes, lance-nd reads" : "lance-nd writes, Lance reads"}, file version ${version}:\n  ${String(e.message).split("\n").join("\n  ")}\n  repeat: ${how}\n  table kept in ${dir}`);
         const lines = String(e.message).split("\n");
         const message = lines.find((l) => /^\s*error:/.test(l)) ?? lines[0];

@@ -1,4 +1,5 @@
-// Mini-block encoders (value compression into chunks) and Lance 12's choice among them (§4.15).
+// Mini-block encoders (value compression into chunks) and Lance 12's choice among them
+// (docs/lance-file-format.md §4.15).
 #include <algorithm>
 #include <array>
 #include <cmath>

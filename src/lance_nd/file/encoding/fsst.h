@@ -1,4 +1,5 @@
-// FSST string compression with Lance's 2312-byte symbol-table format (§4.9).
+// FSST string compression with Lance's 2312-byte symbol-table format
+// (docs/lance-file-format.md §4.9).
 #pragma once
 
 #include <array>

@@ -1,4 +1,5 @@
-// General-purpose buffer compression (LZ4 block / zstd) with Lance's framing (§4.11):
+// General-purpose buffer compression (LZ4 block / zstd) with Lance's framing
+// (docs/lance-file-format.md §4.11):
 //   LZ4:  u32 LE uncompressed size + raw LZ4 block
 //   ZSTD: u64 LE uncompressed size + zstd frame (a bare zstd frame is also accepted)
 #pragma once

@@ -282,7 +282,8 @@ TEST(RoundTrip, PackedStruct) {
 // ---- heuristics ----------------------------------------------------------------------------
 
 TEST(Heuristics, FloatsStayFlatWhenBitpackingDoesNotPay) {
-  // §4.15: random f32 around 273..313 on 1243 values -> flat(32) (two blocks of 993 words > raw).
+  // Random f32 around 273..313 on 1243 values -> flat(32) (two blocks of 993 words > raw;
+  // docs/lance-file-format.md §4.15).
   std::mt19937 rng(1);
   std::vector<float> v(1243);
   for (auto& x : v) x = 273.0f + static_cast<float>(rng() % 4000) / 100.0f;

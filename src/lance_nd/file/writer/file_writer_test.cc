@@ -44,7 +44,8 @@ Result<std::vector<std::uint8_t>> WriteToMemory(a::SchemaPtr schema,
   return *bytes;
 }
 
-// The 469-byte file Lance 12 wrote for t: Struct{values: List<Float32>} (guide §7).
+// The 469-byte file Lance 12 wrote for t: Struct{values: List<Float32>}
+// (docs/lance-file-format.md §7).
 TEST(FileWriterTest, ReproducesLance12WorkedExampleByteForByte) {
   const auto expected = FromHex(
       "7000000048484848484848484848484848484848484848484848484848484848"

@@ -40,7 +40,7 @@ struct EncodedPage {
   std::uint64_t num_rows = 0;
 };
 
-/// \brief Values at or above this size (bytes) go to full-zip (§3.2).
+/// \brief Values at or above this size (bytes) go to full-zip (docs/lance-file-format.md §3.2).
 inline constexpr std::uint64_t kMiniBlockMaxValueBytes = 256;
 
 Result<EncodedPage> EncodePage(const ShreddedPage& page, const ColumnOptions& options);

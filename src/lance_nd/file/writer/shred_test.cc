@@ -23,7 +23,8 @@ std::vector<float> Floats(const ShreddedPage& page) {
 }
 
 TEST(ShredTest, StructOfListWithNullStructAndEmptyList) {
-  // t: Struct{values: List<Float32>} = [{[1.5,2.5]}, null, {[]}, {[4.0]}] (guide §2.6 / §7)
+  // t: Struct{values: List<Float32>} = [{[1.5,2.5]}, null, {[]}, {[4.0]}]
+  // (docs/lance-file-format.md §2.6, §7)
   auto list_type = a::List(a::Float32());
   auto struct_type = a::Struct({a::MakeField("values", list_type)});
   auto schema = a::MakeSchema({a::MakeField("t", struct_type)});
@@ -44,7 +45,7 @@ TEST(ShredTest, StructOfListWithNullStructAndEmptyList) {
 }
 
 TEST(ShredTest, NullAndEmptyListsOfNonNullItems) {
-  // chunk_offset.item rows: null, [], [20, 21]  (guide §2.6)
+  // chunk_offset.item rows: null, [], [20, 21]  (§2.6)
   auto list_type = a::List(a::UInt32());
   auto schema = a::MakeSchema({a::MakeField("c", list_type)});
   auto items = t::Prim<std::uint32_t>(a::UInt32(), {20u, 21u});

@@ -1,5 +1,6 @@
-// Whether a transaction can be committed after one committed concurrently (docs §11.3; a
-// conservative subset of Lance 12's resolver: anything unclear is a conflict).
+// Whether a transaction can be committed after one committed concurrently
+// (docs/lance-table-format.md §11.3; a conservative subset of Lance 12's resolver: anything unclear
+// is a conflict).
 #include <algorithm>
 #include <string>
 

@@ -1,5 +1,5 @@
 // Rebasing a Delete over concurrent Deletes of the same fragments: the two deletion vectors are
-// merged into one new deletion file (docs §11.3; Lance 12 does the same).
+// merged into one new deletion file (docs/lance-table-format.md §11.3; Lance 12 does the same).
 #include <algorithm>
 #include <string>
 
