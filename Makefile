@@ -2,7 +2,7 @@
 PRESET ?= dev
 JOBS ?= $(shell nproc)
 
-.PHONY: setup configure build test asan lint format clean
+.PHONY: setup configure build test asan lint lint-format lint-changed format clean
 
 setup:
 	./scripts/setup-debian.sh
@@ -19,8 +19,17 @@ test: build
 asan:
 	$(MAKE) test PRESET=asan-ubsan
 
+# Everything: clang-format on the whole tree and clang-tidy on every source of src/ and tools/.
 lint: configure
 	./scripts/lint.sh build/$(PRESET)
+
+# What CI runs: clang-format on the whole tree (no build needed) ...
+lint-format:
+	./scripts/lint.sh build/$(PRESET) --format-only
+
+# ... and clang-tidy on the lines changed since LINT_BASE (default HEAD^1).
+lint-changed: configure
+	./scripts/lint.sh build/$(PRESET) --tidy-only --changed
 
 format:
 	find include src tools tests fuzz bench examples -name '*.h' -o -name '*.cc' | xargs clang-format -i

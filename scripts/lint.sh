@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # Lint lance-nd: clang-format (check only, never rewrites) and clang-tidy 14.
 #
-#   scripts/lint.sh BUILD_DIR [--format-only | --tidy-only] [FILE...]
+#   scripts/lint.sh BUILD_DIR [--format-only | --tidy-only] [--changed] [FILE...]
 #
 # - clang-format --dry-run --Werror on every *.h / *.cc under include/ src/ tools/ tests/ fuzz/
-#   bench/ examples/ (or on the FILEs given), using .clang-format.
+#   bench/ examples/ (or on the FILEs given), using .clang-format. BUILD_DIR is not used.
 # - clang-tidy (.clang-tidy) on every translation unit of BUILD_DIR/compile_commands.json under
 #   src/ and tools/ (or the FILEs given), excluding generated code (*.pb.cc, anything inside a
 #   build directory). GoogleTest files (*_test.cc) are checked without cert-err58-cpp, which
 #   flags every TEST() registration.
-# `make lint` calls this with build/$(PRESET). LINT_JOBS sets clang-tidy's parallelism
-# (default 2). Exit status 1 if anything is reported.
+# - --changed: clang-tidy only what a change touches: the *.cc / *.h files under include/ src/
+#   tools/ that differ between LINT_BASE (default HEAD^1, the first parent) and HEAD. A changed
+#   source is checked itself; a changed header through its own source (same name) or else the
+#   first source that includes it. Only findings on the lines the change adds or modifies count
+#   (clang-tidy --line-filter): code the change does not touch is not held to the rules here
+#   (`make lint` checks everything). With no base commit (a single-commit clone) nothing is
+#   checked, and the script says so.
+# `make lint` calls this with build/$(PRESET), `make lint-format` with --format-only and
+# `make lint-changed` with --tidy-only --changed; `.ci/run` runs the last two. LINT_JOBS sets
+# clang-tidy's parallelism (default 2). Exit status 1 if anything is reported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 usage() {
-  echo "usage: $0 BUILD_DIR [--format-only | --tidy-only] [FILE...]" >&2
+  echo "usage: $0 BUILD_DIR [--format-only | --tidy-only] [--changed] [FILE...]" >&2
   exit 2
 }
 [[ $# -ge 1 ]] || usage
@@ -24,11 +32,13 @@ build=$1
 shift
 do_format=1
 do_tidy=1
+changed=0
 files=()
 for a in "$@"; do
   case "$a" in
     --format-only) do_tidy=0 ;;
     --tidy-only) do_format=0 ;;
+    --changed) changed=1 ;;
     -*) usage ;;
     *) files+=("$(realpath "$a")") ;;
   esac
@@ -39,7 +49,13 @@ clang_tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
 status=0
 
 is_source() { [[ "$1" == *.h || "$1" == *.cc ]]; }
-is_generated() { [[ "$1" == *.pb.cc || "$1" == *.pb.h || "$1" == */build/* || "$1" == *_generated.h ]]; }
+# Generated code and build trees, judged by the path inside the repository (the checkout itself
+# may live under a folder called build).
+is_generated() {
+  local rel=${1#"$root"/}
+  [[ "$rel" == *.pb.cc || "$rel" == *.pb.h || "$rel" == *_generated.h || "$rel" == build/* ||
+     "$rel" == build-* || "$rel" == */build/* || "$rel" == /* ]]
+}
 
 # ---- clang-format ----
 if ((do_format)); then
@@ -49,7 +65,7 @@ if ((do_format)); then
     for f in "${files[@]}"; do is_source "$f" && ! is_generated "$f" && fmt_files+=("$f"); done
   else
     while IFS= read -r -d '' f; do
-      is_generated "$f" || fmt_files+=("$f")
+      is_generated "$root/${f#./}" || fmt_files+=("$f")
     done < <(find include src tools tests fuzz bench examples \( -name '*.h' -o -name '*.cc' \) \
                -type f -print0 2>/dev/null | sort -z)
   fi
@@ -63,6 +79,78 @@ if ((do_format)); then
   fi
 fi
 
+# The translation units to check for a change: each changed source, and one source per changed
+# header. Prints absolute paths, one per line.
+changed_units() {
+  local base=$1 f unit
+  local -a units=("${@:2}")
+  while IFS= read -r f; do
+    [[ -f "$f" ]] || continue  # deleted or renamed away
+    f="$root/$f"
+    if [[ "$f" == *.cc ]]; then
+      echo "$f"
+      continue
+    fi
+    # A header: its own source when there is one (include/lance_nd/<dir>/<name>.h ->
+    # src/lance_nd/<dir>/<name>.cc, or <name>.cc beside it), else the first source that includes
+    # it by its full path, else one beside it that includes it by name.
+    local rel=${f#"$root"/} own inc
+    own=${rel%.h}.cc
+    [[ "$own" == include/* ]] && own=src/${own#include/}
+    inc=${rel#include/}
+    inc=${inc#src/}
+    unit=""
+    for u in "${units[@]}"; do
+      [[ "$u" == "$root/$own" ]] && { unit=$u; break; }
+    done
+    if [[ -z "$unit" ]]; then
+      for u in "${units[@]}"; do
+        grep -q -F "#include \"$inc\"" "$u" && { unit=$u; break; }
+      done
+    fi
+    if [[ -z "$unit" ]]; then
+      for u in "${units[@]}"; do
+        [[ "$(dirname "$u")" == "$(dirname "$f")" ]] || continue
+        grep -q -F "#include \"$(basename "$f")\"" "$u" && { unit=$u; break; }
+      done
+    fi
+    if [[ -n "$unit" ]]; then
+      echo "$unit"
+    else
+      echo "lint: $f: no translation unit includes it; not checked by clang-tidy" >&2
+    fi
+  done < <(git diff --name-only --diff-filter=ACMR "$base" HEAD -- \
+             'include/*.h' 'src/*.h' 'src/*.cc' 'tools/*.h' 'tools/*.cc')
+}
+
+# clang-tidy's --line-filter JSON for the lines the change adds or modifies in each changed file
+# (files by their path in the repository; clang-tidy matches the end of a diagnostic's path).
+# A very large change gets one span per file, to stay within the kernel's argument size.
+changed_lines_filter() {
+  local base=$1 spans json
+  spans=$(git diff -U0 --diff-filter=ACMR "$base" HEAD -- \
+            'include/*.h' 'src/*.h' 'src/*.cc' 'tools/*.h' 'tools/*.cc' |
+          awk '/^\+\+\+ b\// { file = substr($0, 7); next }
+               /^@@/ { split($3, a, ","); start = substr(a[1], 2) + 0
+                       n = (a[2] == "") ? 1 : a[2] + 0
+                       if (n > 0) print file, start, start + n - 1 }')
+  json=$(awk_filter "$spans" all)
+  ((${#json} < 100000)) || json=$(awk_filter "$spans" span)
+  echo "$json"
+}
+awk_filter() {
+  awk -v mode="$2" '
+    { if (!($1 in first)) { order[++n] = $1; first[$1] = $2 }
+      last[$1] = $3; ranges[$1] = ranges[$1] (ranges[$1] == "" ? "" : ",") "[" $2 "," $3 "]" }
+    END { printf "["
+          for (i = 1; i <= n; ++i) {
+            f = order[i]
+            r = (mode == "span") ? "[" first[f] "," last[f] "]" : ranges[f]
+            printf "%s{\"name\":\"%s\",\"lines\":[%s]}", (i > 1 ? "," : ""), f, r
+          }
+          printf "]\n" }' <<<"$1"
+}
+
 # ---- clang-tidy ----
 if ((do_tidy)); then
   [[ -n "$clang_tidy" ]] || { echo "lint: clang-tidy not found (scripts/setup-debian.sh)" >&2; exit 2; }
@@ -74,34 +162,60 @@ if ((do_tidy)); then
     cmake --build "$build" --target "$t" >/dev/null 2>&1 || true
   done
   # CMake writes one `"file": "..."` line per translation unit.
-  mapfile -t units < <(sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$db" | sort -u)
-  tidy_files=()
-  for f in "${units[@]}"; do
+  line_filter=""
+  mapfile -t all_units < <(sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$db" | sort -u)
+  units=()
+  for f in "${all_units[@]}"; do
     f=$(realpath -m "$f")
     is_generated "$f" && continue
+    [[ "$f" == "$root/src/"* || "$f" == "$root/tools/"* || ${#files[@]} -gt 0 ]] && units+=("$f")
+  done
+  if ((changed)); then
+    base=${LINT_BASE:-HEAD^1}
+    if ! git rev-parse --verify --quiet "$base^{commit}" >/dev/null; then
+      echo "lint: clang-tidy: base $base not found (LINT_BASE, or a clone with history); nothing checked"
+      exit $status
+    fi
+    mapfile -t files < <(changed_units "$base" "${units[@]}" | sort -u)
+    if ((${#files[@]} == 0)); then
+      echo "lint: clang-tidy: no C++ source under include/ src/ tools/ changed since $base"
+      exit $status
+    fi
+    echo "lint: clang-tidy: ${#files[@]} translation units touched since $base; checking the changed lines"
+    line_filter=$(changed_lines_filter "$base")
+  fi
+  tidy_files=()
+  for f in "${units[@]}"; do
     if ((${#files[@]})); then
       for g in "${files[@]}"; do [[ "$f" == "$g" ]] && tidy_files+=("$f"); done
-    elif [[ "$f" == "$root/src/"* || "$f" == "$root/tools/"* ]]; then
+    else
       tidy_files+=("$f")
     fi
   done
   if ((${#tidy_files[@]})); then
     out=$(mktemp)
-    trap 'rm -f "$out"' EXIT
-    printf '%s\0' "${tidy_files[@]}" | xargs -0 -n 1 -P "$jobs" sh -c '
+    trap 'rm -rf "$out"' EXIT
+    started=$(date +%s)
+    # The compile database may carry g++-only warning flags (-Wno-restrict): clang must not
+    # report them as unknown.
+    printf '%s\0' "${tidy_files[@]}" | LINE_FILTER=$line_filter xargs -0 -n 1 -P "$jobs" sh -c '
       f=$1; extra=""
       case "$f" in *_test.cc) extra="--checks=-cert-err58-cpp" ;; esac
-      "$0" -p "'"$build"'" --quiet $extra "$f" 2>/dev/null || { echo "lint: clang-tidy failed on $f"; exit 1; }
+      "$0" -p "'"$build"'" --quiet --extra-arg=-Wno-unknown-warning-option \
+        ${LINE_FILTER:+"--line-filter=$LINE_FILTER"} $extra "$f" 2>/dev/null ||
+        { echo "lint: clang-tidy failed on $f"; exit 1; }
     ' "$clang_tidy" >"$out" || status=1
     if grep -q "warning:\|error:\|lint: clang-tidy failed" "$out"; then
       cat "$out"
       status=1
     fi
     if ((status == 0)); then
-      echo "lint: clang-tidy: ${#tidy_files[@]} files ok"
+      echo "lint: clang-tidy: ${#tidy_files[@]} files ok ($(($(date +%s) - started)) s)"
     else
       echo "lint: clang-tidy reported problems (see above)" >&2
     fi
+  elif ((${#files[@]})); then
+    echo "lint: clang-tidy: none of the files given is a translation unit of $db" >&2
   fi
 fi
 exit $status
