@@ -282,8 +282,8 @@ function totals() {
     `${failures.length} mismatches (${failures.filter((f) => f.constant).length} of them on ` +
     "constant pages of variable-width values)";
 }
-// lance-nd misreading Lance 12's constant pages of variable-width values (issue 10, defect 1):
-// the value buffer is taken for levels or the levels for the value. Counted apart until fixed.
+// A reader misreading Lance 12's constant pages of variable-width values takes the value buffer
+// for levels or the levels for the value; such mismatches are counted apart.
 const kConstantPage = /constant value buffer|not a whole number of u16 levels/;
 const directions = (opt.directions ?? "l2u,u2l").split(",");
 const versions = (opt.versions ?? "2.1,2.2").split(",");
