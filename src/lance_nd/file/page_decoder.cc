@@ -166,8 +166,9 @@ Status MiniBlockDecoder::Start() {
   LND_RETURN_NOT_OK(CheckLayers(out_.layers, where_));
   out_.has_rep = l_.has_rep_compression();
   out_.has_def = l_.has_def_compression();
-  if (!l_.has_value_compression())
+  if (!l_.has_value_compression()) {
     return Status::Corrupt(where_, ": mini-block page has no value compression");
+  }
   large_ = l_.has_large_chunk();
   if (large_ && !in_.is_v2_2) {
     return Status::Corrupt(where_, ": has_large_chunk is set in a 2.1 file (only 2.2 allows it)");
@@ -360,8 +361,9 @@ Status MiniBlockDecoder::DecodeChunkValues(std::uint64_t ci, std::uint64_t nvals
 }
 
 Result<DecodedPage> MiniBlockDecoder::Finish() {
-  if (page_out_ != nullptr)
+  if (page_out_ != nullptr) {
     out_.values.push_back(DataBlock::Fixed(into_bits_, num_items_, page_values_));
+  }
   if (seen_ != num_items_) {
     return Status::Corrupt(where_, ": chunks hold ", seen_, " values, but num_items is ",
                            num_items_);
@@ -414,8 +416,9 @@ Result<ZipShape> CheckFullZip(const pb::FullZipLayout& l, const std::string& whe
     }
     shape.len_bytes = l.bits_per_offset() / 8;
   }
-  if (!l.has_value_compression())
+  if (!l.has_value_compression()) {
     return Status::Corrupt(where, ": full-zip page has no value compression");
+  }
   return shape;
 }
 
@@ -498,15 +501,17 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
     if (lists && def > maxvis) continue;
     ++u.visible;
     if (shape.fixed) {
-      if (shape.value_bytes > size - p)
+      if (shape.value_bytes > size - p) {
         return Status::Corrupt(where, ": zipped data ends inside value ", i);
+      }
       u.fixed_bytes.insert(u.fixed_bytes.end(), d + p, d + p + shape.value_bytes);
       p += shape.value_bytes;
       continue;
     }
     if (def == 0) {
-      if (shape.len_bytes > size - p)
+      if (shape.len_bytes > size - p) {
         return Status::Corrupt(where, ": zipped data ends inside length ", i);
+      }
       const std::uint64_t len =
           shape.len_bytes == 4 ? LoadLE<std::uint32_t>(d + p) : LoadLE<std::uint64_t>(d + p);
       p += shape.len_bytes;

@@ -65,10 +65,15 @@ std::string JoinIds(const ReaderState& state) {
 }
 
 std::string PathOf(const ReaderState& state, const FieldNode* node) {
-  std::string path = node->field->name();
+  std::vector<const FieldNode*> chain{node};
   for (auto it = state.parent.find(node); it != state.parent.end();
        it = state.parent.find(it->second)) {
-    path = it->second->field->name() + "." + path;
+    chain.push_back(it->second);
+  }
+  std::string path;
+  for (auto f = chain.rbegin(); f != chain.rend(); ++f) {
+    if (!path.empty()) path += '.';
+    path += (*f)->field->name();
   }
   return path;
 }

@@ -61,7 +61,8 @@ Result<GeneratedFile> Generate(std::uint64_t seed) {
   for (std::int64_t i = 0; i < n; ++i) {
     auto type = NestedType(rng, 3);
     fields.push_back(array::MakeField("c" + std::to_string(i), type));
-    columns.push_back(testing::RandomArray(type, kRows, 0.1, seed * 8 + 100 + i));
+    columns.push_back(
+        testing::RandomArray(type, kRows, 0.1, seed * 8 + 100 + static_cast<std::uint64_t>(i)));
   }
   auto schema = array::MakeSchema(fields);
   LND_ASSIGN_OR_RETURN(auto batch, array::RecordBatch::Make(schema, kRows, columns));
