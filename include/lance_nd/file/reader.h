@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -79,15 +80,78 @@ struct FileDescription {
   std::vector<ColumnDescription> columns;
 };
 
+// ---- Layout of a file (what the table layer needs, without text) ----------------------------
+
+/// \brief One field of the file schema.
+struct FieldLayout {
+  std::int32_t id = 0;
+  std::int32_t parent_id = -1;  // -1 for top-level fields
+  std::string name;             // the field's own name
+  std::string path;             // dotted path from the top-level field ("t.values.item")
+  array::DataTypePtr type;      // null type for a field lance-nd cannot read
+  int column = -1;              // leaf column index, -1 for structs and lists
+};
+
+/// \brief One leaf column of the file.
+struct ColumnLayout {
+  std::int32_t field_id = 0;
+  std::uint64_t num_pages = 0;
+  std::uint64_t num_rows = 0;  // the sum of its pages' rows
+};
+
+/// \brief The structure of a file, computed once when it is opened.
+struct FileLayout {
+  FileVersion version;
+  std::uint64_t num_rows = 0;
+  std::vector<FieldLayout> fields;    // pre-order
+  std::vector<ColumnLayout> columns;  // by column index
+};
+
+// ---- Projection ------------------------------------------------------------------------------
+
+/// \brief The fields a read returns: every field (the default), fields by name, or fields by
+/// Lance field id.
+///
+/// Names are top-level fields ("temperature") or a path into nested structs
+/// ("temperature.attrs.units"). Field ids select any field outside lists; the id of a struct
+/// child works like its path. Either way a struct child keeps the enclosing structs with only
+/// the chosen children, fields come back in schema order, and an empty list selects every
+/// field. Unknown names or ids are InvalidArgument.
+class Projection {
+ public:
+  /// Every field.
+  Projection() = default;
+  /// By name, so a list of names converts (`reader.ReadAll({"a", "b.c"})`).
+  Projection(std::vector<std::string> names)  // NOLINT(google-explicit-constructor)
+      : names_(std::move(names)) {}
+  Projection(std::initializer_list<std::string> names)  // NOLINT(google-explicit-constructor)
+      : names_(names) {}
+
+  static Projection All() { return {}; }
+  static Projection ByNames(std::vector<std::string> names) { return {std::move(names)}; }
+  static Projection ByFieldIds(std::vector<std::int32_t> ids) {
+    Projection p;
+    p.by_ids_ = true;
+    p.ids_ = std::move(ids);
+    return p;
+  }
+
+  bool by_field_ids() const { return by_ids_; }
+  bool selects_all() const { return by_ids_ ? ids_.empty() : names_.empty(); }
+  const std::vector<std::string>& names() const { return names_; }
+  const std::vector<std::int32_t>& field_ids() const { return ids_; }
+
+ private:
+  bool by_ids_ = false;
+  std::vector<std::string> names_;
+  std::vector<std::int32_t> ids_;
+};
+
 // ---- Reader ----------------------------------------------------------------------------------
 
 class BatchReader;
 
 /// \brief An open Lance data file. Cheap to copy (shares its state); reads are thread-safe.
-///
-/// Projections name top-level fields ("temperature") or a path into nested structs
-/// ("temperature.attrs.units"); a struct path keeps the enclosing structs with only the chosen
-/// children. An empty projection reads every field. Unknown names are InvalidArgument.
 class FileReader {
  public:
   /// \brief Read and validate the footer, offset tables, schema and column metadata.
@@ -101,22 +165,24 @@ class FileReader {
   const array::SchemaPtr& schema() const;
   std::int64_t num_rows() const;
   FileVersion version() const;
+  /// \brief Fields with their ids and columns, and each column's pages and rows (no text).
+  const FileLayout& layout() const;
+  /// \brief Everything about the file as text and numbers, page by page (for inspect).
   FileDescription Describe() const;
 
   /// \brief The schema a read with `projection` returns.
-  Result<array::SchemaPtr> ProjectedSchema(const std::vector<std::string>& projection) const;
+  Result<array::SchemaPtr> ProjectedSchema(const Projection& projection) const;
 
-  Result<array::RecordBatchPtr> ReadAll(const std::vector<std::string>& projection = {}) const;
+  Result<array::RecordBatchPtr> ReadAll(const Projection& projection = {}) const;
   /// \brief Rows [offset, offset + length).
   Result<array::RecordBatchPtr> ReadRange(std::int64_t offset, std::int64_t length,
-                                          const std::vector<std::string>& projection = {}) const;
+                                          const Projection& projection = {}) const;
   /// \brief Rows at `indices` in the given order (repeats allowed); only pages holding them are
   /// read. An index >= num_rows() is InvalidArgument.
   Result<array::RecordBatchPtr> Take(std::span<const std::uint64_t> indices,
-                                     const std::vector<std::string>& projection = {}) const;
+                                     const Projection& projection = {}) const;
   /// \brief Stream the file in batches bounded by `options`.
-  Result<BatchReader> Scan(const std::vector<std::string>& projection = {},
-                           ScanOptions options = {}) const;
+  Result<BatchReader> Scan(const Projection& projection = {}, ScanOptions options = {}) const;
 
   struct Impl;
 
@@ -135,11 +201,11 @@ class BatchReader {
  private:
   friend class FileReader;
   FileReader reader_;
-  std::vector<std::string> projection_;
+  Projection projection_;
   array::SchemaPtr schema_;
   std::int64_t next_row_ = 0;
   std::int64_t rows_per_batch_ = 1;
-  BatchReader(FileReader reader, std::vector<std::string> projection, array::SchemaPtr schema,
+  BatchReader(FileReader reader, Projection projection, array::SchemaPtr schema,
               std::int64_t rows_per_batch)
       : reader_(std::move(reader)),
         projection_(std::move(projection)),

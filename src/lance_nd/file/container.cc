@@ -27,13 +27,10 @@ std::uint16_t U16(const std::uint8_t* p) {
   return v;
 }
 
-std::string N(std::uint64_t v) { return std::to_string(v); }
-
 Status CheckRange(const std::string& what, std::uint64_t pos, std::uint64_t size,
                   std::uint64_t limit) {
   if (pos > limit || size > limit - pos) {
-    return Status::Corrupt(what + " at position " + N(pos) + " with size " + N(size) +
-                           " extends past " + N(limit) +
+    return Status::Corrupt(what, " at position ", pos, " with size ", size, " extends past ", limit,
                            " (the end of the region it must lie in); the file is truncated or "
                            "damaged");
   }
@@ -52,10 +49,9 @@ bool UrlIs(const std::string& url, const char* expected) {
 Status ParsePage(const lance::file::v2::ColumnMetadata::Page& page, std::uint64_t data_end,
                  const std::string& where, PageMeta* out) {
   if (page.buffer_offsets_size() != page.buffer_sizes_size()) {
-    return Status::Corrupt(
-        where + " has " + N(static_cast<std::uint64_t>(page.buffer_offsets_size())) +
-        " buffer offsets but " + N(static_cast<std::uint64_t>(page.buffer_sizes_size())) +
-        " buffer sizes");
+    return Status::Corrupt(where, " has ", static_cast<std::uint64_t>(page.buffer_offsets_size()),
+                           " buffer offsets but ",
+                           static_cast<std::uint64_t>(page.buffer_sizes_size()), " buffer sizes");
   }
   out->num_rows = page.length();
   out->priority = page.priority();
@@ -65,28 +61,27 @@ Status ParsePage(const lance::file::v2::ColumnMetadata::Page& page, std::uint64_
         CheckRange(where + " buffer " + std::to_string(i), r.position, r.size, data_end));
     out->buffers.push_back(r);
   }
-  if (!page.has_encoding()) return Status::Corrupt(where + " has no encoding");
+  if (!page.has_encoding()) return Status::Corrupt(where, " has no encoding");
   const auto& enc = page.encoding();
   if (enc.has_indirect()) {
-    return Status::NotImplemented(where +
+    return Status::NotImplemented(where,
                                   " uses an indirect (deferred) encoding, which Lance "
                                   "2.1/2.2 writers never produce and lance-nd does not read");
   }
-  if (!enc.has_direct()) return Status::Corrupt(where + " has an empty encoding");
+  if (!enc.has_direct()) return Status::Corrupt(where, " has an empty encoding");
   google::protobuf::Any any;
   if (!any.ParseFromString(enc.direct().encoding())) {
-    return Status::Corrupt(where + ": the page encoding is not a valid google.protobuf.Any");
+    return Status::Corrupt(where, ": the page encoding is not a valid google.protobuf.Any");
   }
   if (!UrlIs(any.type_url(), kPageLayoutUrl)) {
-    return Status::NotImplemented(where + " has encoding type '" + any.type_url() +
-                                  "', expected '" + kPageLayoutUrl +
-                                  "' (Lance 2.0 files are not supported)");
+    return Status::NotImplemented(where, " has encoding type '", any.type_url(), "', expected '",
+                                  kPageLayoutUrl, "' (Lance 2.0 files are not supported)");
   }
   if (!out->layout.ParseFromString(any.value())) {
-    return Status::Corrupt(where + ": the PageLayout message does not parse");
+    return Status::Corrupt(where, ": the PageLayout message does not parse");
   }
   if (out->layout.layout_case() == lance::encodings21::PageLayout::LAYOUT_NOT_SET) {
-    return Status::Corrupt(where + ": the PageLayout names no layout");
+    return Status::Corrupt(where, ": the PageLayout names no layout");
   }
   return Status::OK();
 }
@@ -114,7 +109,7 @@ Result<Footer> ParseFooter(const std::uint8_t* p, std::uint64_t file_size) {
   f.major = U16(p + 32);
   f.minor = U16(p + 34);
   if (!(f.major == 2 && (f.minor == 1 || f.minor == 2))) {
-    return Status::NotImplemented("Lance file format version " + VersionName(f.major, f.minor) +
+    return Status::NotImplemented("Lance file format version ", VersionName(f.major, f.minor),
                                   " is not supported; lance-nd reads versions 2.1 and 2.2");
   }
   const std::uint64_t footer_start = file_size - kFooterSize;
@@ -128,9 +123,8 @@ Result<Footer> ParseFooter(const std::uint8_t* p, std::uint64_t file_size) {
   LND_RETURN_NOT_OK(CheckRange("the column metadata offset table", f.cmo_table_start, cmo_size,
                                f.gbo_table_start));
   if (f.column_meta_start > f.cmo_table_start) {
-    return Status::Corrupt("the column metadata start " + N(f.column_meta_start) +
-                           " lies after the column metadata offset table at " +
-                           N(f.cmo_table_start));
+    return Status::Corrupt("the column metadata start ", f.column_meta_start,
+                           " lies after the column metadata offset table at ", f.cmo_table_start);
   }
   return f;
 }
@@ -139,7 +133,7 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
   Container c;
   c.file_size = file.Size();
   if (c.file_size < kFooterSize) {
-    return Status::Corrupt("'" + file.path() + "' has " + N(c.file_size) +
+    return Status::Corrupt("'", file.path(), "' has ", c.file_size,
                            " bytes, fewer than the 40-byte Lance footer");
   }
   // Read the tail in one go: usually everything from the schema to the end.
@@ -171,8 +165,8 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
   const BufferRange& schema_range = c.global_buffers[0];
   LND_ASSIGN_OR_RETURN(io::Bytes schema_bytes, read(schema_range.position, schema_range.size));
   if (!c.descriptor.ParseFromArray(schema_bytes->data(), static_cast<int>(schema_bytes->size()))) {
-    return Status::Corrupt("global buffer 0 (the FileDescriptor with the schema, " +
-                           N(schema_range.size) + " bytes at " + N(schema_range.position) +
+    return Status::Corrupt("global buffer 0 (the FileDescriptor with the schema, ",
+                           schema_range.size, " bytes at ", schema_range.position,
                            ") does not parse");
   }
 
@@ -186,16 +180,16 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
     const std::string where = "column " + std::to_string(i);
     col.location = {U64(cmo + i * 16), U64(cmo + i * 16 + 8)};
     if (col.location.position < f.column_meta_start) {
-      return Status::Corrupt(where + " metadata position " + N(col.location.position) +
-                             " lies before the column metadata start " + N(f.column_meta_start));
+      return Status::Corrupt(where, " metadata position ", col.location.position,
+                             " lies before the column metadata start ", f.column_meta_start);
     }
     LND_RETURN_NOT_OK(CheckRange(where + " metadata", col.location.position, col.location.size,
                                  f.cmo_table_start));
     lance::file::v2::ColumnMetadata pb;
     if (!pb.ParseFromArray(meta->data() + (col.location.position - f.column_meta_start),
                            static_cast<int>(col.location.size))) {
-      return Status::Corrupt(where + " metadata (" + N(col.location.size) + " bytes at " +
-                             N(col.location.position) + ") does not parse");
+      return Status::Corrupt(where, " metadata (", col.location.size, " bytes at ",
+                             col.location.position, ") does not parse");
     }
     if (pb.has_encoding() && pb.encoding().has_direct()) {
       google::protobuf::Any any;
@@ -207,7 +201,7 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
               ce.column_encoding_case() != lance::encodings::ColumnEncoding::kValues &&
               ce.column_encoding_case() !=
                   lance::encodings::ColumnEncoding::COLUMN_ENCODING_NOT_SET) {
-            return Status::NotImplemented(where +
+            return Status::NotImplemented(where,
                                           " uses a legacy 2.0 column encoding (zone "
                                           "index or blob), which lance-nd does not read");
           }
@@ -221,7 +215,7 @@ Result<Container> ReadContainer(const io::RandomAccessFile& file) {
           ParsePage(pb.pages(p), f.column_meta_start, where + " page " + std::to_string(p), &page));
       page.first_row = row;
       auto next = CheckedAdd(row, page.num_rows);
-      if (!next) return Status::Corrupt(where + " page row counts overflow");
+      if (!next) return Status::Corrupt(where, " page row counts overflow");
       row = *next;
       col.pages.push_back(std::move(page));
     }

@@ -119,14 +119,14 @@ Result<DataTypePtr> ParseScalarType(std::string_view lt) {
           lt.substr(head.size() + 1, lt.size() - head.size() - 2 - parts.back().size());
       auto item = ParseScalarType(inner);
       if (!item.ok()) {
-        return Status::NotImplemented("logical type '" + std::string(lt) +
-                                      "' is not supported by lance-nd: its items ('" +
-                                      std::string(inner) + "') are not");
+        return Status::NotImplemented("logical type '", lt,
+                                      "' is not supported by lance-nd: its items ('", inner,
+                                      "') are not");
       }
       return array::FixedSizeList(array::MakeField("item", *std::move(item), true), *n);
     }
   }
-  return Status::NotImplemented("logical type '" + std::string(lt) +
+  return Status::NotImplemented("logical type '", lt,
                                 "' is not supported by lance-nd (it reads null, bool, integers, "
                                 "floats, decimal:128/256, strings, binary, dates, timestamps, "
                                 "durations, fixed-size binary and lists, dictionaries of these, "
@@ -192,9 +192,9 @@ Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index,
   DataTypePtr type;
   if (IsStruct(lt) && IsPacked(metadata)) {
     // A packed struct is one column (all children's values side by side in each row).
-    return Unsupported(std::move(node), pf, std::move(metadata), next_column,
-                       Status::NotImplemented(where + " is a packed struct, which lance-nd "
-                                                      "does not read"));
+    return Unsupported(
+        std::move(node), pf, std::move(metadata), next_column,
+        Status::NotImplemented(where, " is a packed struct, which lance-nd does not read"));
   }
   if (IsStruct(lt)) {
     std::vector<array::FieldPtr> kids;
@@ -204,13 +204,12 @@ Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index,
       node.children.push_back(std::move(child));
     }
     if (kids.empty()) {
-      return Status::NotImplemented(where + " is an empty struct, which lance-nd does not read");
+      return Status::NotImplemented(where, " is an empty struct, which lance-nd does not read");
     }
     type = array::Struct(std::move(kids));
   } else if (IsList(lt) || IsLargeList(lt)) {
     if (raw[index].children.size() != 1) {
-      return Status::Corrupt(where + " is a list with " +
-                             std::to_string(raw[index].children.size()) +
+      return Status::Corrupt(where, " is a list with ", raw[index].children.size(),
                              " child fields, expected exactly 1");
     }
     LND_ASSIGN_OR_RETURN(FieldNode child,
@@ -219,7 +218,7 @@ Result<FieldNode> BuildNode(const std::vector<RawField>& raw, std::size_t index,
     node.children.push_back(std::move(child));
   } else {
     if (!raw[index].children.empty()) {
-      return Status::Corrupt(where + " of type '" + lt + "' has child fields");
+      return Status::Corrupt(where, " of type '", lt, "' has child fields");
     }
     auto parsed = ParseScalarType(lt);
     if (!parsed.ok() && parsed.status().code() == StatusCode::kNotImplemented) {
@@ -244,8 +243,8 @@ Result<SchemaTree> SchemaFromProto(const lance::file::Schema& proto) {
     const std::size_t index = raw.size();
     raw.push_back(RawField{&f, {}});
     if (!by_id.emplace(f.id(), index).second) {
-      return Status::Corrupt("schema has two fields with id " + std::to_string(f.id()) +
-                             " (second is '" + f.name() + "')");
+      return Status::Corrupt("schema has two fields with id ", f.id(), " (second is '", f.name(),
+                             "')");
     }
     if (f.parent_id() < 0) {
       roots.push_back(index);
@@ -253,9 +252,8 @@ Result<SchemaTree> SchemaFromProto(const lance::file::Schema& proto) {
     }
     auto parent = by_id.find(f.parent_id());
     if (parent == by_id.end()) {
-      return Status::Corrupt("field '" + f.name() + "' (id " + std::to_string(f.id()) +
-                             ") names parent id " + std::to_string(f.parent_id()) +
-                             ", which does not precede it in the schema");
+      return Status::Corrupt("field '", f.name(), "' (id ", f.id(), ") names parent id ",
+                             f.parent_id(), ", which does not precede it in the schema");
     }
     raw[parent->second].children.push_back(index);
   }
@@ -333,14 +331,14 @@ Result<std::string> LogicalTypeName(const DataType& type) {
     case TypeId::kFixedSizeList: {
       const DataType& item = *type.value_type();
       if (item.is_nested()) {
-        return Status::NotImplemented("fixed-size lists of nested types (" + type.ToString() +
+        return Status::NotImplemented("fixed-size lists of nested types (", type.ToString(),
                                       ") are not supported");
       }
       LND_ASSIGN_OR_RETURN(std::string inner, LogicalTypeName(item));
       return "fixed_size_list:" + inner + ":" + std::to_string(type.fixed_size());
     }
   }
-  return Status::NotImplemented("type " + type.ToString() + " has no Lance logical type");
+  return Status::NotImplemented("type ", type.ToString(), " has no Lance logical type");
 }
 
 namespace {

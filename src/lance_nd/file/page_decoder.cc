@@ -16,7 +16,6 @@ namespace pb = ::lance::encodings21;
 using array::Buffer;
 using array::BufferPtr;
 
-std::string N(std::uint64_t v) { return std::to_string(v); }
 std::uint64_t Pad8(std::uint64_t v) { return (v + 7) & ~std::uint64_t{7}; }
 
 std::vector<int> Layers(const google::protobuf::RepeatedField<int>& layers) {
@@ -24,14 +23,14 @@ std::vector<int> Layers(const google::protobuf::RepeatedField<int>& layers) {
 }
 
 Status CheckLayers(const std::vector<int>& layers, const std::string& where) {
-  if (layers.empty()) return Status::Corrupt(where + " lists no rep/def layers");
+  if (layers.empty()) return Status::Corrupt(where, " lists no rep/def layers");
   for (int l : layers) {
     if (l < pb::REPDEF_ALL_VALID_ITEM || l > pb::REPDEF_NULL_AND_EMPTY_LIST) {
-      return Status::Corrupt(where + " has unknown rep/def layer value " + std::to_string(l));
+      return Status::Corrupt(where, " has unknown rep/def layer value ", l);
     }
   }
   if (IsListLayer(layers[0])) {
-    return Status::Corrupt(where + ": the innermost rep/def layer is a list; expected an item");
+    return Status::Corrupt(where, ": the innermost rep/def layer is a list; expected an item");
   }
   return Status::OK();
 }
@@ -49,12 +48,11 @@ Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::ui
     }
   };
   if (block.num_values != n) {
-    return Status::Corrupt(what() + " decoded to " + N(block.num_values) + " levels, expected " +
-                           N(n));
+    return Status::Corrupt(what(), " decoded to ", block.num_values, " levels, expected ", n);
   }
   if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 16) {
     if (!block.data || static_cast<std::uint64_t>(block.data->size()) < n * 2) {
-      return Status::Corrupt(what() + " holds fewer bytes than " + N(n) + " u16 levels");
+      return Status::Corrupt(what(), " holds fewer bytes than ", n, " u16 levels");
     }
     const std::uint8_t* src = block.data->data();
     if (reinterpret_cast<std::uintptr_t>(src) % alignof(std::uint16_t) == 0) {
@@ -76,13 +74,13 @@ Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::ui
     out->resize(out->size() + n, LoadLE<std::uint16_t>(block.data->data()));
     return Status::OK();
   }
-  return Status::Corrupt(what() + " did not decode to 16-bit levels");
+  return Status::Corrupt(what(), " did not decode to 16-bit levels");
 }
 
 Status AppendRawLevels(const BufferPtr& buf, std::vector<std::uint16_t>* out,
                        const std::string& what) {
   if (buf->size() % 2 != 0) {
-    return Status::Corrupt(what + " has " + N(static_cast<std::uint64_t>(buf->size())) +
+    return Status::Corrupt(what, " has ", static_cast<std::uint64_t>(buf->size()),
                            " bytes, not a whole number of u16 levels");
   }
   const std::size_t n = static_cast<std::size_t>(buf->size()) / 2;
@@ -96,9 +94,9 @@ Result<BufferPtr> Sub(const BufferPtr& buf, std::uint64_t offset, std::uint64_t 
                       const std::string& what) {
   if (offset > static_cast<std::uint64_t>(buf->size()) ||
       length > static_cast<std::uint64_t>(buf->size()) - offset) {
-    return Status::Corrupt(what + " (" + N(length) + " bytes at " + N(offset) +
-                           ") extends past the end of its buffer (" +
-                           N(static_cast<std::uint64_t>(buf->size())) + " bytes)");
+    return Status::Corrupt(what, " (", length, " bytes at ", offset,
+                           ") extends past the end of its buffer (",
+                           static_cast<std::uint64_t>(buf->size()), " bytes)");
   }
   return Buffer::Slice(buf, static_cast<int64_t>(offset), static_cast<int64_t>(length));
 }
@@ -113,227 +111,354 @@ std::uint64_t BulkValueBits(const pb::MiniBlockLayout& l) {
 
 namespace {
 
-Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
-  const pb::MiniBlockLayout& l = in.layout->mini_block_layout();
-  const std::string& where = in.where;
-  DecodedPage out;
-  out.num_rows = in.num_rows;
-  out.layers = Layers(l.layers());
-  LND_RETURN_NOT_OK(CheckLayers(out.layers, where));
-  out.has_rep = l.has_rep_compression();
-  out.has_def = l.has_def_compression();
-  if (!l.has_value_compression())
-    return Status::Corrupt(where + ": mini-block page has no value compression");
-  const bool large = l.has_large_chunk();
-  if (large && !in.is_v2_2) {
-    return Status::Corrupt(where + ": has_large_chunk is set in a 2.1 file (only 2.2 allows it)");
-  }
-  std::size_t needed = 2 + (l.has_dictionary() ? 1 : 0) + (l.repetition_index_depth() > 0 ? 1 : 0);
-  if (in.buffers.size() < needed) {
-    return Status::Corrupt(where + ": mini-block page has " + N(in.buffers.size()) +
-                           " buffers, expected " + N(needed));
-  }
-  if (l.num_buffers() > 64) {
-    return Status::Corrupt(where + ": num_buffers " + N(l.num_buffers()) + " is implausible");
-  }
-  const BufferPtr& meta = in.buffers[0];
-  const BufferPtr& data = in.buffers[1];
-  const std::uint64_t word = large ? 4 : 2;
-  if (static_cast<std::uint64_t>(meta->size()) % word != 0) {
-    return Status::Corrupt(where + ": chunk metadata has " +
-                           N(static_cast<std::uint64_t>(meta->size())) +
-                           " bytes, not a multiple of " + N(word));
-  }
-  const std::uint64_t num_chunks = static_cast<std::uint64_t>(meta->size()) / word;
-  const std::uint64_t num_items = l.num_items();
+// The size word of chunk `ci` in the chunk metadata (u16, or u32 for large chunks): the chunk's
+// size in 8-byte words minus one above the low 4 bits, log2 of its value count below them.
+std::uint64_t ChunkWord(const BufferPtr& meta, std::uint64_t ci, bool large) {
+  return large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
+               : LoadLE<std::uint16_t>(meta->data() + ci * 2);
+}
+std::uint64_t ChunkBytes(std::uint64_t word) { return ((word >> 4) + 1) * 8; }
 
-  std::optional<DataBlock> dictionary;
-  if (l.has_dictionary()) {
-    LND_ASSIGN_OR_RETURN(DataBlock d, encoding::DecodeBlock(l.dictionary(), in.buffers[2],
-                                                            l.num_dictionary_items()));
-    dictionary = std::move(d);
+// A mini-block page decoded chunk by chunk: Start checks the layout and buffers, then each
+// chunk appends its levels and values to the page, and Finish checks the totals.
+class MiniBlockDecoder {
+ public:
+  explicit MiniBlockDecoder(const PageInput& in)
+      : in_(in), l_(in.layout->mini_block_layout()), where_(in.where) {}
+
+  Result<DecodedPage> Decode() {
+    LND_RETURN_NOT_OK(Start());
+    PlanPageValues();
+    for (std::uint64_t ci = 0; ci < num_chunks_; ++ci) LND_RETURN_NOT_OK(DecodeChunk(ci));
+    return Finish();
   }
 
-  std::uint64_t offset = 0;
-  std::uint64_t seen = 0;
-  std::vector<BufferPtr> value_bufs;
-  std::vector<std::uint64_t> sizes(l.num_buffers());
-  // Hints only (num_items is untrusted): bounded by what the chunk bytes could hold.
-  const std::uint64_t data_size = static_cast<std::uint64_t>(data->size());
-  const std::uint64_t hint = std::min<std::uint64_t>(num_items, data_size * 4 + 1024);
-  if (out.has_rep) {
-    out.rep.reserve(hint);
-    AdviseHugePages(out.rep.data(), out.rep.capacity() * 2);
-  }
-  if (out.has_def) {
-    out.def.reserve(hint);
-    AdviseHugePages(out.def.data(), out.def.capacity() * 2);
-  }
-  out.values.reserve(num_chunks);
-  const std::uint8_t* base = data->data();
+ private:
+  Status Start();
+  void PlanPageValues();
+  Status DecodeChunk(std::uint64_t ci);
+  Status DecodeChunkValues(std::uint64_t ci, std::uint64_t nvals);
+  Result<DecodedPage> Finish();
   // Messages are built only on error.
-  auto cw = [&](std::uint64_t ci) { return where + " chunk " + N(ci); };
+  std::string ChunkWhere(std::uint64_t ci) const { return where_ + " chunk " + std::to_string(ci); }
 
-  // Bulk path: fixed word-width values (flat / inline bitpacking, optionally under general
-  // compression) are decoded straight into one buffer for the whole page: no per-chunk
-  // allocation, and readers can hand the buffer out without a copy.
-  const pb::CompressiveEncoding& vce = l.value_compression();
-  const std::uint64_t into_bits = BulkValueBits(l);
-  BufferPtr page_values;
-  std::uint8_t* page_out = nullptr;
-  if (into_bits > 0) {
-    // Pre-pass over the chunk sizes: each chunk's value count must be plausible for its bytes,
-    // so the single allocation is bounded as the per-chunk decoders bound theirs.
-    const std::uint64_t vb = into_bits / 8;
-    const auto top = vce.compression_case();
-    bool ok = true;
-    std::uint64_t total = 0;
-    for (std::uint64_t ci = 0; ci < num_chunks && ok; ++ci) {
-      const std::uint64_t w = large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
-                                    : LoadLE<std::uint16_t>(meta->data() + ci * 2);
-      const std::uint64_t chunk_bytes = ((w >> 4) + 1) * 8;
-      std::uint64_t nvals;
-      if (ci + 1 < num_chunks) {
-        nvals = std::uint64_t{1} << (w & 0xF);
-      } else {
-        ok = total <= num_items;
-        nvals = ok ? num_items - total : 0;
-      }
-      if (top == pb::CompressiveEncoding::kFlat) {
-        ok = ok && nvals <= chunk_bytes / vb;
-      } else if (top == pb::CompressiveEncoding::kInlineBitpacking) {
-        ok = ok && nvals <= (chunk_bytes / vb) * 1024;
-      } else {
-        ok = ok && nvals <= 65536;
-      }
-      total += nvals;
-    }
-    if (ok && total == num_items && num_items > 0) {
-      if (in.values_into != nullptr && in.values_into_bytes == num_items * vb) {
-        page_out = in.values_into;
-        page_values = std::make_shared<const Buffer>(page_out, static_cast<int64_t>(num_items * vb),
-                                                     in.values_into_owner);
-      } else {
-        page_values =
-            array::Buffer::AllocateUninitialized(static_cast<int64_t>(num_items * vb), &page_out);
-      }
-    }
+  const PageInput& in_;
+  const pb::MiniBlockLayout& l_;
+  const std::string& where_;
+  DecodedPage out_;
+  bool large_ = false;
+  BufferPtr meta_, data_;
+  std::uint64_t num_chunks_ = 0, num_items_ = 0;
+  std::optional<DataBlock> dictionary_;
+  std::uint64_t offset_ = 0;  // of the next chunk in the data buffer
+  std::uint64_t seen_ = 0;    // values in the chunks so far
+  std::vector<std::uint64_t> sizes_;
+  std::vector<BufferPtr> value_bufs_;
+  // Bulk path: fixed word-width values decoded straight into one buffer for the whole page.
+  std::uint64_t into_bits_ = 0;
+  BufferPtr page_values_;
+  std::uint8_t* page_out_ = nullptr;
+};
+
+Status MiniBlockDecoder::Start() {
+  out_.num_rows = in_.num_rows;
+  out_.layers = Layers(l_.layers());
+  LND_RETURN_NOT_OK(CheckLayers(out_.layers, where_));
+  out_.has_rep = l_.has_rep_compression();
+  out_.has_def = l_.has_def_compression();
+  if (!l_.has_value_compression()) {
+    return Status::Corrupt(where_, ": mini-block page has no value compression");
   }
-  auto slice = [&](std::uint64_t at, std::uint64_t len) {
-    return std::make_shared<const Buffer>(base + at, static_cast<int64_t>(len), data);
-  };
-  for (std::uint64_t ci = 0; ci < num_chunks; ++ci) {
-    const std::uint64_t w = large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
-                                  : LoadLE<std::uint16_t>(meta->data() + ci * 2);
-    const std::uint64_t chunk_bytes = ((w >> 4) + 1) * 8;
-    const std::uint64_t log2 = w & 0xF;
-    std::uint64_t nvals;
-    if (ci + 1 < num_chunks) {
-      nvals = std::uint64_t{1} << log2;
+  large_ = l_.has_large_chunk();
+  if (large_ && !in_.is_v2_2) {
+    return Status::Corrupt(where_, ": has_large_chunk is set in a 2.1 file (only 2.2 allows it)");
+  }
+  std::size_t needed =
+      2 + (l_.has_dictionary() ? 1 : 0) + (l_.repetition_index_depth() > 0 ? 1 : 0);
+  if (in_.buffers.size() < needed) {
+    return Status::Corrupt(where_, ": mini-block page has ", in_.buffers.size(),
+                           " buffers, expected ", needed);
+  }
+  if (l_.num_buffers() > 64) {
+    return Status::Corrupt(where_, ": num_buffers ", l_.num_buffers(), " is implausible");
+  }
+  meta_ = in_.buffers[0];
+  data_ = in_.buffers[1];
+  const std::uint64_t word = large_ ? 4 : 2;
+  if (static_cast<std::uint64_t>(meta_->size()) % word != 0) {
+    return Status::Corrupt(where_, ": chunk metadata has ",
+                           static_cast<std::uint64_t>(meta_->size()), " bytes, not a multiple of ",
+                           word);
+  }
+  num_chunks_ = static_cast<std::uint64_t>(meta_->size()) / word;
+  num_items_ = l_.num_items();
+  if (l_.has_dictionary()) {
+    LND_ASSIGN_OR_RETURN(DataBlock d, encoding::DecodeBlock(l_.dictionary(), in_.buffers[2],
+                                                            l_.num_dictionary_items()));
+    dictionary_ = std::move(d);
+  }
+  sizes_.resize(l_.num_buffers());
+  // Hints only (num_items is untrusted): bounded by what the chunk bytes could hold.
+  const std::uint64_t hint =
+      std::min<std::uint64_t>(num_items_, static_cast<std::uint64_t>(data_->size()) * 4 + 1024);
+  if (out_.has_rep) {
+    out_.rep.reserve(hint);
+    AdviseHugePages(out_.rep.data(), out_.rep.capacity() * 2);
+  }
+  if (out_.has_def) {
+    out_.def.reserve(hint);
+    AdviseHugePages(out_.def.data(), out_.def.capacity() * 2);
+  }
+  out_.values.reserve(num_chunks_);
+  return Status::OK();
+}
+
+// Bulk path: fixed word-width values (flat / inline bitpacking, optionally under general
+// compression) are decoded straight into one buffer for the whole page: no per-chunk
+// allocation, and readers can hand the buffer out without a copy.
+void MiniBlockDecoder::PlanPageValues() {
+  into_bits_ = BulkValueBits(l_);
+  if (into_bits_ == 0) return;
+  // Pre-pass over the chunk sizes: each chunk's value count must be plausible for its bytes,
+  // so the single allocation is bounded as the per-chunk decoders bound theirs.
+  const std::uint64_t vb = into_bits_ / 8;
+  const auto top = l_.value_compression().compression_case();
+  bool ok = true;
+  std::uint64_t total = 0;
+  for (std::uint64_t ci = 0; ci < num_chunks_ && ok; ++ci) {
+    const std::uint64_t w = ChunkWord(meta_, ci, large_);
+    const std::uint64_t chunk_bytes = ChunkBytes(w);
+    std::uint64_t nvals = 0;
+    if (ci + 1 < num_chunks_) {
+      nvals = std::uint64_t{1} << (w & 0xF);
     } else {
-      if (seen > num_items) {
-        return Status::Corrupt(cw(ci) + ": earlier chunks hold " + N(seen) +
-                               " values, more than "
-                               "the page's num_items " +
-                               N(num_items));
-      }
-      nvals = num_items - seen;
+      ok = total <= num_items_;
+      nvals = ok ? num_items_ - total : 0;
     }
-    seen += nvals;
-    if (offset > data_size || chunk_bytes > data_size - offset) {
-      return Status::Corrupt(cw(ci) + " (" + N(chunk_bytes) + " bytes at " + N(offset) +
-                             ") extends past the end of its buffer (" + N(data_size) + " bytes)");
+    if (top == pb::CompressiveEncoding::kFlat) {
+      ok = ok && nvals <= chunk_bytes / vb;
+    } else if (top == pb::CompressiveEncoding::kInlineBitpacking) {
+      ok = ok && nvals <= (chunk_bytes / vb) * 1024;
+    } else {
+      ok = ok && nvals <= 65536;
     }
-    const std::uint64_t chunk_at = offset;
-    offset += chunk_bytes;
-    const std::uint8_t* c = base + chunk_at;
-    std::uint64_t p = 0;
-    bool truncated = false;
-    auto read_size = [&](std::uint64_t width) -> std::uint64_t {
-      if (p + width > chunk_bytes) {
-        truncated = true;
-        return 0;
-      }
-      const std::uint64_t v =
-          width == 2 ? LoadLE<std::uint16_t>(c + p) : LoadLE<std::uint32_t>(c + p);
-      p += width;
-      return v;
-    };
-    const std::uint64_t num_levels = read_size(2);
-    const std::uint64_t rep_size = out.has_rep ? read_size(2) : 0;
-    const std::uint64_t def_size = out.has_def ? read_size(2) : 0;
-    for (auto& sz : sizes) sz = read_size(large ? 4 : 2);
-    if (truncated) return Status::Corrupt(cw(ci) + ": chunk header is truncated");
-    p = Pad8(p);
-    auto part = [&](std::uint64_t len, const char* what) -> Result<BufferPtr> {
-      if (p > chunk_bytes || len > chunk_bytes - p) {
-        return Status::Corrupt(cw(ci) + " " + what + " (" + N(len) + " bytes at " + N(p) +
-                               ") extends past the end of its buffer (" + N(chunk_bytes) +
-                               " bytes)");
-      }
-      return slice(chunk_at + p, len);
-    };
-    if (out.has_rep) {
-      LND_ASSIGN_OR_RETURN(BufferPtr b, part(rep_size, "rep levels"));
-      LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l.rep_compression(), b, num_levels));
-      LND_RETURN_NOT_OK(
-          AppendLevels(lv, num_levels, &out.rep, [&] { return cw(ci) + " rep levels"; }));
-      p = Pad8(p + rep_size);
-    }
-    if (out.has_def) {
-      LND_ASSIGN_OR_RETURN(BufferPtr b, part(def_size, "def levels"));
-      LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l.def_compression(), b, num_levels));
-      LND_RETURN_NOT_OK(
-          AppendLevels(lv, num_levels, &out.def, [&] { return cw(ci) + " def levels"; }));
-      p = Pad8(p + def_size);
-    }
-    value_bufs.clear();
-    for (std::uint64_t sz : sizes) {
-      LND_ASSIGN_OR_RETURN(BufferPtr b, part(sz, "value buffer"));
-      value_bufs.push_back(std::move(b));
-      p = Pad8(p + sz);
-    }
-    if (p > chunk_bytes) return Status::Corrupt(cw(ci) + ": buffers overrun the chunk");
-    if (page_out != nullptr) {
-      // seen (after this chunk) <= num_items was established by the pre-pass.
-      LND_RETURN_NOT_OK_CTX(
-          encoding::DecodeMiniBlockInto(vce, value_bufs, nvals,
-                                        page_out + (seen - nvals) * (into_bits / 8)),
-          cw(ci));
-      out.num_values += nvals;
-      continue;
-    }
-    auto decoded = encoding::DecodeMiniBlock(l.value_compression(), value_bufs, nvals);
-    if (!decoded.ok()) return std::move(decoded).status().WithContext(cw(ci));
-    DataBlock vals = std::move(*decoded);
-    if (vals.num_values != nvals) {
-      return Status::Corrupt(cw(ci) + ": decoded " + N(vals.num_values) + " values, expected " +
-                             N(nvals));
-    }
-    if (dictionary) {
-      auto gathered = encoding::GatherDictionary(*dictionary, vals);
-      if (!gathered.ok()) return std::move(gathered).status().WithContext(cw(ci) + " dictionary");
-      vals = std::move(*gathered);
-    }
-    out.num_values += nvals;
-    out.values.push_back(std::move(vals));
+    total += nvals;
   }
-  if (page_out != nullptr)
-    out.values.push_back(DataBlock::Fixed(into_bits, num_items, page_values));
-  if (seen != num_items) {
-    return Status::Corrupt(where + ": chunks hold " + N(seen) + " values, but num_items is " +
-                           N(num_items));
+  if (!ok || total != num_items_ || num_items_ == 0) return;
+  if (in_.values_into != nullptr && in_.values_into_bytes == num_items_ * vb) {
+    page_out_ = in_.values_into;
+    page_values_ = std::make_shared<const Buffer>(page_out_, static_cast<int64_t>(num_items_ * vb),
+                                                  in_.values_into_owner);
+  } else {
+    page_values_ =
+        array::Buffer::AllocateUninitialized(static_cast<int64_t>(num_items_ * vb), &page_out_);
   }
-  if (offset != static_cast<std::uint64_t>(data->size())) {
-    return Status::Corrupt(where + ": chunks cover " + N(offset) + " bytes of the " +
-                           N(static_cast<std::uint64_t>(data->size())) + "-byte chunk buffer");
+}
+
+// One chunk: a header of sizes (levels, rep bytes, def bytes, each value buffer), then the rep
+// levels, def levels and value buffers, each padded to 8 bytes.
+Status MiniBlockDecoder::DecodeChunk(std::uint64_t ci) {
+  const std::uint64_t w = ChunkWord(meta_, ci, large_);
+  const std::uint64_t chunk_bytes = ChunkBytes(w);
+  std::uint64_t nvals = 0;
+  if (ci + 1 < num_chunks_) {
+    nvals = std::uint64_t{1} << (w & 0xF);
+  } else {
+    if (seen_ > num_items_) {
+      return Status::Corrupt(ChunkWhere(ci), ": earlier chunks hold ", seen_,
+                             " values, more than the page's num_items ", num_items_);
+    }
+    nvals = num_items_ - seen_;
   }
-  if (out.has_rep && out.has_def && out.rep.size() != out.def.size()) {
-    return Status::Corrupt(where + ": " + N(out.rep.size()) + " rep levels but " +
-                           N(out.def.size()) + " def levels");
+  seen_ += nvals;
+  const std::uint64_t data_size = static_cast<std::uint64_t>(data_->size());
+  if (offset_ > data_size || chunk_bytes > data_size - offset_) {
+    return Status::Corrupt(ChunkWhere(ci), " (", chunk_bytes, " bytes at ", offset_,
+                           ") extends past the end of its buffer (", data_size, " bytes)");
   }
-  out.num_entries = out.has_rep ? out.rep.size() : out.has_def ? out.def.size() : num_items;
-  return out;
+  const std::uint64_t chunk_at = offset_;
+  offset_ += chunk_bytes;
+  const std::uint8_t* c = data_->data() + chunk_at;
+  std::uint64_t p = 0;
+  bool truncated = false;
+  auto read_size = [&](std::uint64_t width) -> std::uint64_t {
+    if (p + width > chunk_bytes) {
+      truncated = true;
+      return 0;
+    }
+    const std::uint64_t v =
+        width == 2 ? LoadLE<std::uint16_t>(c + p) : LoadLE<std::uint32_t>(c + p);
+    p += width;
+    return v;
+  };
+  const std::uint64_t num_levels = read_size(2);
+  const std::uint64_t rep_size = out_.has_rep ? read_size(2) : 0;
+  const std::uint64_t def_size = out_.has_def ? read_size(2) : 0;
+  for (auto& sz : sizes_) sz = read_size(large_ ? 4 : 2);
+  if (truncated) return Status::Corrupt(ChunkWhere(ci), ": chunk header is truncated");
+  p = Pad8(p);
+  auto part = [&](std::uint64_t len, const char* what) -> Result<BufferPtr> {
+    if (p > chunk_bytes || len > chunk_bytes - p) {
+      return Status::Corrupt(ChunkWhere(ci), " ", what, " (", len, " bytes at ", p,
+                             ") extends past the end of its buffer (", chunk_bytes, " bytes)");
+    }
+    return std::make_shared<const Buffer>(data_->data() + chunk_at + p, static_cast<int64_t>(len),
+                                          data_);
+  };
+  if (out_.has_rep) {
+    LND_ASSIGN_OR_RETURN(BufferPtr b, part(rep_size, "rep levels"));
+    LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l_.rep_compression(), b, num_levels));
+    LND_RETURN_NOT_OK(
+        AppendLevels(lv, num_levels, &out_.rep, [&] { return ChunkWhere(ci) + " rep levels"; }));
+    p = Pad8(p + rep_size);
+  }
+  if (out_.has_def) {
+    LND_ASSIGN_OR_RETURN(BufferPtr b, part(def_size, "def levels"));
+    LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l_.def_compression(), b, num_levels));
+    LND_RETURN_NOT_OK(
+        AppendLevels(lv, num_levels, &out_.def, [&] { return ChunkWhere(ci) + " def levels"; }));
+    p = Pad8(p + def_size);
+  }
+  value_bufs_.clear();
+  for (std::uint64_t sz : sizes_) {
+    LND_ASSIGN_OR_RETURN(BufferPtr b, part(sz, "value buffer"));
+    value_bufs_.push_back(std::move(b));
+    p = Pad8(p + sz);
+  }
+  if (p > chunk_bytes) return Status::Corrupt(ChunkWhere(ci), ": buffers overrun the chunk");
+  return DecodeChunkValues(ci, nvals);
+}
+
+// The chunk's `nvals` values from value_bufs_: into the page buffer on the bulk path, else as
+// their own block (dictionary indices gathered into values).
+Status MiniBlockDecoder::DecodeChunkValues(std::uint64_t ci, std::uint64_t nvals) {
+  if (page_out_ != nullptr) {
+    // seen (after this chunk) <= num_items was established by the pre-pass.
+    LND_RETURN_NOT_OK_CTX(
+        encoding::DecodeMiniBlockInto(l_.value_compression(), value_bufs_, nvals,
+                                      page_out_ + (seen_ - nvals) * (into_bits_ / 8)),
+        ChunkWhere(ci));
+    out_.num_values += nvals;
+    return Status::OK();
+  }
+  auto decoded = encoding::DecodeMiniBlock(l_.value_compression(), value_bufs_, nvals);
+  if (!decoded.ok()) return std::move(decoded).status().WithContext(ChunkWhere(ci));
+  DataBlock vals = std::move(*decoded);
+  if (vals.num_values != nvals) {
+    return Status::Corrupt(ChunkWhere(ci), ": decoded ", vals.num_values, " values, expected ",
+                           nvals);
+  }
+  if (dictionary_) {
+    auto gathered = encoding::GatherDictionary(*dictionary_, vals);
+    if (!gathered.ok()) {
+      return std::move(gathered).status().WithContext(ChunkWhere(ci), " dictionary");
+    }
+    vals = std::move(*gathered);
+  }
+  out_.num_values += nvals;
+  out_.values.push_back(std::move(vals));
+  return Status::OK();
+}
+
+Result<DecodedPage> MiniBlockDecoder::Finish() {
+  if (page_out_ != nullptr) {
+    out_.values.push_back(DataBlock::Fixed(into_bits_, num_items_, page_values_));
+  }
+  if (seen_ != num_items_) {
+    return Status::Corrupt(where_, ": chunks hold ", seen_, " values, but num_items is ",
+                           num_items_);
+  }
+  if (offset_ != static_cast<std::uint64_t>(data_->size())) {
+    return Status::Corrupt(where_, ": chunks cover ", offset_, " bytes of the ",
+                           static_cast<std::uint64_t>(data_->size()), "-byte chunk buffer");
+  }
+  if (out_.has_rep && out_.has_def && out_.rep.size() != out_.def.size()) {
+    return Status::Corrupt(where_, ": ", out_.rep.size(), " rep levels but ", out_.def.size(),
+                           " def levels");
+  }
+  out_.num_entries = out_.has_rep ? out_.rep.size() : out_.has_def ? out_.def.size() : num_items_;
+  return std::move(out_);
+}
+
+Result<DecodedPage> DecodeMiniBlock(const PageInput& in) { return MiniBlockDecoder(in).Decode(); }
+
+// The widths a full-zip page's entries are made of.
+struct ZipShape {
+  std::uint64_t control_bytes = 0;  // the rep/def word before each entry: 0, 1, 2 or 4
+  bool fixed = false;               // fixed-width values, else length-prefixed
+  std::uint64_t value_bytes = 0;    // fixed: bytes per value
+  std::uint64_t len_bytes = 0;      // variable: bytes of the length prefix
+};
+
+Result<ZipShape> CheckFullZip(const pb::FullZipLayout& l, const std::string& where) {
+  if (l.bits_rep() > 16 || l.bits_def() > 16) {
+    return Status::Corrupt(where, ": full-zip bits_rep ", l.bits_rep(), " / bits_def ",
+                           l.bits_def(), " exceed 16");
+  }
+  ZipShape shape;
+  const std::uint32_t total_bits = l.bits_rep() + l.bits_def();
+  shape.control_bytes = total_bits == 0 ? 0 : total_bits <= 8 ? 1 : total_bits <= 16 ? 2 : 4;
+  shape.fixed = l.details_case() == pb::FullZipLayout::kBitsPerValue;
+  if (!shape.fixed && l.details_case() != pb::FullZipLayout::kBitsPerOffset) {
+    return Status::Corrupt(where,
+                           ": full-zip layout gives neither bits_per_value nor bits_per_offset");
+  }
+  if (shape.fixed) {
+    if (l.bits_per_value() == 0 || l.bits_per_value() % 8 != 0) {
+      return Status::NotImplemented(where, ": full-zip bits_per_value ", l.bits_per_value(),
+                                    " is not a whole number of bytes");
+    }
+    shape.value_bytes = l.bits_per_value() / 8;
+  } else {
+    if (l.bits_per_offset() != 32 && l.bits_per_offset() != 64) {
+      return Status::Corrupt(where, ": full-zip bits_per_offset ", l.bits_per_offset(),
+                             ", expected 32 or 64");
+    }
+    shape.len_bytes = l.bits_per_offset() / 8;
+  }
+  if (!l.has_value_compression()) {
+    return Status::Corrupt(where, ": full-zip page has no value compression");
+  }
+  return shape;
+}
+
+// The visible values of a full-zip page, unzipped from their levels (still compressed per
+// value).
+struct Unzipped {
+  std::vector<std::uint8_t> fixed_bytes;
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<std::uint8_t> var_bytes;
+  std::uint64_t visible = 0;
+};
+
+Result<DataBlock> DecodeUnzipped(const pb::FullZipLayout& l, ZipShape shape, Unzipped u,
+                                 const std::string& where) {
+  if (shape.fixed) {
+    auto r = encoding::DecodePerValueFixed(l.value_compression(),
+                                           Buffer::FromVector(std::move(u.fixed_bytes)), u.visible,
+                                           l.bits_per_value());
+    if (!r.ok()) return std::move(r).status().WithContext(where);
+    return std::move(*r);
+  }
+  BufferPtr off_buf;
+  if (shape.len_bytes == 4 && u.var_bytes.size() <= std::numeric_limits<std::uint32_t>::max()) {
+    std::vector<std::uint8_t> ob(u.offsets.size() * 4);
+    for (std::size_t i = 0; i < u.offsets.size(); ++i) {
+      StoreLE<std::uint32_t>(ob.data() + i * 4, static_cast<std::uint32_t>(u.offsets[i]));
+    }
+    off_buf = Buffer::FromVector(std::move(ob));
+  } else {
+    std::vector<std::uint8_t> ob(u.offsets.size() * 8);
+    std::memcpy(ob.data(), u.offsets.data(), ob.size());
+    off_buf = Buffer::FromVector(std::move(ob));
+    shape.len_bytes = 8;
+  }
+  DataBlock encoded =
+      DataBlock::Variable(static_cast<std::uint32_t>(shape.len_bytes * 8), u.visible,
+                          std::move(off_buf), Buffer::FromVector(std::move(u.var_bytes)));
+  auto r = encoding::DecodePerValueVariable(l.value_compression(), encoded);
+  if (!r.ok()) return std::move(r).status().WithContext(where);
+  return std::move(*r);
 }
 
 Result<DecodedPage> DecodeFullZip(const PageInput& in) {
@@ -343,56 +468,28 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
   out.num_rows = in.num_rows;
   out.layers = Layers(l.layers());
   LND_RETURN_NOT_OK(CheckLayers(out.layers, where));
-  if (in.buffers.empty()) return Status::Corrupt(where + ": full-zip page has no buffers");
-  if (l.bits_rep() > 16 || l.bits_def() > 16) {
-    return Status::Corrupt(where + ": full-zip bits_rep " + N(l.bits_rep()) + " / bits_def " +
-                           N(l.bits_def()) + " exceed 16");
-  }
-  const std::uint32_t total_bits = l.bits_rep() + l.bits_def();
-  const std::uint64_t cw = total_bits == 0 ? 0 : total_bits <= 8 ? 1 : total_bits <= 16 ? 2 : 4;
+  if (in.buffers.empty()) return Status::Corrupt(where, ": full-zip page has no buffers");
+  LND_ASSIGN_OR_RETURN(const ZipShape shape, CheckFullZip(l, where));
+  const std::uint64_t cw = shape.control_bytes;
   out.has_rep = l.bits_rep() > 0;
   out.has_def = l.bits_def() > 0;
   const bool lists = HasListLayer(out.layers);
   const std::uint32_t maxvis = MaxVisibleLevel(out.layers);
-  const bool fixed = l.details_case() == pb::FullZipLayout::kBitsPerValue;
-  if (!fixed && l.details_case() != pb::FullZipLayout::kBitsPerOffset) {
-    return Status::Corrupt(where +
-                           ": full-zip layout gives neither bits_per_value nor bits_per_offset");
-  }
-  std::uint64_t value_bytes = 0, len_bytes = 0;
-  if (fixed) {
-    if (l.bits_per_value() == 0 || l.bits_per_value() % 8 != 0) {
-      return Status::NotImplemented(where + ": full-zip bits_per_value " + N(l.bits_per_value()) +
-                                    " is not a whole number of bytes");
-    }
-    value_bytes = l.bits_per_value() / 8;
-  } else {
-    if (l.bits_per_offset() != 32 && l.bits_per_offset() != 64) {
-      return Status::Corrupt(where + ": full-zip bits_per_offset " + N(l.bits_per_offset()) +
-                             ", expected 32 or 64");
-    }
-    len_bytes = l.bits_per_offset() / 8;
-  }
-  if (!l.has_value_compression())
-    return Status::Corrupt(where + ": full-zip page has no value compression");
   const BufferPtr& data = in.buffers[0];
   const std::uint8_t* d = data->data();
   const std::uint64_t size = static_cast<std::uint64_t>(data->size());
   const std::uint64_t n = in.entries_from_data ? UINT64_MAX : l.num_items();
   if (!in.entries_from_data && ((cw == 0 && n > size) || (cw > 0 && n > size / cw))) {
-    return Status::Corrupt(where + ": num_items " + N(n) + " cannot fit in " + N(size) + " bytes");
+    return Status::Corrupt(where, ": num_items ", n, " cannot fit in ", size, " bytes");
   }
-  std::vector<std::uint8_t> fixed_bytes;
-  std::vector<std::uint64_t> offsets{0};
-  std::vector<std::uint8_t> var_bytes;
+  Unzipped u;
   std::uint64_t p = 0;
-  std::uint64_t visible = 0;
   const std::uint32_t def_mask = (1u << l.bits_def()) - 1;
   std::uint64_t entries = 0;
   for (std::uint64_t i = 0; i < n && (!in.entries_from_data || p < size); ++i, ++entries) {
     std::uint32_t def = 0;
     if (cw > 0) {
-      if (p + cw > size) return Status::Corrupt(where + ": zipped data ends inside entry " + N(i));
+      if (p + cw > size) return Status::Corrupt(where, ": zipped data ends inside entry ", i);
       std::uint32_t word = cw == 1   ? d[p]
                            : cw == 2 ? LoadLE<std::uint16_t>(d + p)
                                      : LoadLE<std::uint32_t>(d + p);
@@ -402,65 +499,40 @@ Result<DecodedPage> DecodeFullZip(const PageInput& in) {
       if (out.has_def) out.def.push_back(static_cast<std::uint16_t>(def));
     }
     if (lists && def > maxvis) continue;
-    ++visible;
-    if (fixed) {
-      if (value_bytes > size - p)
-        return Status::Corrupt(where + ": zipped data ends inside value " + N(i));
-      fixed_bytes.insert(fixed_bytes.end(), d + p, d + p + value_bytes);
-      p += value_bytes;
-    } else {
-      if (def == 0) {
-        if (len_bytes > size - p)
-          return Status::Corrupt(where + ": zipped data ends inside length " + N(i));
-        const std::uint64_t len =
-            len_bytes == 4 ? LoadLE<std::uint32_t>(d + p) : LoadLE<std::uint64_t>(d + p);
-        p += len_bytes;
-        if (len > size - p) {
-          return Status::Corrupt(where + ": value " + N(i) + " of " + N(len) +
-                                 " bytes extends past the zipped data");
-        }
-        var_bytes.insert(var_bytes.end(), d + p, d + p + len);
-        p += len;
+    ++u.visible;
+    if (shape.fixed) {
+      if (shape.value_bytes > size - p) {
+        return Status::Corrupt(where, ": zipped data ends inside value ", i);
       }
-      offsets.push_back(var_bytes.size());
+      u.fixed_bytes.insert(u.fixed_bytes.end(), d + p, d + p + shape.value_bytes);
+      p += shape.value_bytes;
+      continue;
     }
+    if (def == 0) {
+      if (shape.len_bytes > size - p) {
+        return Status::Corrupt(where, ": zipped data ends inside length ", i);
+      }
+      const std::uint64_t len =
+          shape.len_bytes == 4 ? LoadLE<std::uint32_t>(d + p) : LoadLE<std::uint64_t>(d + p);
+      p += shape.len_bytes;
+      if (len > size - p) {
+        return Status::Corrupt(where, ": value ", i, " of ", len,
+                               " bytes extends past the zipped data");
+      }
+      u.var_bytes.insert(u.var_bytes.end(), d + p, d + p + len);
+      p += len;
+    }
+    u.offsets.push_back(u.var_bytes.size());
   }
   if (p != size) {
-    return Status::Corrupt(where + ": " + N(n) + " zipped entries cover " + N(p) + " of " +
-                           N(size) + " bytes");
+    return Status::Corrupt(where, ": ", n, " zipped entries cover ", p, " of ", size, " bytes");
   }
-  if (!in.entries_from_data && visible != l.num_visible_items() && l.num_visible_items() != 0) {
-    return Status::Corrupt(where + ": found " + N(visible) + " visible values, layout says " +
-                           N(l.num_visible_items()));
+  if (!in.entries_from_data && u.visible != l.num_visible_items() && l.num_visible_items() != 0) {
+    return Status::Corrupt(where, ": found ", u.visible, " visible values, layout says ",
+                           l.num_visible_items());
   }
-  DataBlock vals;
-  if (fixed) {
-    auto r = encoding::DecodePerValueFixed(l.value_compression(),
-                                           Buffer::FromVector(std::move(fixed_bytes)), visible,
-                                           l.bits_per_value());
-    if (!r.ok()) return std::move(r).status().WithContext(where);
-    vals = std::move(*r);
-  } else {
-    BufferPtr off_buf;
-    if (len_bytes == 4 && var_bytes.size() <= std::numeric_limits<std::uint32_t>::max()) {
-      std::vector<std::uint8_t> ob(offsets.size() * 4);
-      for (std::size_t i = 0; i < offsets.size(); ++i) {
-        StoreLE<std::uint32_t>(ob.data() + i * 4, static_cast<std::uint32_t>(offsets[i]));
-      }
-      off_buf = Buffer::FromVector(std::move(ob));
-    } else {
-      std::vector<std::uint8_t> ob(offsets.size() * 8);
-      std::memcpy(ob.data(), offsets.data(), ob.size());
-      off_buf = Buffer::FromVector(std::move(ob));
-      len_bytes = 8;
-    }
-    DataBlock encoded =
-        DataBlock::Variable(static_cast<std::uint32_t>(len_bytes * 8), visible, std::move(off_buf),
-                            Buffer::FromVector(std::move(var_bytes)));
-    auto r = encoding::DecodePerValueVariable(l.value_compression(), encoded);
-    if (!r.ok()) return std::move(r).status().WithContext(where);
-    vals = std::move(*r);
-  }
+  const std::uint64_t visible = u.visible;
+  LND_ASSIGN_OR_RETURN(DataBlock vals, DecodeUnzipped(l, shape, std::move(u), where));
   out.num_values = visible;
   out.values.push_back(std::move(vals));
   out.num_entries = cw > 0 ? entries : visible;
@@ -471,10 +543,10 @@ Result<BufferPtr> ParseConstantValueBuffer(const BufferPtr& buf, const std::stri
   const std::uint8_t* p = buf->data();
   const auto size = static_cast<std::uint64_t>(buf->size());
   const std::string what = where + ": constant value buffer";
-  if (size < 4) return Status::Corrupt(what + " is shorter than its header");
+  if (size < 4) return Status::Corrupt(what, " is shorter than its header");
   const std::uint64_t n = LoadLE<std::uint32_t>(p);
   if (n == 0 || n > 2 || size < 4 + 4 * n) {
-    return Status::Corrupt(what + " names " + N(n) + " buffers; expected 1 or 2");
+    return Status::Corrupt(what, " names ", n, " buffers; expected 1 or 2");
   }
   std::uint64_t sizes[2] = {0, 0};
   std::uint64_t total = 4 + 4 * n;
@@ -482,7 +554,7 @@ Result<BufferPtr> ParseConstantValueBuffer(const BufferPtr& buf, const std::stri
     sizes[i] = LoadLE<std::uint32_t>(p + 4 + 4 * i);
     total += sizes[i];
   }
-  if (total > size) return Status::Corrupt(what + " is truncated");
+  if (total > size) return Status::Corrupt(what, " is truncated");
   const std::uint64_t start = 4 + 4 * n;
   if (n == 1) return Sub(buf, start, sizes[0], what);
   // Variable width: two offsets (u32 or u64), then the bytes.
@@ -494,10 +566,9 @@ Result<BufferPtr> ParseConstantValueBuffer(const BufferPtr& buf, const std::stri
     o0 = LoadLE<std::uint64_t>(p + start);
     o1 = LoadLE<std::uint64_t>(p + start + 8);
   } else {
-    return Status::Corrupt(what + " has a " + N(sizes[0]) +
-                           "-byte offsets buffer; expected 8 or 16");
+    return Status::Corrupt(what, " has a ", sizes[0], "-byte offsets buffer; expected 8 or 16");
   }
-  if (o0 > o1 || o1 > sizes[1]) return Status::Corrupt(what + " has offsets outside its data");
+  if (o0 > o1 || o1 > sizes[1]) return Status::Corrupt(what, " has offsets outside its data");
   return Sub(buf, start + sizes[0] + o0, o1 - o0, what);
 }
 
@@ -526,13 +597,13 @@ Result<ConstantBuffers> ConstantBufferRoles(std::size_t num_buffers, bool is_v2_
     case 1:
     case 3:
       if (!is_v2_2) {
-        return Status::Corrupt(where + ": constant page with " + N(num_buffers) +
+        return Status::Corrupt(where, ": constant page with ", num_buffers,
                                " buffers in a 2.1 file; a value buffer exists only in 2.2, "
                                "expected 0 or 2 buffers");
       }
       return num_buffers == 1 ? ConstantBuffers{0, -1, -1} : ConstantBuffers{0, 1, 2};
     default:
-      return Status::Corrupt(where + ": constant page has " + N(num_buffers) +
+      return Status::Corrupt(where, ": constant page has ", num_buffers,
                              " buffers; expected 0 to 3 (value, rep levels, def levels)");
   }
 }
@@ -547,7 +618,7 @@ Result<DecodedPage> DecodeConstant(const PageInput& in) {
   out.layers = Layers(l.layers());
   LND_RETURN_NOT_OK(CheckLayers(out.layers, where));
   if (!in.is_v2_2 && (l.has_inline_value() || l.has_rep_compression() || l.has_def_compression())) {
-    return Status::Corrupt(where + ": constant layout uses 2.2-only fields in a 2.1 file");
+    return Status::Corrupt(where, ": constant layout uses 2.2-only fields in a 2.1 file");
   }
   LND_ASSIGN_OR_RETURN(const ConstantBuffers roles,
                        ConstantBufferRoles(in.buffers.size(), in.is_v2_2, where));
@@ -558,7 +629,7 @@ Result<DecodedPage> DecodeConstant(const PageInput& in) {
   }
   if (roles.value >= 0) {
     if (constant_value) {
-      return Status::Corrupt(where +
+      return Status::Corrupt(where,
                              ": constant page has both an inline value and a value "
                              "buffer; expected one of them");
     }
@@ -576,8 +647,8 @@ Result<DecodedPage> DecodeConstant(const PageInput& in) {
   out.has_rep = !out.rep.empty();
   out.has_def = !out.def.empty();
   if (out.has_rep && out.has_def && out.rep.size() != out.def.size()) {
-    return Status::Corrupt(where + ": " + N(out.rep.size()) + " rep levels but " +
-                           N(out.def.size()) + " def levels");
+    return Status::Corrupt(where, ": ", out.rep.size(), " rep levels but ", out.def.size(),
+                           " def levels");
   }
   out.num_entries = out.has_rep ? out.rep.size() : out.has_def ? out.def.size() : in.num_rows;
   if (!out.has_def && !constant_value && out.layers[0] == pb::REPDEF_NULLABLE_ITEM) {
@@ -633,12 +704,12 @@ Result<DecodedPage> DecodePage(const PageInput& in) {
     case pb::PageLayout::kConstantLayout:
       return DecodeConstant(in);
     case pb::PageLayout::kBlobLayout:
-      return Status::NotImplemented(in.where +
+      return Status::NotImplemented(in.where,
                                     " uses the blob layout, which lance-nd does not read");
     default:
       break;
   }
-  return Status::Corrupt(in.where + " has no known page layout");
+  return Status::Corrupt(in.where, " has no known page layout");
 }
 
 std::string LayerName(int layer) {
@@ -671,19 +742,21 @@ std::string DescribeEncoding(const pb::CompressiveEncoding& ce) {
   };
   switch (ce.compression_case()) {
     case C::kFlat:
-      return "flat(" + N(ce.flat().bits_per_value()) +
+      return "flat(" + std::to_string(ce.flat().bits_per_value()) +
              (ce.flat().has_data() ? ", " + scheme(ce.flat().data()) : "") + ")";
     case C::kVariable:
       return "variable(" + DescribeEncoding(ce.variable().offsets()) + ")";
     case C::kConstant:
-      return ce.constant().has_value() ? "constant(" + N(ce.constant().value().size()) + " bytes)"
-                                       : "constant(null)";
+      return ce.constant().has_value()
+                 ? "constant(" + std::to_string(ce.constant().value().size()) + " bytes)"
+                 : "constant(null)";
     case C::kOutOfLineBitpacking:
       return "out_of_line_bitpacking(" +
-             N(ce.out_of_line_bitpacking().uncompressed_bits_per_value()) + ", " +
+             std::to_string(ce.out_of_line_bitpacking().uncompressed_bits_per_value()) + ", " +
              DescribeEncoding(ce.out_of_line_bitpacking().values()) + ")";
     case C::kInlineBitpacking:
-      return "inline_bitpacking(" + N(ce.inline_bitpacking().uncompressed_bits_per_value()) + ")";
+      return "inline_bitpacking(" +
+             std::to_string(ce.inline_bitpacking().uncompressed_bits_per_value()) + ")";
     case C::kFsst:
       return "fsst(" + DescribeEncoding(ce.fsst().values()) + ")";
     case C::kDictionary:
@@ -698,14 +771,15 @@ std::string DescribeEncoding(const pb::CompressiveEncoding& ce) {
       return "general(" + scheme(ce.general().compression()) + ", " +
              DescribeEncoding(ce.general().values()) + ")";
     case C::kFixedSizeList:
-      return "fixed_size_list(" + N(ce.fixed_size_list().items_per_value()) +
+      return "fixed_size_list(" + std::to_string(ce.fixed_size_list().items_per_value()) +
              (ce.fixed_size_list().has_validity() ? ", validity" : "") + ", " +
              DescribeEncoding(ce.fixed_size_list().values()) + ")";
     case C::kPackedStruct:
       return "packed_struct(" + DescribeEncoding(ce.packed_struct().values()) + ")";
     case C::kVariablePackedStruct:
       return "variable_packed_struct(" +
-             N(static_cast<std::uint64_t>(ce.variable_packed_struct().fields_size())) + " fields)";
+             std::to_string(static_cast<std::uint64_t>(ce.variable_packed_struct().fields_size())) +
+             " fields)";
     default:
       return "none";
   }
@@ -725,38 +799,45 @@ std::string DescribeLayout(const pb::PageLayout& layout, std::size_t num_buffers
       if (l.has_def_compression()) s += " def=" + DescribeEncoding(l.def_compression());
       s += " values=" + DescribeEncoding(l.value_compression());
       if (l.has_dictionary())
-        s += " dictionary[" + N(l.num_dictionary_items()) + "]=" + DescribeEncoding(l.dictionary());
-      s += " items=" + N(l.num_items()) + " buffers/chunk=" + N(l.num_buffers());
-      if (l.repetition_index_depth() > 0) s += " rep_index_depth=" + N(l.repetition_index_depth());
+        s += " dictionary[" + std::to_string(l.num_dictionary_items()) +
+             "]=" + DescribeEncoding(l.dictionary());
+      s += " items=" + std::to_string(l.num_items()) +
+           " buffers/chunk=" + std::to_string(l.num_buffers());
+      if (l.repetition_index_depth() > 0)
+        s += " rep_index_depth=" + std::to_string(l.repetition_index_depth());
       if (l.has_large_chunk()) s += " large_chunks";
       return s;
     }
     case pb::PageLayout::kFullZipLayout: {
       const auto& l = layout.full_zip_layout();
-      std::string s = "full-zip layers=" + layers(l.layers()) + " bits_rep=" + N(l.bits_rep()) +
-                      " bits_def=" + N(l.bits_def());
+      std::string s = "full-zip layers=" + layers(l.layers()) +
+                      " bits_rep=" + std::to_string(l.bits_rep()) +
+                      " bits_def=" + std::to_string(l.bits_def());
       if (l.details_case() == pb::FullZipLayout::kBitsPerValue)
-        s += " bits_per_value=" + N(l.bits_per_value());
+        s += " bits_per_value=" + std::to_string(l.bits_per_value());
       else
-        s += " bits_per_offset=" + N(l.bits_per_offset());
-      s += " values=" + DescribeEncoding(l.value_compression()) + " items=" + N(l.num_items()) +
-           " visible=" + N(l.num_visible_items());
+        s += " bits_per_offset=" + std::to_string(l.bits_per_offset());
+      s += " values=" + DescribeEncoding(l.value_compression()) +
+           " items=" + std::to_string(l.num_items()) +
+           " visible=" + std::to_string(l.num_visible_items());
       return s;
     }
     case pb::PageLayout::kConstantLayout: {
       const auto& l = layout.constant_layout();
       std::string s = "constant layers=" + layers(l.layers());
       if (l.has_inline_value()) {
-        s += " value=" + N(l.inline_value().size()) + " bytes";
+        s += " value=" + std::to_string(l.inline_value().size()) + " bytes";
       } else if (num_buffers == 1 || num_buffers == 3) {
         s += " value=buffer 0";
       } else {
         s += " all-null";
       }
       if (l.has_rep_compression())
-        s += " rep=" + DescribeEncoding(l.rep_compression()) + "x" + N(l.num_rep_values());
+        s += " rep=" + DescribeEncoding(l.rep_compression()) + "x" +
+             std::to_string(l.num_rep_values());
       if (l.has_def_compression())
-        s += " def=" + DescribeEncoding(l.def_compression()) + "x" + N(l.num_def_values());
+        s += " def=" + DescribeEncoding(l.def_compression()) + "x" +
+             std::to_string(l.num_def_values());
       return s;
     }
     case pb::PageLayout::kBlobLayout:

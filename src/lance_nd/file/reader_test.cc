@@ -127,6 +127,64 @@ TEST(FileReaderTest, ProjectionPathsAndErrors) {
                    "'values' is not a struct");
 }
 
+TEST(FileReaderTest, ProjectionPathAfterItsStructIsStillChecked) {
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
+  LND_EXPECT_ERROR(reader.ReadAll({"t", "t.nope"}), StatusCode::kInvalidArgument,
+                   "no field named 'nope' in the struct");
+  LND_EXPECT_ERROR(reader.ProjectedSchema({"t", "t.values.item"}), StatusCode::kInvalidArgument,
+                   "'values' is not a struct");
+}
+
+TEST(FileReaderTest, LayoutOfExample) {
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
+  const FileLayout& layout = reader.layout();
+  EXPECT_EQ(layout.version, (FileVersion{2, 2}));
+  EXPECT_EQ(layout.num_rows, 4u);
+  ASSERT_EQ(layout.fields.size(), 3u);
+  const std::vector<std::string> names = {"t", "values", "item"};
+  const std::vector<std::string> paths = {"t", "t.values", "t.values.item"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(layout.fields[i].id, static_cast<std::int32_t>(i));
+    EXPECT_EQ(layout.fields[i].parent_id, static_cast<std::int32_t>(i) - 1);
+    EXPECT_EQ(layout.fields[i].name, names[i]);
+    EXPECT_EQ(layout.fields[i].path, paths[i]);
+    EXPECT_EQ(layout.fields[i].column, i == 2 ? 0 : -1);
+  }
+  EXPECT_TRUE(layout.fields[0].type->Equals(*reader.schema()->field(0)->type()));
+  EXPECT_TRUE(layout.fields[2].type->Equals(*array::Float32()));
+  ASSERT_EQ(layout.columns.size(), 1u);
+  EXPECT_EQ(layout.columns[0].field_id, 2);
+  EXPECT_EQ(layout.columns[0].num_pages, 1u);
+  EXPECT_EQ(layout.columns[0].num_rows, 4u);
+  // Computed once: the same object every time.
+  EXPECT_EQ(&reader.layout(), &layout);
+}
+
+TEST(FileReaderTest, ProjectionByFieldIdsOnExample) {
+  LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
+  LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+  // The id of a struct child reads like its path; the top-level id reads the whole field.
+  LND_ASSERT_OK_AND_ASSIGN(auto by_id, reader.ReadAll(Projection::ByFieldIds({1})));
+  LND_ASSERT_OK_AND_ASSIGN(auto by_name, reader.ReadAll(Projection::ByNames({"t.values"})));
+  EXPECT_TRUE(by_id->Equals(*by_name));
+  LND_ASSERT_OK_AND_ASSIGN(auto top, reader.ReadAll(Projection::ByFieldIds({1, 0})));
+  EXPECT_TRUE(top->Equals(*all));
+  LND_ASSERT_OK_AND_ASSIGN(auto none_given, reader.ReadAll(Projection::ByFieldIds({})));
+  EXPECT_TRUE(none_given->Equals(*all));
+  LND_ASSERT_OK_AND_ASSIGN(auto schema, reader.ProjectedSchema(Projection::ByFieldIds({0})));
+  EXPECT_TRUE(schema->Equals(*reader.schema()));
+
+  LND_EXPECT_ERROR(reader.ReadAll(Projection::ByFieldIds({7})), StatusCode::kInvalidArgument,
+                   "the file has no field with id 7; its field ids are 0, 1, 2");
+  LND_EXPECT_ERROR(reader.ProjectedSchema(Projection::ByFieldIds({0, -1})),
+                   StatusCode::kInvalidArgument, "no field with id -1");
+  const std::vector<std::uint64_t> rows = {1};
+  LND_EXPECT_ERROR(reader.Take(rows, Projection::ByFieldIds({2})), StatusCode::kInvalidArgument,
+                   "field id 2 ('t.values.item') lies inside list");
+  LND_EXPECT_ERROR(reader.Scan(Projection::ByFieldIds({3})), StatusCode::kInvalidArgument,
+                   "no field with id 3");
+}
+
 TEST(FileReaderTest, DescribeListsPagesAndLayouts) {
   LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(FileOf(Example22())));
   const FileDescription d = reader.Describe();

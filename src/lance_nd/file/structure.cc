@@ -10,7 +10,6 @@ namespace lance_nd::file::internal {
 namespace {
 namespace pb = ::lance::encodings21;
 using array::Buffer;
-std::string N(std::uint64_t v) { return std::to_string(v); }
 
 class BitWriter {
  public:
@@ -59,10 +58,10 @@ LevelScheme::LevelScheme(std::vector<PathLayer> path) : path_(std::move(path)) {
 Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const {
   const std::vector<int>& layers = page->layers;  // innermost first
   if (layers.size() != path_.size()) {
-    return Status::Corrupt(where + " has " + N(layers.size()) +
+    return Status::Corrupt(where, " has ", layers.size(),
                            " rep/def layers, but the field "
-                           "path has " +
-                           N(path_.size()) + " levels");
+                           "path has ",
+                           path_.size(), " levels");
   }
   // Map page def level -> canonical level.
   std::vector<std::uint16_t> map{0};
@@ -70,9 +69,9 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
     const std::size_t j = path_.size() - 1 - k;  // path index (outermost first)
     const int l = layers[k];
     if (IsListLayer(l) != path_[j].is_list()) {
-      return Status::Corrupt(where + ": rep/def layer " + N(k) + " is " + LayerName(l) +
-                             ", but the schema has a " +
-                             (path_[j].is_list() ? "list" : "struct/leaf") + " there");
+      return Status::Corrupt(where, ": rep/def layer ", k, " is ", LayerName(l),
+                             ", but the schema has a ",
+                             (path_[j].is_list() ? "list" : "struct/leaf"), " there");
     }
     switch (l) {
       case pb::REPDEF_NULLABLE_ITEM:
@@ -92,8 +91,8 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
   }
   if (page->has_def) {
     if (page->def.size() != page->num_entries) {
-      return Status::Corrupt(where + ": " + N(page->def.size()) + " def levels for " +
-                             N(page->num_entries) + " entries");
+      return Status::Corrupt(where, ": ", page->def.size(), " def levels for ", page->num_entries,
+                             " entries");
     }
     bool identity = true;
     for (std::size_t i = 0; i < map.size(); ++i) identity &= map[i] == i;
@@ -109,8 +108,8 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
     if (top > max_def) {
       for (std::size_t i = 0; i < n; ++i) {
         if (d[i] > max_def) {
-          return Status::Corrupt(where + ": def level " + N(d[i]) + " exceeds the page's maximum " +
-                                 N(max_def));
+          return Status::Corrupt(where, ": def level ", d[i], " exceeds the page's maximum ",
+                                 max_def);
         }
       }
     }
@@ -134,11 +133,11 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
       page->has_rep = true;
     }
     if (page->rep.size() != page->num_entries) {
-      return Status::Corrupt(where + ": " + N(page->rep.size()) + " rep levels for " +
-                             N(page->num_entries) + " entries");
+      return Status::Corrupt(where, ": ", page->rep.size(), " rep levels for ", page->num_entries,
+                             " entries");
     }
   } else if (page->has_rep) {
-    return Status::Corrupt(where + " has repetition levels but the field has no list");
+    return Status::Corrupt(where, " has repetition levels but the field has no list");
   }
   return Status::OK();
 }
@@ -151,23 +150,23 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
   RowIndex idx;
   if (!lists) {
     if (n != page.num_rows) {
-      return Status::Corrupt(where + " has " + N(n) + " level entries for " + N(page.num_rows) +
+      return Status::Corrupt(where, " has ", n, " level entries for ", page.num_rows,
                              " rows (expected one per row for a field without lists)");
     }
     if (page.num_values != n) {
-      return Status::Corrupt(where + " has " + N(page.num_values) + " values for " + N(n) +
+      return Status::Corrupt(where, " has ", page.num_values, " values for ", n,
                              " rows (expected one per row for a field without lists)");
     }
     idx.identity = true;
     return idx;
   }
   if (page.rep.size() != n || (!page.def_zero && page.def.size() != n)) {
-    return Status::Corrupt(where + ": " + N(page.rep.size()) + " rep and " + N(page.def.size()) +
-                           " def levels for " + N(n) + " entries");
+    return Status::Corrupt(where, ": ", page.rep.size(), " rep and ", page.def.size(),
+                           " def levels for ", n, " entries");
   }
   if (n > 0 && page.rep[0] != R) {
-    return Status::Corrupt(where + ": the first rep level is " + N(page.rep[0]) + ", expected " +
-                           N(R) + " (the start of a row)");
+    return Status::Corrupt(where, ": the first rep level is ", page.rep[0], ", expected ", R,
+                           " (the start of a row)");
   }
   // num_rows comes from the file; never reserve more than the decoded entries justify.
   idx.entry.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
@@ -183,14 +182,12 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
       for (std::uint64_t i = 0; i < kBlock; ++i) hit |= static_cast<std::uint16_t>(rep[e + i] >= R);
       if (hit == 0) continue;
       for (std::uint64_t i = e; i < e + kBlock; ++i) {
-        if (rep[i] > R)
-          return Status::Corrupt(where + ": rep level " + N(rep[i]) + " exceeds " + N(R));
+        if (rep[i] > R) return Status::Corrupt(where, ": rep level ", rep[i], " exceeds ", R);
         if (rep[i] == R) idx.entry.push_back(i);
       }
     }
     for (; e < n; ++e) {
-      if (rep[e] > R)
-        return Status::Corrupt(where + ": rep level " + N(rep[e]) + " exceeds " + N(R));
+      if (rep[e] > R) return Status::Corrupt(where, ": rep level ", rep[e], " exceeds ", R);
       if (rep[e] == R) idx.entry.push_back(e);
     }
     v = n;
@@ -199,7 +196,7 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
     const std::uint16_t maxvis = scheme.max_visible();
     for (std::uint64_t e = 0; e < n; ++e) {
       if (rep[e] > R) {
-        return Status::Corrupt(where + ": rep level " + N(rep[e]) + " exceeds " + N(R));
+        return Status::Corrupt(where, ": rep level ", rep[e], " exceeds ", R);
       }
       if (rep[e] == R) {
         idx.entry.push_back(e);
@@ -211,14 +208,14 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
   }
   idx.entry.push_back(n);
   if (idx.entry.size() != page.num_rows + 1) {
-    return Status::Corrupt(where + " holds " + N(idx.entry.size() - 1) +
+    return Status::Corrupt(where, " holds ", idx.entry.size() - 1,
                            " rows, but the page "
-                           "metadata says " +
-                           N(page.num_rows));
+                           "metadata says ",
+                           page.num_rows);
   }
   if (v != page.num_values) {
-    return Status::Corrupt(where + ": levels use " + N(v) + " value slots, the page decoded " +
-                           N(page.num_values));
+    return Status::Corrupt(where, ": levels use ", v, " value slots, the page decoded ",
+                           page.num_values);
   }
   return idx;
 }
@@ -252,7 +249,7 @@ Result<array::BufferPtr> OffsetsBuffer(const std::vector<int64_t>& o, PathLayer:
     return b;
   }
   if (!o.empty() && o.back() > std::numeric_limits<int32_t>::max()) {
-    return Status::NotImplemented(where + ": list holds more than 2^31 items; read fewer rows");
+    return Status::NotImplemented(where, ": list holds more than 2^31 items; read fewer rows");
   }
   auto b = Buffer::AllocateUninitialized(static_cast<int64_t>(o.size() * 4), &p);
   for (std::size_t i = 0; i < o.size(); ++i) {
@@ -260,6 +257,27 @@ Result<array::BufferPtr> OffsetsBuffer(const std::vector<int64_t>& o, PathLayer:
     std::memcpy(p + i * 4, &v, 4);
   }
   return b;
+}
+
+// The path layer owning each canonical def level (-1 for level 0, "valid").
+std::vector<int> LevelOwners(const LevelScheme& scheme) {
+  std::vector<int> owner(scheme.max_level() + 1u, -1);
+  for (std::size_t j = 0; j < scheme.path().size(); ++j) {
+    owner[scheme.null_level(j)] = static_cast<int>(j);
+    if (scheme.empty_level(j) != 0) owner[scheme.empty_level(j)] = static_cast<int>(j);
+  }
+  return owner;
+}
+
+// [r] = path index of the list whose rep level is r (the outermost list has the highest).
+std::vector<std::size_t> ListsByRepLevel(const LevelScheme& scheme) {
+  const int R = scheme.num_lists();
+  std::vector<std::size_t> list_at_level(static_cast<std::size_t>(R) + 2, 0);
+  int lvl = R;
+  for (std::size_t j = 0; j < scheme.path().size(); ++j) {
+    if (scheme.path()[j].is_list()) list_at_level[static_cast<std::size_t>(lvl--)] = j;
+  }
+  return list_at_level;
 }
 
 }  // namespace
@@ -274,14 +292,13 @@ Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
   std::uint64_t n = 0;
   for (const auto& s : spans) n += s.num_entries;
   if (n != num_values) {
-    return Status::Corrupt(where + ": levels use " + N(n) + " values, but " + N(num_values) +
-                           " were decoded");
+    return Status::Corrupt(where, ": levels use ", n, " values, but ", num_values, " were decoded");
   }
   std::vector<LayerArrays> out(K);
   if (R == 0) {
     if (n != num_rows) {
-      return Status::Corrupt(where + ": " + N(n) + " entries, " + N(num_values) + " values, " +
-                             N(num_rows) + " rows; expected all equal");
+      return Status::Corrupt(where, ": ", n, " entries, ", num_values, " values, ", num_rows,
+                             " rows; expected all equal");
     }
     for (auto& l : out) l.length = static_cast<int64_t>(n);
     return out;
@@ -306,8 +323,8 @@ Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
       const std::uint16_t* rep = s.rep;
       const std::uint64_t m = s.num_entries;
       if (m > 0 && rep[0] != R) {
-        return Status::Corrupt(where + ": a row does not start with rep level " +
-                               N(static_cast<std::uint64_t>(R)));
+        return Status::Corrupt(where, ": a row does not start with rep level ",
+                               static_cast<std::uint64_t>(R));
       }
       std::uint64_t e = 0;
       for (; e + kBlock <= m; e += kBlock) {
@@ -323,8 +340,8 @@ Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
         }
         for (std::uint64_t i = e; i < e + kBlock; ++i) {
           if (rep[i] > R)
-            return Status::Corrupt(where + ": rep level " + N(rep[i]) + " exceeds " +
-                                   N(static_cast<std::uint64_t>(R)));
+            return Status::Corrupt(where, ": rep level ", rep[i], " exceeds ",
+                                   static_cast<std::uint64_t>(R));
           if (rep[i] >= L) {
             offsets.push_back(count);
             ++starts;
@@ -335,8 +352,8 @@ Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
       }
       for (; e < m; ++e) {
         if (rep[e] > R)
-          return Status::Corrupt(where + ": rep level " + N(rep[e]) + " exceeds " +
-                                 N(static_cast<std::uint64_t>(R)));
+          return Status::Corrupt(where, ": rep level ", rep[e], " exceeds ",
+                                 static_cast<std::uint64_t>(R));
         if (rep[e] >= L) {
           offsets.push_back(count);
           ++starts;
@@ -354,7 +371,7 @@ Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
     for (std::size_t k = j; k-- > 0 && !path[k].is_list();) out[k].length = la.length;
   }
   if (rows != num_rows) {
-    return Status::Corrupt(where + ": levels hold " + N(rows) + " rows, expected " + N(num_rows));
+    return Status::Corrupt(where, ": levels hold ", rows, " rows, expected ", num_rows);
   }
   // Layers inside the innermost list: one instance per entry.
   for (std::size_t k = K; k-- > 0 && !path[k].is_list();) out[k].length = static_cast<int64_t>(n);
@@ -374,27 +391,15 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     for (std::uint16_t d : levels.def) any |= d != 0;
     if (!any) {
       if (n != num_values || n != levels.num_rows) {
-        return Status::Corrupt(where + ": " + N(n) + " entries, " + N(num_values) + " values, " +
-                               N(levels.num_rows) + " rows; expected all equal");
+        return Status::Corrupt(where, ": ", n, " entries, ", num_values, " values, ",
+                               levels.num_rows, " rows; expected all equal");
       }
       for (auto& l : out) l.length = static_cast<int64_t>(n);
       return out;
     }
   }
-  // Owner of each canonical level.
-  std::vector<int> owner(scheme.max_level() + 1u, -1);
-  for (std::size_t j = 0; j < K; ++j) {
-    owner[scheme.null_level(j)] = static_cast<int>(j);
-    if (scheme.empty_level(j) != 0) owner[scheme.empty_level(j)] = static_cast<int>(j);
-  }
-  // cont[r] = path index of the list whose level is r + 1 (list levels: outermost = R).
-  std::vector<std::size_t> list_at_level(static_cast<std::size_t>(R) + 2, 0);
-  {
-    int lvl = R;
-    for (std::size_t j = 0; j < K; ++j) {
-      if (path[j].is_list()) list_at_level[static_cast<std::size_t>(lvl--)] = j;
-    }
-  }
+  const std::vector<int> owner = LevelOwners(scheme);
+  const std::vector<std::size_t> list_at_level = ListsByRepLevel(scheme);
   std::vector<BitWriter> valid(K);
   std::vector<std::vector<int64_t>> offsets(K);
   for (std::size_t j = 0; j < K; ++j) {
@@ -407,20 +412,19 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     const std::uint16_t d = levels.def[e];
     const int r = R > 0 ? levels.rep[e] : 0;
     if (d > scheme.max_level()) {
-      return Status::Corrupt(where + ": def level " + N(d) + " at entry " + N(e) + " exceeds " +
-                             N(scheme.max_level()));
+      return Status::Corrupt(where, ": def level ", d, " at entry ", e, " exceeds ",
+                             scheme.max_level());
     }
     std::size_t start = 0;
     if (R == 0 || r == R) {
       ++rows;
     } else {
       if (r > R)
-        return Status::Corrupt(where + ": rep level " + N(static_cast<std::uint64_t>(r)) +
-                               " exceeds " + N(static_cast<std::uint64_t>(R)));
+        return Status::Corrupt(where, ": rep level ", static_cast<std::uint64_t>(r), " exceeds ",
+                               static_cast<std::uint64_t>(R));
       const std::size_t j = list_at_level[static_cast<std::size_t>(r) + 1];
       if (!open[j]) {
-        return Status::Corrupt(where + ": entry " + N(e) + " (rep " +
-                               N(static_cast<std::uint64_t>(r)) +
+        return Status::Corrupt(where, ": entry ", e, " (rep ", static_cast<std::uint64_t>(r),
                                ") continues a list that is not open");
       }
       offsets[j].back() += 1;
@@ -428,7 +432,7 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     }
     const int own = d == 0 ? -1 : owner[d];
     if (d != 0 && own < static_cast<int>(start)) {
-      return Status::Corrupt(where + ": entry " + N(e) + " has def level " + N(d) +
+      return Status::Corrupt(where, ": entry ", e, " has def level ", d,
                              " of a layer it does not start");
     }
     bool null_mode = false;
@@ -454,7 +458,7 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
       if (!ok) null_mode = true;
       if (k + 1 == K) {
         if (vi >= num_values) {
-          return Status::Corrupt(where + ": levels need more than the " + N(num_values) +
+          return Status::Corrupt(where, ": levels need more than the ", num_values,
                                  " decoded values");
         }
         ++vi;
@@ -463,12 +467,11 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     for (std::size_t m = k + 1; m < K; ++m) open[m] = 0;
   }
   if (vi != num_values) {
-    return Status::Corrupt(where + ": levels use " + N(vi) + " values, but " + N(num_values) +
+    return Status::Corrupt(where, ": levels use ", vi, " values, but ", num_values,
                            " were decoded");
   }
   if (rows != levels.num_rows) {
-    return Status::Corrupt(where + ": levels hold " + N(rows) + " rows, expected " +
-                           N(levels.num_rows));
+    return Status::Corrupt(where, ": levels hold ", rows, " rows, expected ", levels.num_rows);
   }
   for (std::size_t j = 0; j < K; ++j) {
     LayerArrays& la = out[j];
@@ -476,23 +479,7 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     la.null_count = valid[j].nulls();
     la.validity = valid[j].Finish();
     if (path[j].is_list()) {
-      const auto& o = offsets[j];
-      if (path[j].kind == PathLayer::Kind::kLargeList) {
-        std::vector<std::uint8_t> b(o.size() * 8);
-        std::memcpy(b.data(), o.data(), b.size());
-        la.offsets = Buffer::FromVector(std::move(b));
-      } else {
-        if (o.back() > std::numeric_limits<int32_t>::max()) {
-          return Status::NotImplemented(where +
-                                        ": list holds more than 2^31 items; read fewer rows");
-        }
-        std::vector<std::uint8_t> b(o.size() * 4);
-        for (std::size_t i = 0; i < o.size(); ++i) {
-          const auto v = static_cast<int32_t>(o[i]);
-          std::memcpy(b.data() + i * 4, &v, 4);
-        }
-        la.offsets = Buffer::FromVector(std::move(b));
-      }
+      LND_ASSIGN_OR_RETURN(la.offsets, OffsetsBuffer(offsets[j], path[j].kind, where));
     }
   }
   return out;

@@ -16,8 +16,6 @@ using encoding::DataBlock;
 using Ranges = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 using Parts = std::optional<std::vector<PagePart>>;
 
-std::string N(std::uint64_t v) { return std::to_string(v); }
-
 // Whole-page decoding is preferred when the parts would cover more than this share of the data.
 constexpr std::uint64_t kMaxShareNum = 1, kMaxShareDen = 2;
 
@@ -27,7 +25,7 @@ Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std:
   if (pos > file.Size() || len > file.Size() - pos) {
     // Out of range: let ReadAt report it (checked before any allocation).
     Status st = file.ReadAt(pos, len).status();
-    if (st.ok()) st = Status::IOError("read beyond the end of '" + file.path() + "'");
+    if (st.ok()) st = Status::IOError("read beyond the end of '", file.path(), "'");
     return st.WithContext(what);
   }
   if (auto view = MappedSlice(file, pos, len)) return view;
@@ -125,6 +123,40 @@ bool TrimToRows(DecodedPage* page, bool lead, bool trail) {
   return true;
 }
 
+// Chunk intervals [a, b] holding the rows of `ranges`: a holds the first level of row r0, b the
+// last level of row r1 - 1. Rows are long in nd columns (thousands of values), so almost every
+// chunk boundary lies inside a row: the partial rows at both ends of an interval are cut off
+// after decoding (TrimToRows) instead of widening the interval to chunk boundaries that fall
+// between rows. std::nullopt when the ranges do not fit the chunks.
+std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ChunkSpans(
+    const std::vector<std::uint64_t>& first_row, const std::vector<bool>& continues,
+    const Ranges& ranges, std::uint64_t num_rows) {
+  const std::uint64_t num_chunks = continues.size();
+  auto chunk_of = [&](std::uint64_t row) {
+    auto it = std::upper_bound(first_row.begin(), first_row.end() - 1, row);
+    return static_cast<std::uint64_t>(it - first_row.begin()) - 1;
+  };
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+  for (const auto& [r0, r1] : ranges) {
+    if (r0 >= r1 || r1 > num_rows) return std::nullopt;
+    std::uint64_t a = 0;
+    if (r0 > 0) {
+      // Row r0 - 1 ends in chunk e; row r0 ends there too, or begins there when e goes on
+      // inside a row, or else begins with chunk e + 1.
+      const std::uint64_t e = chunk_of(r0 - 1);
+      a = r0 < first_row[e + 1] || continues[e] ? e : e + 1;
+    }
+    const std::uint64_t b = chunk_of(r1 - 1);
+    if (a > b || b >= num_chunks) return std::nullopt;
+    if (!spans.empty() && a <= spans.back().second + 1) {
+      spans.back().second = std::max(spans.back().second, b);
+    } else {
+      spans.emplace_back(a, b);
+    }
+  }
+  return spans;
+}
+
 Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& meta, bool is_v2_2,
                              const Ranges& ranges, const std::string& where) {
   const pb::MiniBlockLayout& l = meta.layout.mini_block_layout();
@@ -180,34 +212,10 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   }
   if (first_row[num_chunks] != meta.num_rows) return Parts{};
 
-  auto chunk_of = [&](std::uint64_t row) {
-    auto it = std::upper_bound(first_row.begin(), first_row.end() - 1, row);
-    return static_cast<std::uint64_t>(it - first_row.begin()) - 1;
-  };
-  // Chunk intervals [a, b]: a holds the first level of row r0, b the last level of row r1 - 1. Rows
-  // are long in nd columns (thousands of values), so almost every chunk boundary lies inside a
-  // row: the partial rows at both ends of an interval are cut off after decoding (TrimToRows)
-  // instead of widening the interval to chunk boundaries that fall between rows.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-  for (const auto& [r0, r1] : ranges) {
-    if (r0 >= r1 || r1 > meta.num_rows) return Parts{};
-    std::uint64_t a = 0;
-    if (r0 > 0) {
-      // Row r0 - 1 ends in chunk e; row r0 ends there too, or begins there when e goes on
-      // inside a row, or else begins with chunk e + 1.
-      const std::uint64_t e = chunk_of(r0 - 1);
-      a = r0 < first_row[e + 1] || continues[e] ? e : e + 1;
-    }
-    const std::uint64_t b = chunk_of(r1 - 1);
-    if (a > b || b >= num_chunks) return Parts{};
-    if (!spans.empty() && a <= spans.back().second + 1) {
-      spans.back().second = std::max(spans.back().second, b);
-    } else {
-      spans.emplace_back(a, b);
-    }
-  }
+  const auto spans = ChunkSpans(first_row, continues, ranges, meta.num_rows);
+  if (!spans) return Parts{};
   std::uint64_t bytes = 0;
-  for (const auto& [a, b] : spans) bytes += off[b + 1] - off[a];
+  for (const auto& [a, b] : *spans) bytes += off[b + 1] - off[a];
   if (bytes * kMaxShareDen > dr.size * kMaxShareNum) return Parts{};
 
   BufferPtr dictionary;
@@ -216,8 +224,8 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
     LND_ASSIGN_OR_RETURN(dictionary, Read(file, br.position, br.size, where + " dictionary"));
   }
   std::vector<PagePart> parts;
-  for (const auto& [a, b] : spans) {
-    const std::string pw = where + " chunks " + N(a) + ".." + N(b);
+  for (const auto& [a, b] : *spans) {
+    const std::string pw = where + " chunks " + std::to_string(a) + ".." + std::to_string(b);
     pb::PageLayout layout = meta.layout;
     std::uint64_t items = 0;
     for (std::uint64_t c = a; c <= b; ++c) items += vals[c];
@@ -302,7 +310,8 @@ Result<Parts> FullZipParts(const io::RandomAccessFile& file, const PageMeta& met
   if (bytes * kMaxShareDen > dr.size * kMaxShareNum) return Parts{};
   std::vector<PagePart> parts;
   for (std::size_t i = 0; i < ranges.size(); ++i) {
-    const std::string pw = where + " rows " + N(ranges[i].first) + ".." + N(ranges[i].second);
+    const std::string pw = where + " rows " + std::to_string(ranges[i].first) + ".." +
+                           std::to_string(ranges[i].second);
     PageInput in;
     in.layout = &meta.layout;
     in.num_rows = ranges[i].second - ranges[i].first;

@@ -12,7 +12,6 @@ namespace lance_nd::file::internal {
 namespace {
 using array::Buffer;
 using array::TypeId;
-std::string N(std::uint64_t v) { return std::to_string(v); }
 
 // An immutable buffer owning a ByteVector (no copy).
 array::BufferPtr BufferFromBytes(ByteVector bytes) {
@@ -31,8 +30,8 @@ Status ValueBuilder::AppendMany(std::span<const Piece> pieces, int threads) {
   for (const Piece& p : pieces) {
     const DataBlock& b = *p.block;
     if (p.from > b.num_values || p.count > b.num_values - p.from) {
-      return Status::Corrupt("value range [" + N(p.from) + ", " + N(p.from + p.count) +
-                             ") is outside the decoded block of " + N(b.num_values) + " values");
+      return Status::Corrupt("value range [", p.from, ", ", p.from + p.count,
+                             ") is outside the decoded block of ", b.num_values, " values");
     }
     bulk = bulk && b.kind == DataBlock::Kind::kFixedWidth && b.bits_per_value == width_ * 8 &&
            b.data && static_cast<std::uint64_t>(b.data->size()) / width_ >= p.from + p.count &&
@@ -121,7 +120,7 @@ Result<ValueBuilder> ValueBuilder::Make(array::DataTypePtr type) {
   } else if (t.id() == TypeId::kFixedSizeList) {
     const array::DataType& item = *t.value_type();
     if (item.byte_width() <= 0 || t.fixed_size() <= 0) {
-      return Status::NotImplemented("fixed-size list of " + item.ToString() +
+      return Status::NotImplemented("fixed-size list of ", item.ToString(),
                                     " is not supported by the reader");
     }
     b.kind_ = Kind::kFsl;
@@ -134,7 +133,7 @@ Result<ValueBuilder> ValueBuilder::Make(array::DataTypePtr type) {
     b.kind_ = Kind::kFixed;
     b.width_ = static_cast<std::uint64_t>(t.byte_width());
   } else {
-    return Status::NotImplemented("leaf type " + t.ToString() + " is not supported by the reader");
+    return Status::NotImplemented("leaf type ", t.ToString(), " is not supported by the reader");
   }
   return b;
 }
@@ -173,133 +172,149 @@ void ValueBuilder::Materialize() {
 Status ValueBuilder::Append(const DataBlock& block, std::uint64_t from, std::uint64_t count) {
   Materialize();
   if (from > block.num_values || count > block.num_values - from) {
-    return Status::Corrupt("value range [" + N(from) + ", " + N(from + count) +
-                           ") is outside the decoded block of " + N(block.num_values) + " values");
+    return Status::Corrupt("value range [", from, ", ", from + count,
+                           ") is outside the decoded block of ", block.num_values, " values");
   }
-  const std::string type_name = type_->ToString();
-  const std::uint64_t data_size = block.data ? static_cast<std::uint64_t>(block.data->size()) : 0;
   switch (kind_) {
     case Kind::kNull:
       break;
     case Kind::kBool:
-      if (block.kind == DataBlock::Kind::kAllNull) {
-        AppendConstantBits(false, count, &data_, &bit_len_);
-      } else if (block.kind == DataBlock::Kind::kConstant) {
-        AppendConstantBits(data_size > 0 && block.data->data()[0] != 0, count, &data_, &bit_len_);
-      } else if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 1) {
-        if (data_size * 8 < from + count) return Status::Corrupt("boolean block is too short");
-        AppendBits(block.data->data(), from, count, &data_, &bit_len_);
-      } else if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 8) {
-        if (data_size < from + count) return Status::Corrupt("boolean block is too short");
-        for (std::uint64_t i = 0; i < count; ++i) {
-          AppendConstantBits(block.data->data()[from + i] != 0, 1, &data_, &bit_len_);
-        }
-      } else {
-        return Status::Corrupt("decoded block does not hold booleans (bits_per_value " +
-                               N(block.bits_per_value) + ")");
-      }
+      LND_RETURN_NOT_OK(AppendBool(block, from, count));
       break;
     case Kind::kFixed:
-    case Kind::kFsl: {
-      const std::size_t old = data_.size();
-      if (block.kind == DataBlock::Kind::kAllNull ||
-          (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 0)) {
-        data_.resize(old + count * width_, 0);
-        if (kind_ == Kind::kFsl && block.kind == DataBlock::Kind::kFixedWidth) {
-          // A fixed-size list whose items are all null (the rows themselves may be valid).
-          if (!has_item_validity_) {
-            has_item_validity_ = true;
-            AppendConstantBits(true, length_ * fsl_size_, &item_validity_, &item_validity_len_);
-          }
-          AppendConstantBits(false, count * fsl_size_, &item_validity_, &item_validity_len_);
-        } else if (kind_ == Kind::kFsl && has_item_validity_) {
-          AppendConstantBits(false, count * fsl_size_, &item_validity_, &item_validity_len_);
-        }
-        break;
-      }
-      if (block.kind == DataBlock::Kind::kConstant) {
-        if (data_size != width_) {
-          return Status::Corrupt("constant value of " + N(data_size) + " bytes for " + type_name +
-                                 " (" + N(width_) + " bytes per value)");
-        }
-        data_.resize(old + count * width_);
-        for (std::uint64_t i = 0; i < count; ++i) {
-          std::memcpy(data_.data() + old + i * width_, block.data->data(), width_);
-        }
-        if (kind_ == Kind::kFsl && has_item_validity_) {
-          AppendConstantBits(true, count * fsl_size_, &item_validity_, &item_validity_len_);
-        }
-        break;
-      }
-      if (block.kind != DataBlock::Kind::kFixedWidth || block.bits_per_value != width_ * 8) {
-        return Status::Corrupt("decoded block has " + N(block.bits_per_value) +
-                               " bits per value, expected " + N(width_ * 8) + " for " + type_name);
-      }
-      if (data_size < (from + count) * width_) {
-        return Status::Corrupt("decoded block holds " + N(data_size) + " bytes, fewer than " +
-                               N(from + count) + " values of " + N(width_) + " bytes");
-      }
-      data_.insert(data_.end(), block.data->data() + from * width_,
-                   block.data->data() + (from + count) * width_);
-      if (kind_ == Kind::kFsl) {
-        if (block.fsl.size() > 1) {
-          return Status::NotImplemented("nested fixed-size lists are not supported by the reader");
-        }
-        if (!block.fsl.empty() && block.fsl[0].validity) {
-          const auto& v = block.fsl[0];
-          if (static_cast<std::uint64_t>(v.validity->size()) * 8 < (from + count) * fsl_size_) {
-            return Status::Corrupt("fixed-size-list item validity bitmap is too short");
-          }
-          if (!has_item_validity_) {
-            has_item_validity_ = true;
-            AppendConstantBits(true, length_ * fsl_size_, &item_validity_, &item_validity_len_);
-          }
-          AppendBits(v.validity->data(), from * fsl_size_, count * fsl_size_, &item_validity_,
-                     &item_validity_len_);
-        } else if (has_item_validity_) {
-          AppendConstantBits(true, count * fsl_size_, &item_validity_, &item_validity_len_);
-        }
-      }
+    case Kind::kFsl:
+      LND_RETURN_NOT_OK(AppendFixed(block, from, count));
       break;
-    }
-    case Kind::kVariable: {
-      if (block.kind == DataBlock::Kind::kAllNull) {
-        offsets_.insert(offsets_.end(), count, offsets_.back());
-        break;
-      }
-      if (block.kind == DataBlock::Kind::kConstant) {
-        for (std::uint64_t i = 0; i < count; ++i) {
-          data_.insert(data_.end(), block.data->data(), block.data->data() + data_size);
-          offsets_.push_back(static_cast<std::int64_t>(data_.size()));
-        }
-        break;
-      }
-      if (block.kind != DataBlock::Kind::kVariable ||
-          (block.bits_per_offset != 32 && block.bits_per_offset != 64) || !block.offsets) {
-        return Status::Corrupt("decoded block is not variable-width data as " + type_name +
-                               " needs");
-      }
-      const std::uint64_t ow = block.bits_per_offset / 8;
-      if (static_cast<std::uint64_t>(block.offsets->size()) < (block.num_values + 1) * ow) {
-        return Status::Corrupt("variable-width block has too few offsets");
-      }
-      const std::uint8_t* o = block.offsets->data();
-      auto off = [&](std::uint64_t i) -> std::uint64_t {
-        return ow == 4 ? LoadLE<std::uint32_t>(o + i * 4) : LoadLE<std::uint64_t>(o + i * 8);
-      };
-      for (std::uint64_t i = from; i < from + count; ++i) {
-        const std::uint64_t a = off(i), b = off(i + 1);
-        if (a > b || b > data_size) {
-          return Status::Corrupt("variable-width value " + N(i) + " has offsets [" + N(a) + ", " +
-                                 N(b) + ") outside its " + N(data_size) + "-byte data");
-        }
-        data_.insert(data_.end(), block.data->data() + a, block.data->data() + b);
-        offsets_.push_back(static_cast<std::int64_t>(data_.size()));
-      }
+    case Kind::kVariable:
+      LND_RETURN_NOT_OK(AppendVariable(block, from, count));
       break;
-    }
   }
   length_ += count;
+  return Status::OK();
+}
+
+Status ValueBuilder::AppendBool(const DataBlock& block, std::uint64_t from, std::uint64_t count) {
+  const std::uint64_t data_size = block.data ? static_cast<std::uint64_t>(block.data->size()) : 0;
+  if (block.kind == DataBlock::Kind::kAllNull) {
+    AppendConstantBits(false, count, &data_, &bit_len_);
+  } else if (block.kind == DataBlock::Kind::kConstant) {
+    AppendConstantBits(data_size > 0 && block.data->data()[0] != 0, count, &data_, &bit_len_);
+  } else if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 1) {
+    if (data_size * 8 < from + count) return Status::Corrupt("boolean block is too short");
+    AppendBits(block.data->data(), from, count, &data_, &bit_len_);
+  } else if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 8) {
+    if (data_size < from + count) return Status::Corrupt("boolean block is too short");
+    for (std::uint64_t i = 0; i < count; ++i) {
+      AppendConstantBits(block.data->data()[from + i] != 0, 1, &data_, &bit_len_);
+    }
+  } else {
+    return Status::Corrupt("decoded block does not hold booleans (bits_per_value ",
+                           block.bits_per_value, ")");
+  }
+  return Status::OK();
+}
+
+// Fixed-width values, and the values of fixed-size lists with their item validity.
+Status ValueBuilder::AppendFixed(const DataBlock& block, std::uint64_t from, std::uint64_t count) {
+  const std::uint64_t data_size = block.data ? static_cast<std::uint64_t>(block.data->size()) : 0;
+  const std::size_t old = data_.size();
+  if (block.kind == DataBlock::Kind::kAllNull ||
+      (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 0)) {
+    data_.resize(old + count * width_, 0);
+    if (kind_ == Kind::kFsl && block.kind == DataBlock::Kind::kFixedWidth) {
+      // A fixed-size list whose items are all null (the rows themselves may be valid).
+      if (!has_item_validity_) {
+        has_item_validity_ = true;
+        AppendConstantBits(true, length_ * fsl_size_, &item_validity_, &item_validity_len_);
+      }
+      AppendConstantBits(false, count * fsl_size_, &item_validity_, &item_validity_len_);
+    } else if (kind_ == Kind::kFsl && has_item_validity_) {
+      AppendConstantBits(false, count * fsl_size_, &item_validity_, &item_validity_len_);
+    }
+    return Status::OK();
+  }
+  if (block.kind == DataBlock::Kind::kConstant) {
+    if (data_size != width_) {
+      return Status::Corrupt("constant value of ", data_size, " bytes for ", type_->ToString(),
+                             " (", width_, " bytes per value)");
+    }
+    data_.resize(old + count * width_);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      std::memcpy(data_.data() + old + i * width_, block.data->data(), width_);
+    }
+    if (kind_ == Kind::kFsl && has_item_validity_) {
+      AppendConstantBits(true, count * fsl_size_, &item_validity_, &item_validity_len_);
+    }
+    return Status::OK();
+  }
+  if (block.kind != DataBlock::Kind::kFixedWidth || block.bits_per_value != width_ * 8) {
+    return Status::Corrupt("decoded block has ", block.bits_per_value, " bits per value, expected ",
+                           width_ * 8, " for ", type_->ToString());
+  }
+  if (data_size < (from + count) * width_) {
+    return Status::Corrupt("decoded block holds ", data_size, " bytes, fewer than ", from + count,
+                           " values of ", width_, " bytes");
+  }
+  data_.insert(data_.end(), block.data->data() + from * width_,
+               block.data->data() + (from + count) * width_);
+  if (kind_ == Kind::kFsl) {
+    if (block.fsl.size() > 1) {
+      return Status::NotImplemented("nested fixed-size lists are not supported by the reader");
+    }
+    if (!block.fsl.empty() && block.fsl[0].validity) {
+      const auto& v = block.fsl[0];
+      if (static_cast<std::uint64_t>(v.validity->size()) * 8 < (from + count) * fsl_size_) {
+        return Status::Corrupt("fixed-size-list item validity bitmap is too short");
+      }
+      if (!has_item_validity_) {
+        has_item_validity_ = true;
+        AppendConstantBits(true, length_ * fsl_size_, &item_validity_, &item_validity_len_);
+      }
+      AppendBits(v.validity->data(), from * fsl_size_, count * fsl_size_, &item_validity_,
+                 &item_validity_len_);
+    } else if (has_item_validity_) {
+      AppendConstantBits(true, count * fsl_size_, &item_validity_, &item_validity_len_);
+    }
+  }
+  return Status::OK();
+}
+
+Status ValueBuilder::AppendVariable(const DataBlock& block, std::uint64_t from,
+                                    std::uint64_t count) {
+  const std::uint64_t data_size = block.data ? static_cast<std::uint64_t>(block.data->size()) : 0;
+  if (block.kind == DataBlock::Kind::kAllNull) {
+    offsets_.insert(offsets_.end(), count, offsets_.back());
+    return Status::OK();
+  }
+  if (block.kind == DataBlock::Kind::kConstant) {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      data_.insert(data_.end(), block.data->data(), block.data->data() + data_size);
+      offsets_.push_back(static_cast<std::int64_t>(data_.size()));
+    }
+    return Status::OK();
+  }
+  if (block.kind != DataBlock::Kind::kVariable ||
+      (block.bits_per_offset != 32 && block.bits_per_offset != 64) || !block.offsets) {
+    return Status::Corrupt("decoded block is not variable-width data as ", type_->ToString(),
+                           " needs");
+  }
+  const std::uint64_t ow = block.bits_per_offset / 8;
+  if (static_cast<std::uint64_t>(block.offsets->size()) < (block.num_values + 1) * ow) {
+    return Status::Corrupt("variable-width block has too few offsets");
+  }
+  const std::uint8_t* o = block.offsets->data();
+  auto off = [&](std::uint64_t i) -> std::uint64_t {
+    return ow == 4 ? LoadLE<std::uint32_t>(o + i * 4) : LoadLE<std::uint64_t>(o + i * 8);
+  };
+  for (std::uint64_t i = from; i < from + count; ++i) {
+    const std::uint64_t a = off(i), b = off(i + 1);
+    if (a > b || b > data_size) {
+      return Status::Corrupt("variable-width value ", i, " has offsets [", a, ", ", b,
+                             ") outside its ", data_size, "-byte data");
+    }
+    data_.insert(data_.end(), block.data->data() + a, block.data->data() + b);
+    offsets_.push_back(static_cast<std::int64_t>(data_.size()));
+  }
   return Status::OK();
 }
 
@@ -338,8 +353,8 @@ Result<array::ArrayPtr> ValueBuilder::Finish(array::BufferPtr validity, int64_t 
         std::memcpy(ob.data(), offsets_.data(), ob.size());
       } else {
         if (offsets_.back() > std::numeric_limits<std::int32_t>::max()) {
-          return Status::NotImplemented("a " + type_->ToString() + " column chunk holds " +
-                                        N(static_cast<std::uint64_t>(offsets_.back())) +
+          return Status::NotImplemented("a ", type_->ToString(), " column chunk holds ",
+                                        static_cast<std::uint64_t>(offsets_.back()),
                                         " bytes, more than 32-bit offsets allow; read fewer rows "
                                         "at a time");
         }

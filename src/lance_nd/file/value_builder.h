@@ -78,6 +78,10 @@ class ValueBuilder {
   void AppendBits(const std::uint8_t* bits, std::uint64_t from, std::uint64_t count,
                   ByteVector* out, std::uint64_t* out_len);
   void AppendConstantBits(bool v, std::uint64_t count, ByteVector* out, std::uint64_t* out_len);
+  // Append's work by kind; they leave length_ to Append.
+  Status AppendBool(const DataBlock& block, std::uint64_t from, std::uint64_t count);
+  Status AppendFixed(const DataBlock& block, std::uint64_t from, std::uint64_t count);
+  Status AppendVariable(const DataBlock& block, std::uint64_t from, std::uint64_t count);
 
   array::DataTypePtr type_;
   Kind kind_ = Kind::kFixed;

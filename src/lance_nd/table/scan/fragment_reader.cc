@@ -54,14 +54,14 @@ ProjNode Whole(const TableNode& node) {
 }
 
 struct FileFields {
-  file::FileDescription desc;
-  std::map<std::int32_t, std::size_t> by_id;  // file field id -> index in desc.fields
-  std::map<int, std::size_t> by_column;       // leaf column -> index in desc.fields
+  const file::FileLayout* layout = nullptr;   // owned by the file's reader
+  std::map<std::int32_t, std::size_t> by_id;  // file field id -> index in layout->fields
+  std::map<int, std::size_t> by_column;       // leaf column -> index in layout->fields
 };
 
 struct Provided {
   int file = -1;
-  std::size_t field = 0;  // index into that file's desc.fields
+  std::size_t field = 0;  // index into that file's layout->fields
 };
 
 class SourcePlanner {
@@ -117,9 +117,10 @@ class SourcePlanner {
     const FileFields& ff = files_[static_cast<std::size_t>(best->file)];
     std::size_t index = best->field;
     for (int k = 0; k < best_depth; ++k) {
-      auto parent = ff.by_id.find(ff.desc.fields[index].parent_id);
+      auto parent = ff.by_id.find(ff.layout->fields[index].parent_id);
       if (parent == ff.by_id.end()) {
-        return Status::Corrupt(Where(best->file) + ": field '" + ff.desc.fields[best->field].path +
+        return Status::Corrupt(Where(best->file) + ": field '" +
+                               ff.layout->fields[best->field].path +
                                "' does not nest like table field '" + p.node->field->name() +
                                "' (id " + std::to_string(p.node->id) + ")");
       }
@@ -128,17 +129,10 @@ class SourcePlanner {
     // Names from the top-level field down to `index`.
     std::vector<std::string> names;
     for (int guard = 0; guard < 128; ++guard) {
-      const file::FieldDescription& fd = ff.desc.fields[index];
-      auto parent = ff.by_id.find(fd.parent_id);
-      if (fd.parent_id < 0 || parent == ff.by_id.end()) {
-        names.push_back(fd.path);
-        break;
-      }
-      const std::string& parent_path = ff.desc.fields[parent->second].path;
-      names.push_back(fd.path.size() > parent_path.size() + 1 &&
-                              fd.path.compare(0, parent_path.size() + 1, parent_path + ".") == 0
-                          ? fd.path.substr(parent_path.size() + 1)
-                          : fd.path);
+      const file::FieldLayout& fl = ff.layout->fields[index];
+      names.push_back(fl.name);
+      auto parent = ff.by_id.find(fl.parent_id);
+      if (fl.parent_id < 0 || parent == ff.by_id.end()) break;
       index = parent->second;
     }
     std::reverse(names.begin(), names.end());
@@ -347,11 +341,11 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
     LND_ASSIGN_OR_RETURN(file::FileReader reader,
                          file::FileReader::Open(std::move(opened).value())
                              .WithContext(frag + " data file '" + path + "'"));
-    files[i].desc = reader.Describe();
-    for (std::size_t k = 0; k < files[i].desc.fields.size(); ++k) {
-      const file::FieldDescription& fd = files[i].desc.fields[k];
-      files[i].by_id.emplace(fd.id, k);
-      if (fd.column >= 0) files[i].by_column.emplace(fd.column, k);
+    files[i].layout = &reader.layout();
+    for (std::size_t k = 0; k < files[i].layout->fields.size(); ++k) {
+      const file::FieldLayout& fl = files[i].layout->fields[k];
+      files[i].by_id.emplace(fl.id, k);
+      if (fl.column >= 0) files[i].by_column.emplace(fl.column, k);
     }
     cursor->readers[i] = std::move(reader);
     return Status::OK();
@@ -376,8 +370,8 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
       if (it == files[i].by_column.end()) {
         return Status::Corrupt(frag + " data file '" + df.path + "' maps field id " +
                                std::to_string(id) + " to column " + std::to_string(col) +
-                               " but the file has " + std::to_string(files[i].desc.columns.size()) +
-                               " columns");
+                               " but the file has " +
+                               std::to_string(files[i].layout->columns.size()) + " columns");
       }
       provided[id] = Provided{static_cast<int>(i), it->second};  // later files win
     }
