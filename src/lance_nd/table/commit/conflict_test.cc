@@ -17,7 +17,7 @@ namespace lance_nd::table::internal {
 namespace {
 
 // The operation kinds of the matrix, in its row / column order.
-enum Kind : int {
+enum Kind : std::size_t {
   kAppend,
   kDelete,
   kOverwrite,
@@ -215,12 +215,12 @@ TEST(TableConflict, GeneratedPairsFollowTheCompatibilityMatrix) {
   constexpr std::uint32_t kSeed = 20261202;
   Generator gen(kSeed);
   std::mt19937 pick(kSeed + 1);
-  std::set<std::pair<int, int>> cells;
-  std::set<std::pair<int, char>> outcomes;
+  std::set<std::pair<Kind, Kind>> cells;
+  std::set<std::pair<Kind, char>> outcomes;
   for (int i = 0; i < 6000; ++i) {
-    const auto ours = static_cast<Kind>(std::uniform_int_distribution<int>(0, kNumKinds - 1)(pick));
-    const auto theirs =
-        static_cast<Kind>(std::uniform_int_distribution<int>(0, kNumKinds - 1)(pick));
+    std::uniform_int_distribution<std::size_t> kinds(0, kNumKinds - 1);
+    const auto ours = static_cast<Kind>(kinds(pick));
+    const auto theirs = static_cast<Kind>(kinds(pick));
     const Generated o = gen.Make(ours, 3);
     const Generated t = gen.Make(theirs, 5);
     SCOPED_TRACE("seed " + std::to_string(kSeed) + ", pair " + std::to_string(i) + ": ours " +
@@ -251,7 +251,7 @@ TEST(TableConflict, GeneratedPairsFollowTheCompatibilityMatrix) {
         << st.message();
   }
   // Every cell of the matrix was generated, and the data-dependent ones both ways.
-  EXPECT_EQ(cells.size(), static_cast<std::size_t>(kNumKinds * kNumKinds));
+  EXPECT_EQ(cells.size(), std::size_t{kNumKinds} * kNumKinds);
   for (Kind k : {kDelete, kUpdate, kRewrite, kReplace, kMerge, kProject, kConfig, kOverwrite}) {
     EXPECT_TRUE(outcomes.count({k, '.'}) && outcomes.count({k, 'R'})) << kNames[k];
   }
@@ -259,7 +259,7 @@ TEST(TableConflict, GeneratedPairsFollowTheCompatibilityMatrix) {
 
 TEST(TableConflict, TouchedFragmentIdsPerOperation) {
   Generator gen(7);
-  for (int kind = 0; kind < kNumKinds; ++kind) {
+  for (std::size_t kind = 0; kind < kNumKinds; ++kind) {
     const Generated g = gen.Make(static_cast<Kind>(kind), 1);
     EXPECT_EQ(g.txn.TouchedFragmentIds(),
               std::vector<std::uint64_t>(g.touched.begin(), g.touched.end()))
