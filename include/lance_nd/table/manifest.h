@@ -234,7 +234,7 @@ struct UpdateConfig {
   std::optional<UpdateMap> schema_metadata_updates;
   std::vector<std::pair<std::int32_t, UpdateMap>> field_metadata_updates;  // by field id
   /// \brief Whether the schema's or a field's metadata changes.
-  bool ChangesSchema() const {
+  bool ChangesSchemaMetadata() const {
     return schema_metadata_updates.has_value() || !field_metadata_updates.empty();
   }
   bool operator==(const UpdateConfig&) const = default;

@@ -5,6 +5,8 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "lance_nd/table/commit/build_manifest.h"
 
@@ -35,7 +37,7 @@ class Winner {
   // Whether it changed the metadata of the schema or of a field.
   bool ChangesSchemaMetadata() const {
     const auto* c = t_.get<op::UpdateConfig>();
-    return c != nullptr && c->ChangesSchema();
+    return c != nullptr && c->ChangesSchemaMetadata();
   }
   bool ChangesConfig() const {
     const auto* c = t_.get<op::UpdateConfig>();
@@ -118,7 +120,7 @@ Outcome Against(const op::UpdateConfig& o, const Transaction&, const Winner& w) 
   if (w.type() == O::kUpdateConfig) {
     return Verdict{"both update the table configuration / metadata"};
   }
-  if (o.ChangesSchema() && w.Is({O::kMerge, O::kProject})) {
+  if (o.ChangesSchemaMetadata() && w.Is({O::kMerge, O::kProject})) {
     return Verdict{"it changed the schema whose metadata this updates"};
   }
   return kCompatible;

@@ -125,7 +125,7 @@ class Generator {
     if (Coin()) c.table_metadata_updates = SomeMap();
     if (Coin()) c.schema_metadata_updates = SomeMap();
     if (Coin()) c.field_metadata_updates = {{0, SomeMap()}};
-    g->changes_schema = c.ChangesSchema();
+    g->changes_schema = c.ChangesSchemaMetadata();
     g->changes_config = c.config_updates.has_value();
     return c;
   }

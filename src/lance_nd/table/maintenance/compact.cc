@@ -14,9 +14,9 @@ namespace {
 
 // Lance's reserve_fragment_ids: commit ReserveFragments{n} and number the new fragments with
 // the n ids below the new max_fragment_id, in order.
-Status ReserveFragmentIds(const Dataset& ds, Transaction* rewrite) {
+Status ReserveFragmentIds(const Dataset& ds, op::Rewrite* rewrite) {
   std::vector<Fragment*> fresh;
-  for (RewriteGroup& g : std::get<op::Rewrite>(rewrite->operation).groups) {
+  for (RewriteGroup& g : rewrite->groups) {
     for (Fragment& f : g.new_fragments) fresh.push_back(&f);
   }
   Transaction reserve;
@@ -84,10 +84,10 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
     }
     rewrite.groups.push_back(std::move(rg));
   }
+  if (stable) LND_RETURN_NOT_OK(ReserveFragmentIds(ds, &rewrite));
   Transaction txn;
   txn.read_version = ds.version();
   txn.operation = std::move(rewrite);
-  if (stable) LND_RETURN_NOT_OK(ReserveFragmentIds(ds, &txn));
   LND_ASSIGN_OR_RETURN(Dataset committed,
                        CommitTransaction(ds.file_system(), ds.path(), std::move(txn)));
   metrics.committed_version = committed.version();
