@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!parsed.ok()) return 0;
   const Transaction& t = *parsed;
   (void)t.TouchedFragmentIds();
-  (void)OperationTypeName(t.operation);
+  (void)t.name();
   (void)internal::CheckCompatible(t, t, 4);
   static const Manifest base = BaseManifest();
   internal::BuildContext ctx;

@@ -137,7 +137,7 @@ TEST(RealFiles, TransactionIsReadFromTxnFile) {
   EXPECT_FALSE(ds.manifest().transaction_file.empty());
   LND_ASSERT_OK_AND_ASSIGN(auto txn, ds.ReadTransaction());
   ASSERT_TRUE(txn.has_value());
-  EXPECT_EQ(txn->operation, table::OperationType::kOverwrite);
+  EXPECT_EQ(txn->type(), table::OperationType::kOverwrite);
   EXPECT_EQ(txn->read_version, 0u);
 }
 

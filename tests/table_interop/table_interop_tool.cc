@@ -91,10 +91,8 @@ Result<table::Dataset> DeleteFallback(const table::Dataset& ds,
     by_fragment[v >> 32].push_back(static_cast<std::uint32_t>(v & 0xffffffffu));
   }
   auto fs = ds.file_system();
-  table::Transaction txn;
-  txn.read_version = ds.version();
-  txn.operation = table::OperationType::kDelete;
-  txn.predicate = "_rowaddr IN (...)";
+  table::op::Delete del;
+  del.predicate = "_rowaddr IN (...)";
   for (const auto& frag : ds.fragments()) {
     auto it = by_fragment.find(frag.id);
     if (it == by_fragment.end()) continue;
@@ -108,17 +106,20 @@ Result<table::Dataset> DeleteFallback(const table::Dataset& ds,
     }
     by_fragment.erase(it);
     if (dv.size() == frag.physical_rows) {
-      txn.deleted_fragment_ids.push_back(frag.id);
+      del.deleted_fragment_ids.push_back(frag.id);
       continue;
     }
     LND_ASSIGN_OR_RETURN(auto file, table::WriteDeletionFile(*fs, path, frag.id, ds.version(), dv));
     table::Fragment updated = frag;
     updated.deletion_file = file;
-    txn.updated_fragments.push_back(std::move(updated));
+    del.updated_fragments.push_back(std::move(updated));
   }
   if (!by_fragment.empty()) {
     return Status::InvalidArgument("no fragment " + std::to_string(by_fragment.begin()->first));
   }
+  table::Transaction txn;
+  txn.read_version = ds.version();
+  txn.operation = std::move(del);
   return table::CommitTransaction(fs, path, std::move(txn));
 }
 
@@ -164,8 +165,7 @@ Status RestoreVersion(const std::string& path, const std::string& version) {
     LND_ASSIGN_OR_RETURN(auto latest, Open(path));
     table::Transaction txn;
     txn.read_version = latest.version();
-    txn.operation = table::OperationType::kRestore;
-    txn.restore_version = old.version();
+    txn.operation = table::op::Restore{old.version()};
     after = table::CommitTransaction(old.file_system(), path, std::move(txn));
     how = " (tool fallback: Restore not implemented)";
   }

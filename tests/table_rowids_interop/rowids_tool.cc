@@ -76,18 +76,20 @@ Status PlanAppend(const std::string& path, const std::string& in, const std::str
   options.mode = table::WriteMode::kAppend;
   table::Transaction txn;
   txn.read_version = ds.version();
-  txn.operation = table::OperationType::kAppend;
   txn.uuid = table::NewUuid();
-  LND_ASSIGN_OR_RETURN(txn.fragments,
+  table::op::Append append;
+  LND_ASSIGN_OR_RETURN(append.fragments,
                        table::WriteFragments(*ds.file_system(), path, ds.manifest().fields,
                                              contents.batches, options));
+  const std::size_t num_fragments = append.fragments.size();
+  txn.operation = std::move(append);
   LND_ASSIGN_OR_RETURN(auto bytes, table::SerializeTransaction(txn));
   std::ofstream out(plan, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
   if (!out) return Status::IOError("cannot write '" + plan + "'");
   std::printf("plan-append: read version %llu, %zu fragments\n",
-              static_cast<unsigned long long>(txn.read_version), txn.fragments.size());
+              static_cast<unsigned long long>(txn.read_version), num_fragments);
   return Status::OK();
 }
 

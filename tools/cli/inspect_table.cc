@@ -25,7 +25,7 @@ using table::Manifest;
 
 std::string OperationText(const std::optional<table::Transaction>& txn) {
   if (!txn.has_value()) return "(no transaction)";
-  switch (txn->operation) {
+  switch (txn->type()) {
     case table::OperationType::kAppend:
       return "Append";
     case table::OperationType::kDelete:
@@ -45,7 +45,7 @@ std::string OperationText(const std::optional<table::Transaction>& txn) {
     default:
       break;
   }
-  return "Other(" + std::to_string(static_cast<int>(txn->operation)) + ")";
+  return "Other(" + std::to_string(static_cast<int>(txn->type())) + ")";
 }
 
 // The transaction of `ds` (inline or from its .txn file) and the text of its operation; an

@@ -12,6 +12,7 @@
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table {
@@ -34,7 +35,8 @@ struct CommitOptions {
   std::chrono::milliseconds max_retry_time{30'000};
 };
 
-/// \brief Commit `txn` (planned against txn.read_version; 0 = create a new table).
+/// \brief Commit `txn` to the table at `location` (planned against txn.read_version; 0 = create
+/// a new table).
 ///
 /// Steps: (1) every data / deletion file the transaction references must already be written
 /// (and synced); (2) `_transactions/{read_version}-{uuid}.txn` is created (not fsynced: readers
@@ -54,6 +56,11 @@ struct CommitOptions {
 /// appending to a missing table, NotImplemented when the latest manifest has writer flags
 /// lance-nd cannot honour. Returns the dataset at the committed version, built in memory (no
 /// re-read): nothing can fail after the manifest is created. `txn.uuid` is generated when empty.
+Result<Dataset> CommitTransaction(const TableLocation& location, Transaction txn,
+                                  const CommitOptions& options = {});
+
+/// \brief Deprecated: the same as CommitTransaction(TableLocation(fs, path), ...). Kept while
+/// callers move to TableLocation; a null `fs` is InvalidArgument.
 Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                                   Transaction txn, const CommitOptions& options = {});
 

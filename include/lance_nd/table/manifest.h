@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "lance_nd/array/type.h"
@@ -130,9 +131,9 @@ enum class OperationType : std::uint8_t {
   kUpdate,
   kUpdateConfig,
   kDataReplacement,
-  kUpdateMemWalState,  // classified only
-  kClone,              // classified only
-  kUpdateBases,        // classified only
+  kUpdateMemWalState,  // classified only (an op::Unknown with its field number)
+  kClone,              // classified only (an op::Unknown with its field number)
+  kUpdateBases,        // classified only (an op::Unknown with its field number)
 };
 
 /// \brief "Append", "Delete", ... (Lance's operation names); "Unknown" for kUnknown.
@@ -153,56 +154,152 @@ struct RewriteGroup {
   bool operator==(const RewriteGroup&) const = default;
 };
 
-/// \brief The transaction of one version. Which members are used depends on `operation`:
-///  - Append:   fragments (ids 0 = assigned at commit from max_fragment_id + 1).
-///  - Overwrite: fragments (ids 0 = assigned from 0, as Lance does), schema, schema_metadata,
-///              config_upserts. read_version 0 = create a new table.
-///  - Delete:   updated_fragments (each with its new deletion file), deleted_fragment_ids,
-///              predicate.
-///  - Update:   deleted_fragment_ids (= removed_fragment_ids), updated_fragments, fragments
-///              (= new_fragments), fields_modified, fields_for_preserving_frag_bitmap,
-///              update_mode.
-///  - Merge:    fragments (the complete new fragment list), schema, schema_metadata.
-///  - Project:  schema.
-///  - Restore:  restore_version.
-///  - ReserveFragments: num_fragments.
-///  - Rewrite:  rewrite_groups (new fragment ids reserved beforehand, or 0 = assigned).
-///  - UpdateConfig: config_updates, table_metadata_updates, schema_metadata_updates,
-///              field_metadata_updates.
-///  - DataReplacement: replacements.
-///  - CreateIndex: num_new_indices / num_removed_indices (read only; lance-nd cannot write it).
+/// \brief The operations of a transaction, one type each (Lance's `Operation` enum). Fragment
+/// ids 0 in new fragments are assigned at commit, counting from max_fragment_id + 1.
+namespace op {
+
+/// \brief New fragments added to the table.
+struct Append {
+  std::vector<Fragment> fragments;
+  bool operator==(const Append&) const = default;
+};
+
+/// \brief Rows deleted: fragments with a new deletion file, fragments with every row gone.
+struct Delete {
+  std::vector<Fragment> updated_fragments;
+  std::vector<std::uint64_t> deleted_fragment_ids;
+  std::string predicate;
+  bool operator==(const Delete&) const = default;
+};
+
+/// \brief The table replaced (or created, with read_version 0): new fragments and schema.
+struct Overwrite {
+  std::vector<Fragment> fragments;
+  std::vector<LanceField> schema;
+  array::Metadata schema_metadata;
+  std::vector<std::pair<std::string, std::string>> config_upserts;
+  bool operator==(const Overwrite&) const = default;
+};
+
+/// \brief The complete new fragment list and schema (e.g. new columns).
+struct Merge {
+  std::vector<Fragment> fragments;
+  std::vector<LanceField> schema;
+  array::Metadata schema_metadata;
+  bool operator==(const Merge&) const = default;
+};
+
+/// \brief The table as it was at an older version.
+struct Restore {
+  std::uint64_t version = 0;
+  bool operator==(const Restore&) const = default;
+};
+
+/// \brief Fragment ids reserved (max_fragment_id raised), e.g. for a later Rewrite.
+struct ReserveFragments {
+  std::uint32_t num_fragments = 0;
+  bool operator==(const ReserveFragments&) const = default;
+};
+
+/// \brief Compaction: each group's old fragments replaced by its new ones (ids reserved
+/// beforehand, or 0 = assigned at commit).
+struct Rewrite {
+  std::vector<RewriteGroup> groups;
+  bool operator==(const Rewrite&) const = default;
+};
+
+/// \brief Fields removed from the schema (data files left without a field are dropped).
+struct Project {
+  std::vector<LanceField> schema;
+  bool operator==(const Project&) const = default;
+};
+
+enum class UpdateMode : std::uint32_t { kRewriteRows = 0, kRewriteColumns = 1 };
+
+/// \brief Rows rewritten: removed fragments, fragments replaced in place, new fragments.
+struct Update {
+  std::vector<std::uint64_t> removed_fragment_ids;
+  std::vector<Fragment> updated_fragments;
+  std::vector<Fragment> new_fragments;
+  std::vector<std::uint32_t> fields_modified;
+  std::vector<std::uint32_t> fields_for_preserving_frag_bitmap;
+  UpdateMode mode = UpdateMode::kRewriteRows;
+  bool operator==(const Update&) const = default;
+};
+
+/// \brief Table config, table metadata, schema metadata and field metadata changed.
+struct UpdateConfig {
+  std::optional<UpdateMap> config_updates;
+  std::optional<UpdateMap> table_metadata_updates;
+  std::optional<UpdateMap> schema_metadata_updates;
+  std::vector<std::pair<std::int32_t, UpdateMap>> field_metadata_updates;  // by field id
+  /// \brief Whether the schema's or a field's metadata changes.
+  bool ChangesSchemaMetadata() const {
+    return schema_metadata_updates.has_value() || !field_metadata_updates.empty();
+  }
+  bool operator==(const UpdateConfig&) const = default;
+};
+
+/// \brief One fragment's data file replaced by a new file of the same fields.
+struct FileReplacement {
+  std::uint64_t fragment_id = 0;
+  DataFile new_file;
+  bool operator==(const FileReplacement&) const = default;
+};
+
+struct DataReplacement {
+  std::vector<FileReplacement> replacements;
+  bool operator==(const DataReplacement&) const = default;
+};
+
+/// \brief Indices added or removed; only counted (read only: lance-nd cannot write it).
+struct CreateIndex {
+  std::uint32_t num_new_indices = 0;
+  std::uint32_t num_removed_indices = 0;
+  bool operator==(const CreateIndex&) const = default;
+};
+
+/// \brief An operation lance-nd does not model (read only), known by its protobuf field number
+/// in lance.table.Transaction (0 = no operation set). Lance's Clone, UpdateBases and
+/// UpdateMemWalState arrive as this, classified by their numbers (Transaction::type()).
+struct Unknown {
+  std::uint32_t field_number = 0;
+  bool operator==(const Unknown&) const = default;
+};
+
+}  // namespace op
+
+/// \brief One of the operations above; a default-constructed one is op::Unknown{0}.
+using Operation = std::variant<op::Unknown, op::Append, op::Delete, op::Overwrite, op::Merge,
+                               op::Restore, op::ReserveFragments, op::Rewrite, op::Project,
+                               op::Update, op::UpdateConfig, op::DataReplacement, op::CreateIndex>;
+
+/// \brief The transaction of one version: what was read (read_version), who wrote it (uuid,
+/// tag, properties) and the operation.
 struct Transaction {
   std::uint64_t read_version = 0;
   std::string uuid;
-  OperationType operation = OperationType::kUnknown;
   std::string tag;
   std::vector<std::pair<std::string, std::string>> properties;  // transaction_properties
-  std::vector<Fragment> fragments;          // Append / Overwrite / Merge / Update (new)
-  std::vector<Fragment> updated_fragments;  // Delete / Update
-  std::vector<LanceField> schema;           // Overwrite / Merge / Project
-  array::Metadata schema_metadata;          // Overwrite / Merge
-  std::vector<std::pair<std::string, std::string>> config_upserts;  // Overwrite
-  std::vector<std::uint64_t> deleted_fragment_ids;                  // Delete / Update (removed)
-  std::string predicate;                                            // Delete
-  std::uint64_t restore_version = 0;                                // Restore
-  std::uint32_t num_fragments = 0;                                  // ReserveFragments
-  std::vector<RewriteGroup> rewrite_groups;                         // Rewrite
-  std::vector<std::uint32_t> fields_modified;                       // Update
-  std::vector<std::uint32_t> fields_for_preserving_frag_bitmap;     // Update
-  std::uint32_t update_mode = 0;                     // Update: 0 rewrite rows, 1 rewrite columns
-  std::optional<UpdateMap> config_updates;           // UpdateConfig
-  std::optional<UpdateMap> table_metadata_updates;   // UpdateConfig
-  std::optional<UpdateMap> schema_metadata_updates;  // UpdateConfig
-  std::vector<std::pair<std::int32_t, UpdateMap>> field_metadata_updates;  // UpdateConfig
-  std::vector<std::pair<std::uint64_t, DataFile>> replacements;            // DataReplacement
-  std::uint32_t num_new_indices = 0;      // CreateIndex (read only)
-  std::uint32_t num_removed_indices = 0;  // CreateIndex (read only)
-  /// For kUnknown: the protobuf field number of the unmodelled operation (0 = none set).
-  std::uint32_t unknown_operation_field = 0;
+  Operation operation;
 
+  /// \brief The kind of operation (op::Unknown: by its field number, else kUnknown).
+  OperationType type() const;
+  /// \brief OperationTypeName(type()).
+  std::string_view name() const { return OperationTypeName(type()); }
+  /// \brief The operation when it is an `Op`, else nullptr.
+  template <typename Op>
+  const Op* get() const {
+    return std::get_if<Op>(&operation);
+  }
+  template <typename Op>
+  Op* get() {
+    return std::get_if<Op>(&operation);
+  }
   /// \brief Ids of the existing fragments this transaction modifies or removes (Delete,
-  /// Update, Rewrite, DataReplacement); empty for the others.
+  /// Update, Rewrite, DataReplacement), sorted and unique; empty for the others.
   std::vector<std::uint64_t> TouchedFragmentIds() const;
+  bool operator==(const Transaction&) const = default;
 };
 
 /// \brief A manifest file's content: the manifest and, when inline, its transaction.

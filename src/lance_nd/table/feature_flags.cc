@@ -26,8 +26,8 @@ Status Check(std::uint64_t flags, std::string_view manifest_name, std::string_vi
   const std::uint64_t unknown = flags & ~kKnownFlags;
   if (unknown == 0) return Status();
   return Status::NotImplemented(
-      "manifest '" + std::string(manifest_name) + "' sets " + std::string(action) +
-      " feature flag bits lance-nd does not support: " + BitList(unknown) +
+      "manifest '", manifest_name, "' sets ", action,
+      " feature flag bits lance-nd does not support: ", BitList(unknown),
       " (supported: 1 deletion files, 4 v2 format, 8 table config, 32 no transaction file); "
       "use a newer lance-nd or the Lance engine for this table");
 }

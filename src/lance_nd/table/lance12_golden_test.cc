@@ -30,7 +30,7 @@ TEST(TableLance12Golden, VersionsAndCounts) {
   EXPECT_EQ(ds.manifest().max_fragment_id, std::optional<std::uint32_t>(1));
   EXPECT_EQ(ds.manifest().reader_feature_flags, kFlagDeletionFiles);
   ASSERT_TRUE(ds.transaction().has_value());
-  EXPECT_EQ(ds.transaction()->operation, OperationType::kMerge);
+  EXPECT_EQ(ds.transaction()->type(), OperationType::kMerge);
   EXPECT_EQ(ds.transaction()->read_version, 3u);
 
   ASSERT_EQ(ds.schema()->num_fields(), 3);
@@ -67,13 +67,14 @@ TEST(TableLance12Golden, OlderVersions) {
     LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath(), v));
     EXPECT_EQ(ds.CountRows(), expected_rows[v - 1]) << "version " << v;
     ASSERT_TRUE(ds.transaction().has_value());
-    EXPECT_EQ(ds.transaction()->operation, expected_ops[v - 1]) << "version " << v;
+    EXPECT_EQ(ds.transaction()->type(), expected_ops[v - 1]) << "version " << v;
     EXPECT_EQ(ds.transaction()->read_version, v - 1);
     EXPECT_EQ(ds.manifest().transaction_file.substr(0, 2), std::to_string(v - 1) + "-");
     EXPECT_EQ(ds.schema()->num_fields(), v == 4 ? 3 : 2);
   }
   LND_ASSERT_OK_AND_ASSIGN(Dataset v3, Dataset::Open(fs, TablePath(), 3));
-  EXPECT_EQ(v3.transaction()->predicate, "id = 3 OR id = 12");
+  ASSERT_NE(v3.transaction()->get<op::Delete>(), nullptr);
+  EXPECT_EQ(v3.transaction()->get<op::Delete>()->predicate, "id = 3 OR id = 12");
 }
 
 // Rows as the generating script (make_lance_table.mjs) defines them: id i, s = {x: i * 0.5,

@@ -28,8 +28,9 @@ void AppendLe(std::vector<std::uint8_t>* out, std::uint64_t v, int n) {
   out->insert(out->end(), bytes, bytes + n);
 }
 
-Status CorruptIn(std::string_view name, const std::string& problem) {
-  return Status::Corrupt("manifest file '" + std::string(name) + "': " + problem +
+template <typename... Problem>
+Status CorruptIn(std::string_view name, const Problem&... problem) {
+  return Status::Corrupt("manifest file '", name, "': ", problem...,
                          "; the table version is damaged or not a Lance manifest");
 }
 
@@ -38,16 +39,13 @@ Result<std::span<const std::uint8_t>> BlobAt(std::span<const std::uint8_t> bytes
                                              std::uint64_t limit, std::string_view what,
                                              std::string_view name) {
   if (pos > limit || limit - pos < 4) {
-    return CorruptIn(name, std::string(what) + " offset " + std::to_string(pos) +
-                               " leaves no room for its 4-byte length before byte " +
-                               std::to_string(limit));
+    return CorruptIn(name, what, " offset ", pos,
+                     " leaves no room for its 4-byte length before byte ", limit);
   }
   const std::uint64_t len = LoadLe(bytes.data() + pos, 4);
   if (len > limit - pos - 4) {
-    return CorruptIn(name, std::string(what) + " at " + std::to_string(pos) + " claims " +
-                               std::to_string(len) + " bytes but only " +
-                               std::to_string(limit - pos - 4) + " remain before byte " +
-                               std::to_string(limit));
+    return CorruptIn(name, what, " at ", pos, " claims ", len, " bytes but only ", limit - pos - 4,
+                     " remain before byte ", limit);
   }
   return bytes.subspan(static_cast<std::size_t>(pos + 4), static_cast<std::size_t>(len));
 }
@@ -72,8 +70,7 @@ std::uint64_t Manifest::num_rows() const {
 
 Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std::string_view name) {
   if (bytes.size() < kFooterSize) {
-    return CorruptIn(name, "file is " + std::to_string(bytes.size()) +
-                               " bytes, shorter than the 16-byte footer");
+    return CorruptIn(name, "file is ", bytes.size(), " bytes, shorter than the 16-byte footer");
   }
   const std::uint8_t* footer = bytes.data() + bytes.size() - kFooterSize;
   if (std::memcmp(footer + 12, kMagic, 4) != 0) {
@@ -83,22 +80,21 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
   const std::uint64_t pos = LoadLe(footer, 8);
   LND_ASSIGN_OR_RETURN(auto blob, BlobAt(bytes, pos, footer_start, "manifest", name));
   if (pos + 4 + blob.size() != footer_start) {
-    return CorruptIn(name, "manifest length does not match: the manifest at " +
-                               std::to_string(pos) + " holds " + std::to_string(blob.size()) +
-                               " bytes but the footer starts at " + std::to_string(footer_start));
+    return CorruptIn(name, "manifest length does not match: the manifest at ", pos, " holds ",
+                     blob.size(), " bytes but the footer starts at ", footer_start);
   }
   lance::table::Manifest proto;
   if (!proto.ParseFromArray(blob.data(), static_cast<int>(blob.size()))) {
-    return CorruptIn(name, "the manifest protobuf (" + std::to_string(blob.size()) + " bytes at " +
-                               std::to_string(pos) + ") does not decode");
+    return CorruptIn(name, "the manifest protobuf (", blob.size(), " bytes at ", pos,
+                     ") does not decode");
   }
   ManifestFile out;
-  LND_ASSIGN_OR_RETURN(out.manifest, internal::ManifestFromProto(proto).WithContext(
-                                         "manifest file '" + std::string(name) + "'"));
+  LND_ASSIGN_OR_RETURN(
+      out.manifest, internal::ManifestFromProto(proto).WithContext("manifest file '", name, "'"));
   if (proto.has_index_section()) {
     if (proto.index_section() >= pos) {
-      return CorruptIn(name, "index section offset " + std::to_string(proto.index_section()) +
-                                 " is not before the manifest at " + std::to_string(pos));
+      return CorruptIn(name, "index section offset ", proto.index_section(),
+                       " is not before the manifest at ", pos);
     }
     LND_ASSIGN_OR_RETURN(auto index_blob,
                          BlobAt(bytes, proto.index_section(), pos, "index section", name));
@@ -110,12 +106,11 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
                          BlobAt(bytes, proto.transaction_section(), pos, "transaction", name));
     lance::table::Transaction txn;
     if (!txn.ParseFromArray(txn_blob.data(), static_cast<int>(txn_blob.size()))) {
-      return CorruptIn(name, "the inline transaction (" + std::to_string(txn_blob.size()) +
-                                 " bytes at " + std::to_string(proto.transaction_section()) +
-                                 ") does not decode");
+      return CorruptIn(name, "the inline transaction (", txn_blob.size(), " bytes at ",
+                       proto.transaction_section(), ") does not decode");
     }
     LND_ASSIGN_OR_RETURN(out.transaction, internal::TransactionFromProto(txn).WithContext(
-                                              "manifest file '" + std::string(name) + "'"));
+                                              "manifest file '", name, "'"));
   }
   return out;
 }
@@ -123,8 +118,7 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
 Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file) {
   const std::uint64_t size = file.Size();
   if (size < kFooterSize) {
-    return CorruptIn(file.path(),
-                     "file is " + std::to_string(size) + " bytes, shorter than the 16-byte footer");
+    return CorruptIn(file.path(), "file is ", size, " bytes, shorter than the 16-byte footer");
   }
   LND_ASSIGN_OR_RETURN(io::Bytes footer, file.ReadAt(size - kFooterSize, kFooterSize));
   if (std::memcmp(footer->data() + 12, kMagic, 4) != 0) {
@@ -134,9 +128,8 @@ Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file) {
   // MiB), so read from the first blob we may need (offset 0 when a transaction is inline).
   const std::uint64_t pos = LoadLe(footer->data(), 8);
   if (pos > size - kFooterSize) {
-    return CorruptIn(file.path(), "manifest offset " + std::to_string(pos) +
-                                      " is past the footer at " +
-                                      std::to_string(size - kFooterSize));
+    return CorruptIn(file.path(), "manifest offset ", pos, " is past the footer at ",
+                     size - kFooterSize);
   }
   LND_ASSIGN_OR_RETURN(io::Bytes all, file.ReadAt(0, size));
   return ParseManifestFile(*all, file.path());
@@ -154,14 +147,12 @@ Result<std::vector<std::uint8_t>> SerializeTransaction(const Transaction& transa
 
 Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes, std::string_view name) {
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    return Status::Corrupt("transaction file '" + std::string(name) + "' is too large");
+    return Status::Corrupt("transaction file '", name, "' is too large");
   }
   lance::table::Transaction proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return Status::Corrupt("transaction file '" + std::string(name) + "' (" +
-                           std::to_string(bytes.size()) +
-                           " bytes) does not decode as a Lance "
-                           "transaction");
+    return Status::Corrupt("transaction file '", name, "' (", bytes.size(),
+                           " bytes) does not decode as a Lance transaction");
   }
   return internal::TransactionFromProto(proto);
 }
@@ -174,7 +165,7 @@ Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest
   m.transaction_section.reset();
   if (m.index_section_blob) {
     if (m.index_section_blob->size() > std::numeric_limits<std::uint32_t>::max()) {
-      return Status::InvalidArgument("index section of version " + std::to_string(m.version) +
+      return Status::InvalidArgument("index section of version ", m.version,
                                      " is larger than 4 GiB");
     }
     m.index_section = out.size();
@@ -184,8 +175,7 @@ Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest
   if (transaction != nullptr) {
     LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> txn, SerializeTransaction(*transaction));
     if (txn.size() > std::numeric_limits<std::uint32_t>::max()) {
-      return Status::InvalidArgument("transaction of version " + std::to_string(m.version) +
-                                     " is larger than 4 GiB");
+      return Status::InvalidArgument("transaction of version ", m.version, " is larger than 4 GiB");
     }
     m.transaction_section = out.size();
     AppendLe(&out, txn.size(), 4);
@@ -196,7 +186,7 @@ Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest
   std::string bytes;
   if (!proto.SerializeToString(&bytes) ||
       bytes.size() > std::numeric_limits<std::uint32_t>::max()) {
-    return Status::InvalidArgument("manifest of version " + std::to_string(m.version) +
+    return Status::InvalidArgument("manifest of version ", m.version,
                                    " could not be serialised (too large?)");
   }
   const std::uint64_t pos = out.size();

@@ -63,8 +63,8 @@ TEST(TableManifestFile, InlineTransactionAtOffsetZero) {
   ASSERT_TRUE(parsed.transaction.has_value());
   EXPECT_EQ(parsed.transaction->read_version, 1u);
   EXPECT_EQ(parsed.transaction->uuid, t.uuid);
-  EXPECT_EQ(parsed.transaction->operation, OperationType::kAppend);
-  EXPECT_EQ(parsed.transaction->fragments, t.fragments);
+  EXPECT_EQ(parsed.transaction->type(), OperationType::kAppend);
+  EXPECT_EQ(parsed.transaction->operation, t.operation);
   // The .txn form is the inline blob without its length prefix.
   LND_ASSERT_OK_AND_ASSIGN(auto txn, SerializeTransaction(t));
   ASSERT_GE(bytes.size(), txn.size() + 4);
@@ -76,27 +76,28 @@ TEST(TableManifestFile, InlineTransactionAtOffsetZero) {
 
 TEST(TableManifestFile, TransactionKindsRoundTrip) {
   Transaction over;
-  over.operation = OperationType::kOverwrite;
   over.uuid = "u";
-  over.schema = testing::NestedFields();
-  over.schema_metadata = array::Metadata({{"k", "v"}});
-  over.fragments = SampleManifest(1).fragments;
+  op::Overwrite overwrite;
+  overwrite.schema = testing::NestedFields();
+  overwrite.schema_metadata = array::Metadata({{"k", "v"}});
+  overwrite.fragments = SampleManifest(1).fragments;
+  over.operation = overwrite;
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeTransaction(over));
   LND_ASSERT_OK_AND_ASSIGN(Transaction back, ParseTransaction(bytes, "t.txn"));
-  EXPECT_EQ(back.operation, OperationType::kOverwrite);
-  EXPECT_EQ(back.schema, over.schema);
-  EXPECT_EQ(back.schema_metadata, over.schema_metadata);
-  EXPECT_EQ(back.fragments, over.fragments);
+  EXPECT_EQ(back.type(), OperationType::kOverwrite);
+  ASSERT_NE(back.get<op::Overwrite>(), nullptr);
+  EXPECT_EQ(back.get<op::Overwrite>()->schema, overwrite.schema);
+  EXPECT_EQ(back.get<op::Overwrite>()->schema_metadata, overwrite.schema_metadata);
+  EXPECT_EQ(back.get<op::Overwrite>()->fragments, overwrite.fragments);
 
   Transaction del;
-  del.operation = OperationType::kDelete;
-  del.deleted_fragment_ids = {3, 5};
-  del.predicate = "id = 'b'";
+  del.operation = op::Delete{{}, {3, 5}, "id = 'b'"};
   LND_ASSERT_OK_AND_ASSIGN(bytes, SerializeTransaction(del));
   LND_ASSERT_OK_AND_ASSIGN(back, ParseTransaction(bytes, "t.txn"));
-  EXPECT_EQ(back.operation, OperationType::kDelete);
-  EXPECT_EQ(back.deleted_fragment_ids, del.deleted_fragment_ids);
-  EXPECT_EQ(back.predicate, del.predicate);
+  EXPECT_EQ(back.type(), OperationType::kDelete);
+  ASSERT_NE(back.get<op::Delete>(), nullptr);
+  EXPECT_EQ(back.get<op::Delete>()->deleted_fragment_ids, (std::vector<std::uint64_t>{3, 5}));
+  EXPECT_EQ(back.get<op::Delete>()->predicate, "id = 'b'");
 
   Transaction unknown;
   LND_EXPECT_ERROR(SerializeTransaction(unknown), StatusCode::kInvalidArgument,
@@ -108,7 +109,8 @@ TEST(TableManifestFile, UnknownOperationParsesAsUnknown) {
   const std::vector<std::uint8_t> bytes = {0x08, 0x05, 0xa2, 0x07, 0x00};
   LND_ASSERT_OK_AND_ASSIGN(Transaction t, ParseTransaction(bytes, "x.txn"));
   EXPECT_EQ(t.read_version, 5u);
-  EXPECT_EQ(t.operation, OperationType::kUnknown);
+  EXPECT_EQ(t.type(), OperationType::kUnknown);
+  EXPECT_EQ(t.operation, Operation(op::Unknown{116}));
 }
 
 TEST(TableManifestFile, CorruptInputsNameFileAndProblem) {
@@ -220,72 +222,81 @@ TEST(TableManifestFile, EveryWritableOperationRoundTrips) {
   base.properties = {{"__lance_commit_message", "hi"}};
 
   Transaction del = base;
-  del.operation = OperationType::kDelete;
-  del.updated_fragments = fragments;
-  del.deleted_fragment_ids = {9};
+  del.operation = op::Delete{fragments, {9}, ""};
   Transaction back = RoundTrip(del);
-  EXPECT_EQ(back.updated_fragments, del.updated_fragments);
+  EXPECT_EQ(back, del);
+  ASSERT_NE(back.get<op::Delete>(), nullptr);
+  EXPECT_EQ(back.get<op::Delete>()->updated_fragments, fragments);
   EXPECT_EQ(back.properties, del.properties);
   EXPECT_EQ(back.tag, "tag");
   EXPECT_EQ(back.TouchedFragmentIds(), (std::vector<std::uint64_t>{0, 3, 9}));
 
   Transaction update = base;
-  update.operation = OperationType::kUpdate;
-  update.deleted_fragment_ids = {1};
-  update.updated_fragments = {fragments[0]};
-  update.fragments = {fragments[1]};
-  update.fields_modified = {2};
-  update.fields_for_preserving_frag_bitmap = {2, 4};
-  update.update_mode = 1;
+  op::Update u;
+  u.removed_fragment_ids = {1};
+  u.updated_fragments = {fragments[0]};
+  u.new_fragments = {fragments[1]};
+  u.fields_modified = {2};
+  u.fields_for_preserving_frag_bitmap = {2, 4};
+  u.mode = op::UpdateMode::kRewriteColumns;
+  update.operation = u;
   back = RoundTrip(update);
-  EXPECT_EQ(back.operation, OperationType::kUpdate);
-  EXPECT_EQ(back.deleted_fragment_ids, update.deleted_fragment_ids);
-  EXPECT_EQ(back.updated_fragments, update.updated_fragments);
-  EXPECT_EQ(back.fragments, update.fragments);
-  EXPECT_EQ(back.fields_modified, update.fields_modified);
-  EXPECT_EQ(back.fields_for_preserving_frag_bitmap, update.fields_for_preserving_frag_bitmap);
-  EXPECT_EQ(back.update_mode, 1u);
+  EXPECT_EQ(back.type(), OperationType::kUpdate);
+  ASSERT_NE(back.get<op::Update>(), nullptr);
+  const op::Update& ub = *back.get<op::Update>();
+  EXPECT_EQ(ub.removed_fragment_ids, u.removed_fragment_ids);
+  EXPECT_EQ(ub.updated_fragments, u.updated_fragments);
+  EXPECT_EQ(ub.new_fragments, u.new_fragments);
+  EXPECT_EQ(ub.fields_modified, u.fields_modified);
+  EXPECT_EQ(ub.fields_for_preserving_frag_bitmap, u.fields_for_preserving_frag_bitmap);
+  EXPECT_EQ(ub.mode, op::UpdateMode::kRewriteColumns);
+  EXPECT_EQ(back, update);
 
   Transaction rewrite = base;
-  rewrite.operation = OperationType::kRewrite;
-  rewrite.rewrite_groups = {RewriteGroup{fragments, {fragments[0]}}};
+  rewrite.operation = op::Rewrite{{RewriteGroup{fragments, {fragments[0]}}}};
   back = RoundTrip(rewrite);
-  EXPECT_EQ(back.rewrite_groups, rewrite.rewrite_groups);
+  EXPECT_EQ(back, rewrite);
   EXPECT_EQ(back.TouchedFragmentIds(), (std::vector<std::uint64_t>{0, 3}));
 
   Transaction reserve = base;
-  reserve.operation = OperationType::kReserveFragments;
-  reserve.num_fragments = 4;
-  EXPECT_EQ(RoundTrip(reserve).num_fragments, 4u);
+  reserve.operation = op::ReserveFragments{4};
+  EXPECT_EQ(RoundTrip(reserve).operation, Operation(op::ReserveFragments{4}));
 
   Transaction config = base;
-  config.operation = OperationType::kUpdateConfig;
-  config.config_updates = UpdateMap{{{"a", "1"}, {"b", std::nullopt}}, false};
-  config.schema_metadata_updates = UpdateMap{{{"k", "v"}}, true};
-  config.field_metadata_updates = {{2, UpdateMap{{{"unit", "m"}}, false}},
-                                   {4, UpdateMap{{}, true}}};
+  op::UpdateConfig c;
+  c.config_updates = UpdateMap{{{"a", "1"}, {"b", std::nullopt}}, false};
+  c.schema_metadata_updates = UpdateMap{{{"k", "v"}}, true};
+  c.field_metadata_updates = {{2, UpdateMap{{{"unit", "m"}}, false}}, {4, UpdateMap{{}, true}}};
+  config.operation = c;
   back = RoundTrip(config);
-  EXPECT_EQ(back.config_updates, config.config_updates);
-  EXPECT_FALSE(back.table_metadata_updates.has_value());
-  EXPECT_EQ(back.schema_metadata_updates, config.schema_metadata_updates);
-  EXPECT_EQ(back.field_metadata_updates, config.field_metadata_updates);
+  ASSERT_NE(back.get<op::UpdateConfig>(), nullptr);
+  const op::UpdateConfig& cb = *back.get<op::UpdateConfig>();
+  EXPECT_EQ(cb.config_updates, c.config_updates);
+  EXPECT_FALSE(cb.table_metadata_updates.has_value());
+  EXPECT_EQ(cb.schema_metadata_updates, c.schema_metadata_updates);
+  EXPECT_EQ(cb.field_metadata_updates, c.field_metadata_updates);
+  EXPECT_EQ(back, config);
 
   Transaction replace = base;
-  replace.operation = OperationType::kDataReplacement;
-  replace.replacements = {{3, fragments[0].files[0]}};
-  back = RoundTrip(replace);
-  EXPECT_EQ(back.replacements, replace.replacements);
+  replace.operation = op::DataReplacement{{op::FileReplacement{3, fragments[0].files[0]}}};
+  EXPECT_EQ(RoundTrip(replace), replace);
 
   Transaction over = base;
-  over.operation = OperationType::kOverwrite;
-  over.schema = testing::NestedFields();
-  over.config_upserts = {{"lance.x", "1"}};
-  EXPECT_EQ(RoundTrip(over).config_upserts, over.config_upserts);
+  op::Overwrite o;
+  o.schema = testing::NestedFields();
+  o.config_upserts = {{"lance.x", "1"}};
+  over.operation = o;
+  back = RoundTrip(over);
+  ASSERT_NE(back.get<op::Overwrite>(), nullptr);
+  EXPECT_EQ(back.get<op::Overwrite>()->config_upserts, o.config_upserts);
 
   Transaction restore = base;
-  restore.operation = OperationType::kRestore;
-  restore.restore_version = 3;
-  EXPECT_EQ(RoundTrip(restore).restore_version, 3u);
+  restore.operation = op::Restore{3};
+  EXPECT_EQ(RoundTrip(restore).operation, Operation(op::Restore{3}));
+
+  Transaction project = base;
+  project.operation = op::Project{testing::NestedFields()};
+  EXPECT_EQ(RoundTrip(project), project);
 }
 
 TEST(TableManifestFile, ClassifiesOperationsItCannotWrite) {
@@ -293,13 +304,15 @@ TEST(TableManifestFile, ClassifiesOperationsItCannotWrite) {
   const std::vector<std::uint8_t> create_index = {0x08, 0x02, 0xba, 0x06, 0x04,
                                                   0x0a, 0x02, 0x1a, 0x00};
   LND_ASSERT_OK_AND_ASSIGN(Transaction t, ParseTransaction(create_index, "ci.txn"));
-  EXPECT_EQ(t.operation, OperationType::kCreateIndex);
-  EXPECT_EQ(t.num_new_indices, 1u);
+  EXPECT_EQ(t.type(), OperationType::kCreateIndex);
+  EXPECT_EQ(t.operation, Operation(op::CreateIndex{1, 0}));
   LND_EXPECT_ERROR(SerializeTransaction(t), StatusCode::kInvalidArgument, "'CreateIndex'");
   const std::vector<std::uint8_t> clone = {0x08, 0x02, 0x8a, 0x07, 0x02, 0x08, 0x01};
   LND_ASSERT_OK_AND_ASSIGN(t, ParseTransaction(clone, "clone.txn"));
-  EXPECT_EQ(t.operation, OperationType::kClone);
-  EXPECT_EQ(OperationTypeName(t.operation), "Clone");
+  EXPECT_EQ(t.type(), OperationType::kClone);
+  EXPECT_EQ(t.name(), "Clone");
+  EXPECT_EQ(t.operation, Operation(op::Unknown{113}));
+  LND_EXPECT_ERROR(SerializeTransaction(t), StatusCode::kInvalidArgument, "'Clone'");
 }
 
 TEST(TableManifestFile, IndexSectionAndUnmodelledFieldsAreKept) {
@@ -323,7 +336,7 @@ TEST(TableManifestFile, IndexSectionAndUnmodelledFieldsAreKept) {
   EXPECT_EQ(back.manifest.fragments, m.fragments);
   EXPECT_TRUE(back.manifest.fragments[0].has_row_ids);
   ASSERT_TRUE(back.transaction.has_value());
-  EXPECT_EQ(back.transaction->fragments, t.fragments);
+  EXPECT_EQ(back.transaction->operation, t.operation);
 }
 
 TEST(TableManifestFile, IndexSectionOutsideTheFileIsCorrupt) {

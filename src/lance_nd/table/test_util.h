@@ -55,11 +55,10 @@ inline Transaction SampleAppend(std::uint64_t read_version) {
   Transaction t;
   t.read_version = read_version;
   t.uuid = "df9b9839-576e-4109-b11b-9e09ba4861d8";
-  t.operation = OperationType::kAppend;
   Fragment f;
   f.physical_rows = 5;
   f.files.push_back(DataFile{"b.lance", {0, 2, 4}, {0, 1, 2}, 2, 2, 999, std::nullopt});
-  t.fragments = {f};
+  t.operation = op::Append{{f}};
   return t;
 }
 

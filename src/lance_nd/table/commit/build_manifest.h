@@ -5,11 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-
 #include <vector>
 
 #include "lance_nd/core/result.h"
-#include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table::internal {
@@ -35,19 +34,21 @@ Result<Manifest> BuildManifest(const Transaction& txn, const BuildContext& conte
 Status CheckCompatible(const Transaction& ours, const Transaction& theirs,
                        std::uint64_t their_version);
 
-/// \brief Delete `ours` vs Delete `theirs` (committed as `their_version`): the fragment ids both
-/// gave a new deletion file, to be merged by MergeDeletions (Lance 12 rebases these). A fragment
-/// `theirs` removed while `ours` updates it is a retryable CommitConflict naming the winner.
+/// \brief The Delete `ours` vs the Delete `theirs` (committed as `their_version`): the fragment
+/// ids both gave a new deletion file, to be merged by MergeDeletions (Lance 12 rebases these). A
+/// fragment `theirs` removed while `ours` updates it is a retryable CommitConflict naming the
+/// winner; `ours` not a Delete is Internal.
 Result<std::vector<std::uint64_t>> DeletionsToMerge(const Transaction& ours,
-                                                    const Transaction& theirs,
+                                                    const op::Delete& theirs,
                                                     std::uint64_t their_version);
 
 /// \brief Rebase the Delete `ours` over concurrent deletes: for each fragment id in `ids`, read
 /// the deletion vector of that fragment in `latest` and of ours, write their union as a NEW
 /// deletion file (a `.bin` bitmap, like Lance's rebase) and replace our updated fragment by the
 /// latest one carrying it (all rows deleted: the fragment goes to deleted_fragment_ids).
-/// A fragment missing from `latest` is a retryable CommitConflict.
-Status MergeDeletions(io::FileSystem& fs, const std::string& table_path, const Manifest& latest,
+/// A fragment missing from `latest` is a retryable CommitConflict; `ours` not a Delete is
+/// Internal.
+Status MergeDeletions(const TableLocation& location, const Manifest& latest,
                       const std::vector<std::uint64_t>& ids, Transaction* ours);
 
 /// \brief Reader/writer feature flags of `manifest` recomputed from its content (deletion files,

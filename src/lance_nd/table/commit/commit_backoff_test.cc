@@ -49,8 +49,7 @@ Transaction AppendOf(const std::shared_ptr<io::FileSystem>& fs, const Dataset& d
   EXPECT_TRUE(fragments.ok()) << fragments.status().ToString();
   Transaction t;
   t.read_version = ds.version();
-  t.operation = OperationType::kAppend;
-  t.fragments = fragments.ok() ? *fragments : std::vector<Fragment>{};
+  t.operation = op::Append{fragments.ok() ? *fragments : std::vector<Fragment>{}};
   return t;
 }
 
@@ -70,7 +69,7 @@ TEST(TableCommitBackoff, GivesUpAfterMaxAttemptsSayingHowMany) {
   CommitOptions options;
   options.max_attempts = 3;
   options.backoff_slot = std::chrono::milliseconds(1);
-  auto r = CommitTransaction(fs, "t", AppendOf(fs, v1), options);
+  auto r = CommitTransaction({fs, "t"}, AppendOf(fs, v1), options);
   LND_EXPECT_ERROR(r, StatusCode::kCommitConflict, "after 3 attempts");
   EXPECT_TRUE(r.status().retryable());
   EXPECT_EQ(fs->lost.load(), 3);
@@ -87,7 +86,7 @@ TEST(TableCommitBackoff, GivesUpWhenTheRetryTimeIsSpent) {
   CommitOptions options;
   options.max_attempts = 1000;
   options.max_retry_time = std::chrono::milliseconds(0);  // no time to retry at all
-  auto r = CommitTransaction(fs, "t", AppendOf(fs, v1), options);
+  auto r = CommitTransaction({fs, "t"}, AppendOf(fs, v1), options);
   LND_EXPECT_ERROR(r, StatusCode::kCommitConflict, "after 1 attempts");
   EXPECT_TRUE(r.status().retryable());
   EXPECT_EQ(fs->lost.load(), 1);

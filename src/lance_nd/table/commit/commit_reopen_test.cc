@@ -67,10 +67,9 @@ TEST(TableCommitReopen, CommitNeverReadsTheNewManifestBack) {
                            WriteFragments(*fs, "t", v1.manifest().fields, more, WriteOptions{}));
   Transaction txn;
   txn.read_version = 1;
-  txn.operation = OperationType::kAppend;
-  txn.fragments = fragments;
+  txn.operation = op::Append{fragments};
   fs->fail_reads = -1;  // every read of the manifest this commit creates fails
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", txn));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction({fs, "t"}, txn));
   EXPECT_EQ(fs->failed_reads, 0);  // the commit did not try to read it
   EXPECT_EQ(v2.version(), 2u);
   EXPECT_EQ(v2.CountRows(), 5u);
@@ -98,7 +97,7 @@ TEST(TableCommitReopen, ManifestTheReaderWouldRefuseIsNotCommitted) {
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(v1, nullptr));
   LND_ASSERT_OK(
       fs->CreateIfAbsent("t/_versions/" + ManifestFileName(1, ManifestNaming::kV2), bytes));
-  auto st = CommitTransaction(fs, "t", testing::SampleAppend(1)).status();
+  auto st = CommitTransaction({fs, "t"}, testing::SampleAppend(1)).status();
   ASSERT_FALSE(st.ok());
   LND_EXPECT_ERROR(st, st.code(), "is a list with 0 child fields");
   LND_EXPECT_ERROR(st, st.code(), "(nothing was committed)");

@@ -91,11 +91,11 @@ TEST(TableCommitResult, AppendAndDeleteOnALance12Table) {
   ASSERT_EQ(v4.manifest().writer_library, "lance");
   Transaction txn;
   txn.read_version = 4;
-  txn.operation = OperationType::kAppend;
-  txn.fragments = {v4.fragments().front()};
-  txn.fragments.front().id = 0;  // the same data file again, as a new fragment
-  txn.fragments.front().deletion_file.reset();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, CommitTransaction(fs, path, txn));
+  Fragment again = v4.fragments().front();
+  again.id = 0;  // the same data file again, as a new fragment
+  again.deletion_file.reset();
+  txn.operation = op::Append{{again}};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, CommitTransaction({fs, path}, txn));
   EXPECT_EQ(v5.version(), 5u);
   EXPECT_EQ(v5.versions().versions, (std::vector<std::uint64_t>{1, 2, 3, 4, 5}));
   ExpectSameAsOpened(v5);

@@ -34,19 +34,16 @@ Result<std::vector<Fragment>> NewFragments(io::FileSystem& fs, const Dataset& ds
 Transaction AppendTxn(std::uint64_t read_version, std::vector<Fragment> fragments) {
   Transaction t;
   t.read_version = read_version;
-  t.operation = OperationType::kAppend;
-  t.fragments = std::move(fragments);
+  t.operation = op::Append{std::move(fragments)};
   return t;
 }
 
 Transaction DeleteTxn(std::uint64_t read_version, Fragment fragment, std::uint64_t rows) {
   Transaction t;
   t.read_version = read_version;
-  t.operation = OperationType::kDelete;
   fragment.deletion_file = DeletionFile{DeletionFileType::kArrowArray, read_version,
                                         fragment.id + 1000, rows, std::nullopt};
-  t.updated_fragments = {fragment};
-  t.predicate = "id < 1";
+  t.operation = op::Delete{{fragment}, {}, "id < 1"};
   return t;
 }
 
@@ -55,8 +52,8 @@ TEST(TableCommit, TwoAppendsFromTheSameReadVersionBothLand) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
   LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
   LND_ASSERT_OK_AND_ASSIGN(auto b, NewFragments(*fs, v1, 200, 3));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", AppendTxn(1, a)));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction(fs, "t", AppendTxn(1, b)));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction({fs, "t"}, AppendTxn(1, a)));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction({fs, "t"}, AppendTxn(1, b)));
   EXPECT_EQ(v2.version(), 2u);
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.CountRows(), 10u);
@@ -80,7 +77,7 @@ TEST(TableCommit, AppendAfterConcurrentOverwriteIsConflict) {
   overwrite.mode = WriteMode::kOverwrite;
   std::vector<array::RecordBatchPtr> rows = {TestBatch(50, 1)};
   LND_ASSERT_OK(WriteTable(fs, "t", rows, overwrite).status());
-  LND_EXPECT_ERROR(CommitTransaction(fs, "t", AppendTxn(1, a)), StatusCode::kCommitConflict,
+  LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, AppendTxn(1, a)), StatusCode::kCommitConflict,
                    "version 2 was committed by a Overwrite operation after this Append was "
                    "planned at version 1");
   LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, "t"));
@@ -92,9 +89,10 @@ TEST(TableCommit, ConcurrentCreateLosesWithConflict) {
   auto fs = io::MakeMemoryFileSystem();
   LND_ASSERT_OK(Create(fs, "t").status());
   Transaction create;
-  create.operation = OperationType::kOverwrite;
-  create.schema = testing::NestedFields();
-  LND_EXPECT_ERROR(CommitTransaction(fs, "t", create), StatusCode::kCommitConflict,
+  op::Overwrite overwrite;
+  overwrite.schema = testing::NestedFields();
+  create.operation = overwrite;
+  LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, create), StatusCode::kCommitConflict,
                    "version 1 was committed by a Overwrite");
 }
 
@@ -105,9 +103,9 @@ TEST(TableCommit, DeletesOnDifferentFragmentsRebase) {
   o.max_rows_per_file = 4;
   LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows, o));
   ASSERT_EQ(v1.fragments().size(), 2u);
-  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
+  LND_ASSERT_OK(CommitTransaction({fs, "t"}, DeleteTxn(1, v1.fragments()[0], 1)).status());
   LND_ASSERT_OK_AND_ASSIGN(Dataset v3,
-                           CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[1], 2)));
+                           CommitTransaction({fs, "t"}, DeleteTxn(1, v1.fragments()[1], 2)));
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.CountRows(), 5u);
   ASSERT_TRUE(v3.fragments()[0].deletion_file.has_value());
@@ -137,7 +135,9 @@ TEST(TableCommit, DeletesOnTheSameFragmentMergeTheirDeletionVectors) {
   EXPECT_EQ(old.offsets(), (std::vector<std::uint32_t>{1}));
   // The rebased transaction has its own .txn file recording the merged fragment.
   ASSERT_TRUE(v3.transaction().has_value());
-  EXPECT_EQ(v3.transaction()->updated_fragments.at(0).deletion_file, f.deletion_file);
+  ASSERT_NE(v3.transaction()->get<op::Delete>(), nullptr);
+  EXPECT_EQ(v3.transaction()->get<op::Delete>()->updated_fragments.at(0).deletion_file,
+            f.deletion_file);
   LND_ASSERT_OK_AND_ASSIGN(bool exists,
                            fs->Exists("t/_transactions/" + v3.manifest().transaction_file));
   EXPECT_TRUE(exists);
@@ -194,8 +194,8 @@ TEST(TableCommit, AppendRebasesOverDeleteAndKeepsTheDeletion) {
   auto fs = io::MakeMemoryFileSystem();
   LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
   LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
-  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction(fs, "t", AppendTxn(1, a)));
+  LND_ASSERT_OK(CommitTransaction({fs, "t"}, DeleteTxn(1, v1.fragments()[0], 1)).status());
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction({fs, "t"}, AppendTxn(1, a)));
   EXPECT_EQ(v3.CountRows(), 6u);
   EXPECT_TRUE(v3.fragments()[0].deletion_file.has_value());
 }
@@ -213,7 +213,7 @@ TEST(TableCommit, UnknownWinnerOperationIsConflictNamingIt) {
   LND_ASSERT_OK(
       fs->CreateIfAbsent("t/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
   LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
-  LND_EXPECT_ERROR(CommitTransaction(fs, "t", AppendTxn(1, a)), StatusCode::kCommitConflict,
+  LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, AppendTxn(1, a)), StatusCode::kCommitConflict,
                    "Unknown (transaction field 116)");
 }
 
@@ -227,7 +227,7 @@ TEST(TableCommit, WinnerWithoutTransactionIsConflict) {
   LND_ASSERT_OK(
       fs->CreateIfAbsent("t/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
   LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
-  LND_EXPECT_ERROR(CommitTransaction(fs, "t", AppendTxn(1, a)), StatusCode::kCommitConflict,
+  LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, AppendTxn(1, a)), StatusCode::kCommitConflict,
                    "records no transaction");
 }
 
@@ -240,7 +240,7 @@ TEST(TableCommit, KeepsV1NamingOfTheTable) {
   LND_ASSERT_OK(testing::WriteBytes(*fs, "t/_versions/1.manifest",
                                     std::vector<std::uint8_t>(bytes->begin(), bytes->end())));
   LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v1, 100, 2));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", AppendTxn(1, a)));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction({fs, "t"}, AppendTxn(1, a)));
   EXPECT_EQ(v2.versions().naming, ManifestNaming::kV1);
   LND_ASSERT_OK_AND_ASSIGN(bool exists, fs->Exists("t/_versions/2.manifest"));
   EXPECT_TRUE(exists);
@@ -255,9 +255,8 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
 
   Transaction reserve;
   reserve.read_version = 1;
-  reserve.operation = OperationType::kReserveFragments;
-  reserve.num_fragments = 2;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs, "t", reserve));
+  reserve.operation = op::ReserveFragments{2};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction({fs, "t"}, reserve));
   EXPECT_EQ(v2.manifest().max_fragment_id, std::optional<std::uint32_t>(3));
   EXPECT_EQ(v2.fragments().size(), 2u);
 
@@ -268,9 +267,8 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
   merged[0].id = 2;
   Transaction rewrite;
   rewrite.read_version = 1;
-  rewrite.operation = OperationType::kRewrite;
-  rewrite.rewrite_groups = {RewriteGroup{v1.fragments(), merged}};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction(fs, "t", rewrite));
+  rewrite.operation = op::Rewrite{{RewriteGroup{v1.fragments(), merged}}};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, CommitTransaction({fs, "t"}, rewrite));
   ASSERT_EQ(v3.fragments().size(), 1u);
   EXPECT_EQ(v3.fragments()[0].id, 2u);
   EXPECT_EQ(v3.CountRows(), 8u);
@@ -278,11 +276,12 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
 
   Transaction config;
   config.read_version = 3;
-  config.operation = OperationType::kUpdateConfig;
-  config.config_updates = UpdateMap{{{"lance.auto_cleanup.interval", "20"}}, false};
-  config.table_metadata_updates = UpdateMap{{{"owner", "nd"}}, false};
-  config.field_metadata_updates = {{0, UpdateMap{{{"unit", "count"}}, false}}};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, CommitTransaction(fs, "t", config));
+  op::UpdateConfig update;
+  update.config_updates = UpdateMap{{{"lance.auto_cleanup.interval", "20"}}, false};
+  update.table_metadata_updates = UpdateMap{{{"owner", "nd"}}, false};
+  update.field_metadata_updates = {{0, UpdateMap{{{"unit", "count"}}, false}}};
+  config.operation = update;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, CommitTransaction({fs, "t"}, config));
   EXPECT_EQ(
       v4.manifest().config,
       (std::vector<std::pair<std::string, std::string>>{{"lance.auto_cleanup.interval", "20"}}));
@@ -293,7 +292,7 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
 
   // An append after the config change keeps config, table metadata and field metadata.
   LND_ASSERT_OK_AND_ASSIGN(auto a, NewFragments(*fs, v4, 100, 2));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, CommitTransaction(fs, "t", AppendTxn(4, a)));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, CommitTransaction({fs, "t"}, AppendTxn(4, a)));
   EXPECT_EQ(v5.manifest().config, v4.manifest().config);
   EXPECT_EQ(v5.manifest().table_metadata, v4.manifest().table_metadata);
   EXPECT_EQ(v5.manifest().fields, v4.manifest().fields);
@@ -301,24 +300,22 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
 
   Transaction restore;
   restore.read_version = 5;
-  restore.operation = OperationType::kRestore;
-  restore.restore_version = 1;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, CommitTransaction(fs, "t", restore));
+  restore.operation = op::Restore{1};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, CommitTransaction({fs, "t"}, restore));
   EXPECT_EQ(v6.version(), 6u);
   EXPECT_EQ(v6.fragments(), v1.fragments());
   EXPECT_EQ(v6.manifest().max_fragment_id, std::optional<std::uint32_t>(4));
-  EXPECT_EQ(v6.transaction()->operation, OperationType::kRestore);
+  EXPECT_EQ(v6.transaction()->type(), OperationType::kRestore);
 }
 
 TEST(TableCommit, RewriteOfAFragmentDeletedConcurrentlyConflicts) {
   auto fs = io::MakeMemoryFileSystem();
   LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t"));
-  LND_ASSERT_OK(CommitTransaction(fs, "t", DeleteTxn(1, v1.fragments()[0], 1)).status());
+  LND_ASSERT_OK(CommitTransaction({fs, "t"}, DeleteTxn(1, v1.fragments()[0], 1)).status());
   Transaction rewrite;
   rewrite.read_version = 1;
-  rewrite.operation = OperationType::kRewrite;
-  rewrite.rewrite_groups = {RewriteGroup{v1.fragments(), {}}};
-  LND_EXPECT_ERROR(CommitTransaction(fs, "t", rewrite), StatusCode::kCommitConflict,
+  rewrite.operation = op::Rewrite{{RewriteGroup{v1.fragments(), {}}}};
+  LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, rewrite), StatusCode::kCommitConflict,
                    "by a Delete operation after this Rewrite");
 }
 
@@ -327,8 +324,8 @@ TEST(TableCommit, CannotWriteCreateIndex) {
   LND_ASSERT_OK(Create(fs, "t").status());
   Transaction t;
   t.read_version = 1;
-  t.operation = OperationType::kCreateIndex;
-  LND_EXPECT_ERROR(CommitTransaction(fs, "t", t), StatusCode::kInvalidArgument,
+  t.operation = op::CreateIndex{};
+  LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, t), StatusCode::kInvalidArgument,
                    "cannot write a transaction of operation 'CreateIndex'");
 }
 
@@ -353,7 +350,7 @@ void RaceAppends(std::shared_ptr<io::FileSystem> fs, const std::string& path) {
   std::vector<std::thread> threads;
   for (int i = 0; i < kWriters; ++i) {
     threads.emplace_back([&, i] {
-      auto r = CommitTransaction(fs, path, AppendTxn(1, fragments[static_cast<std::size_t>(i)]));
+      auto r = CommitTransaction({fs, path}, AppendTxn(1, fragments[static_cast<std::size_t>(i)]));
       if (!r.ok()) {
         ADD_FAILURE() << r.status().ToString();
         ++failures;
@@ -409,8 +406,9 @@ TEST(TableCommit, AppendToLance12TableKeepsItsState) {
   Transaction t5;
   t5.read_version = 4;
   t5.uuid = NewUuid();
-  t5.operation = OperationType::kUpdateConfig;
-  t5.config_updates = UpdateMap{{{"lance.test", "1"}}, false};
+  op::UpdateConfig config;
+  config.config_updates = UpdateMap{{{"lance.test", "1"}}, false};
+  t5.operation = config;
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m5, &t5));
   LND_ASSERT_OK(
       fs->CreateIfAbsent(path + "/_versions/" + ManifestFileName(5, ManifestNaming::kV2), bytes));
@@ -419,7 +417,7 @@ TEST(TableCommit, AppendToLance12TableKeepsItsState) {
   Fragment copy = v4.fragments()[1];
   copy.id = 0;
   copy.deletion_file.reset();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, CommitTransaction(fs, path, AppendTxn(4, {copy})));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, CommitTransaction({fs, path}, AppendTxn(4, {copy})));
   EXPECT_EQ(v6.version(), 6u);
   EXPECT_EQ(v6.versions().versions, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(v6.manifest().index_section_blob, m5.index_section_blob);

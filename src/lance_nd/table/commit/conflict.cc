@@ -1,8 +1,13 @@
 // Whether a transaction can be committed after one committed concurrently
 // (docs/lance-table-format.md §11.3; a conservative subset of Lance 12's resolver: anything unclear
-// is a conflict).
+// is a conflict). The rules are one Against overload per operation of ours, after the rules every
+// operation shares.
 #include <algorithm>
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "lance_nd/table/commit/build_manifest.h"
 
@@ -11,114 +16,168 @@ namespace {
 
 using O = OperationType;
 
-bool Shares(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
-  for (std::uint64_t x : a) {
-    if (std::binary_search(b.begin(), b.end(), x)) return true;
+// Why two transactions conflict, and whether retrying ours (planned again) can succeed.
+struct Verdict {
+  explicit Verdict(std::string_view reason, bool can_retry = true)
+      : why(reason), retryable(can_retry) {}
+  std::string_view why;
+  bool retryable;
+};
+using Outcome = std::optional<Verdict>;  // nullopt = compatible
+
+const Outcome kCompatible = std::nullopt;
+
+// The transaction committed first, as the rules look at it.
+class Winner {
+ public:
+  explicit Winner(const Transaction& t) : t_(t), type_(t.type()) {}
+  O type() const { return type_; }
+  bool Is(std::initializer_list<O> types) const {
+    return std::find(types.begin(), types.end(), type_) != types.end();
   }
-  return false;
+  // Whether it changed the metadata of the schema or of a field.
+  bool ChangesSchemaMetadata() const {
+    const auto* c = t_.get<op::UpdateConfig>();
+    return c != nullptr && c->ChangesSchemaMetadata();
+  }
+  bool ChangesConfig() const {
+    const auto* c = t_.get<op::UpdateConfig>();
+    return c != nullptr && c->config_updates.has_value();
+  }
+  // Whether it modified or removed one of `ids` (sorted).
+  bool Touches(const std::vector<std::uint64_t>& ids) const {
+    for (std::uint64_t id : t_.TouchedFragmentIds()) {
+      if (std::binary_search(ids.begin(), ids.end(), id)) return true;
+    }
+    return false;
+  }
+
+ private:
+  const Transaction& t_;
+  O type_;
+};
+
+constexpr std::string_view kSameFragments = "both modify the same fragment(s)";
+
+// A winner that modified a fragment ours modifies too.
+bool SameFragments(const Transaction& ours, const Winner& w, std::initializer_list<O> types) {
+  return w.Is(types) && w.Touches(ours.TouchedFragmentIds());
 }
 
-bool Is(const Transaction& t, std::initializer_list<O> ops) {
-  return std::find(ops.begin(), ops.end(), t.operation) != ops.end();
+Outcome Against(const op::Append&, const Transaction&, const Winner&) { return kCompatible; }
+
+Outcome Against(const op::Restore&, const Transaction&, const Winner&) { return kCompatible; }
+
+Outcome Against(const op::Overwrite& o, const Transaction&, const Winner& w) {
+  if (w.ChangesConfig() && !o.config_upserts.empty()) {
+    return Verdict{"both change the table config"};
+  }
+  return kCompatible;
 }
 
-bool TouchesSchema(const Transaction& t) {
-  return t.schema_metadata_updates.has_value() || !t.field_metadata_updates.empty();
+Outcome Against(const op::Delete&, const Transaction& ours, const Winner& w) {
+  if (SameFragments(ours, w, {O::kDelete, O::kUpdate, O::kRewrite, O::kDataReplacement})) {
+    return Verdict{kSameFragments};
+  }
+  return kCompatible;
+}
+
+Outcome Against(const op::Update&, const Transaction& ours, const Winner& w) {
+  if (SameFragments(ours, w, {O::kDelete, O::kUpdate, O::kRewrite, O::kDataReplacement})) {
+    return Verdict{kSameFragments};
+  }
+  if (w.Is({O::kMerge, O::kProject})) {
+    return Verdict{"it changed the schema the updated rows were written with"};
+  }
+  return kCompatible;
+}
+
+Outcome Against(const op::Merge&, const Transaction&, const Winner& w) {
+  if (w.type() == O::kCreateIndex) return kCompatible;
+  if (w.type() == O::kUpdateConfig && !w.ChangesSchemaMetadata()) return kCompatible;
+  return Verdict{
+      "a Merge replaces the fragment list and schema, so it cannot absorb concurrent data or "
+      "schema changes"};
+}
+
+Outcome Against(const op::Project&, const Transaction&, const Winner& w) {
+  if (w.Is({O::kMerge, O::kProject}) || w.ChangesSchemaMetadata()) {
+    return Verdict{"both change the schema"};
+  }
+  return kCompatible;
+}
+
+Outcome Against(const op::Rewrite&, const Transaction& ours, const Winner& w) {
+  if (SameFragments(ours, w, {O::kDelete, O::kUpdate, O::kRewrite, O::kDataReplacement})) {
+    return Verdict{kSameFragments};
+  }
+  if (w.Is({O::kMerge, O::kCreateIndex})) {
+    return Verdict{"it changed the fragments' columns or indices being rewritten"};
+  }
+  return kCompatible;
+}
+
+Outcome Against(const op::UpdateConfig& o, const Transaction&, const Winner& w) {
+  if (w.type() == O::kUpdateConfig) {
+    return Verdict{"both update the table configuration / metadata"};
+  }
+  if (o.ChangesSchemaMetadata() && w.Is({O::kMerge, O::kProject})) {
+    return Verdict{"it changed the schema whose metadata this updates"};
+  }
+  return kCompatible;
+}
+
+Outcome Against(const op::DataReplacement&, const Transaction& ours, const Winner& w) {
+  if (SameFragments(ours, w, {O::kUpdate, O::kRewrite, O::kDataReplacement})) {
+    return Verdict{kSameFragments};
+  }
+  if (w.Is({O::kMerge, O::kProject})) {
+    return Verdict{"it changed the schema / data files being replaced"};
+  }
+  return kCompatible;
+}
+
+// ReserveFragments never gets here; CreateIndex and unmodelled operations are never rebased.
+template <typename Op>
+Outcome Against(const Op&, const Transaction&, const Winner&) {
+  return Verdict{"lance-nd does not commit this operation concurrently", false};
+}
+
+// The rules every operation of ours shares, before its own.
+Outcome Shared(const Transaction& ours, const Winner& w) {
+  if (w.Is({O::kUnknown, O::kClone, O::kUpdateMemWalState, O::kUpdateBases})) {
+    return Verdict{"lance-nd cannot tell whether that operation is compatible", false};
+  }
+  if (w.Is({O::kOverwrite, O::kRestore})) return Verdict{"it replaced the table content", false};
+  if (w.type() == O::kReserveFragments) return kCompatible;
+  return std::visit([&](const auto& o) { return Against(o, ours, w); }, ours.operation);
+}
+
+Status ConflictStatus(const Transaction& ours, const Transaction& theirs,
+                      std::uint64_t their_version, const Verdict& verdict) {
+  std::string their_name(theirs.name());
+  const auto* unknown = theirs.get<op::Unknown>();
+  if (theirs.type() == O::kUnknown && unknown->field_number != 0) {
+    their_name += " (transaction field " + std::to_string(unknown->field_number) + ")";
+  }
+  return Status::CommitConflict(
+             "commit conflict: version ", their_version, " was committed by a ", their_name,
+             " operation after this ", ours.name(), " was planned at version ", ours.read_version,
+             ", and ", verdict.why,
+             verdict.retryable
+                 ? "; reload the table and retry the operation"
+                 : "; the operation must be planned again against the new table state")
+      .WithRetryable(verdict.retryable);
 }
 
 }  // namespace
 
 Status CheckCompatible(const Transaction& ours, const Transaction& theirs,
                        std::uint64_t their_version) {
-  auto conflict = [&](const std::string& why, bool retryable) {
-    std::string their_name(OperationTypeName(theirs.operation));
-    if (theirs.operation == O::kUnknown && theirs.unknown_operation_field != 0) {
-      their_name += " (transaction field " + std::to_string(theirs.unknown_operation_field) + ")";
-    }
-    return Status::CommitConflict(
-               "commit conflict: version " + std::to_string(their_version) +
-               " was committed by a " + their_name + " operation after this " +
-               std::string(OperationTypeName(ours.operation)) + " was planned at version " +
-               std::to_string(ours.read_version) + ", and " + why +
-               (retryable ? "; reload the table and retry the operation"
-                          : "; the operation must be planned again against the new table state"))
-        .WithRetryable(retryable);
-  };
-
-  if (ours.operation == O::kReserveFragments) return Status();  // only bumps max_fragment_id
-  if (Is(theirs, {O::kUnknown, O::kClone, O::kUpdateMemWalState, O::kUpdateBases})) {
-    return conflict("lance-nd cannot tell whether that operation is compatible", false);
-  }
-  if (Is(theirs, {O::kOverwrite, O::kRestore})) {
-    return conflict("it replaced the table content", false);
-  }
-  if (theirs.operation == O::kReserveFragments) return Status();
-
-  const std::vector<std::uint64_t> our_ids = ours.TouchedFragmentIds();
-  const std::vector<std::uint64_t> their_ids = theirs.TouchedFragmentIds();
-  const bool same_fragments = Shares(our_ids, their_ids);
-
-  switch (ours.operation) {
-    case O::kAppend:
-    case O::kRestore:
-      return Status();
-    case O::kOverwrite:
-      if (theirs.operation == O::kUpdateConfig && theirs.config_updates &&
-          !ours.config_upserts.empty()) {
-        return conflict("both change the table config", true);
-      }
-      return Status();
-    case O::kDelete:
-    case O::kUpdate:
-      if (Is(theirs, {O::kDelete, O::kUpdate, O::kRewrite, O::kDataReplacement}) &&
-          same_fragments) {
-        return conflict("both modify the same fragment(s)", true);
-      }
-      if (ours.operation == O::kUpdate && Is(theirs, {O::kMerge, O::kProject})) {
-        return conflict("it changed the schema the updated rows were written with", true);
-      }
-      return Status();
-    case O::kMerge:
-      if (Is(theirs, {O::kCreateIndex})) return Status();
-      if (theirs.operation == O::kUpdateConfig && !TouchesSchema(theirs)) return Status();
-      return conflict(
-          "a Merge replaces the fragment list and schema, so it cannot absorb concurrent data "
-          "or schema changes",
-          true);
-    case O::kProject:
-      if (Is(theirs, {O::kMerge, O::kProject}) ||
-          (theirs.operation == O::kUpdateConfig && TouchesSchema(theirs))) {
-        return conflict("both change the schema", true);
-      }
-      return Status();
-    case O::kRewrite:
-      if (Is(theirs, {O::kDelete, O::kUpdate, O::kRewrite, O::kDataReplacement}) &&
-          same_fragments) {
-        return conflict("both modify the same fragment(s)", true);
-      }
-      if (Is(theirs, {O::kMerge, O::kCreateIndex})) {
-        return conflict("it changed the fragments' columns or indices being rewritten", true);
-      }
-      return Status();
-    case O::kUpdateConfig:
-      if (theirs.operation == O::kUpdateConfig) {
-        return conflict("both update the table configuration / metadata", true);
-      }
-      if (TouchesSchema(ours) && Is(theirs, {O::kMerge, O::kProject})) {
-        return conflict("it changed the schema whose metadata this updates", true);
-      }
-      return Status();
-    case O::kDataReplacement:
-      if (Is(theirs, {O::kUpdate, O::kRewrite, O::kDataReplacement}) && same_fragments) {
-        return conflict("both modify the same fragment(s)", true);
-      }
-      if (Is(theirs, {O::kMerge, O::kProject})) {
-        return conflict("it changed the schema / data files being replaced", true);
-      }
-      return Status();
-    default:
-      return conflict("lance-nd does not commit this operation concurrently", false);
-  }
+  if (ours.get<op::ReserveFragments>() != nullptr) return Status();  // only bumps max id
+  const Outcome outcome = Shared(ours, Winner(theirs));
+  if (!outcome) return Status();
+  return ConflictStatus(ours, theirs, their_version, *outcome);
 }
 
 }  // namespace lance_nd::table::internal

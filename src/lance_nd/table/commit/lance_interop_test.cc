@@ -70,9 +70,8 @@ TEST(TableCommitLanceInterop, Lance12ReadsAppendsAndWeRebase) {
 
   Transaction txn;
   txn.read_version = 2;
-  txn.operation = OperationType::kAppend;
-  txn.fragments = planned;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, CommitTransaction(fs, path, txn));
+  txn.operation = op::Append{planned};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, CommitTransaction({fs, path}, txn));
   EXPECT_EQ(v4.version(), 4u);
   EXPECT_EQ(v4.CountRows(), 14u);
   ASSERT_EQ(v4.fragments().size(), 4u);

@@ -242,10 +242,7 @@ Result<Dataset> EvolveSchema(const Dataset& ds, const array::Schema& wanted) {
   Transaction txn;
   txn.read_version = latest.version();
   txn.uuid = NewUuid();
-  txn.operation = OperationType::kMerge;
-  txn.fragments = m.fragments;
-  txn.schema = std::move(merged);
-  txn.schema_metadata = m.schema_metadata;
+  txn.operation = op::Merge{m.fragments, std::move(merged), m.schema_metadata};
   return CommitTransaction(latest.file_system(), latest.path(), std::move(txn));
 }
 

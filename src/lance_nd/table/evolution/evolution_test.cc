@@ -180,9 +180,10 @@ TEST_F(EvolutionCommitTest, CommitsOneMetadataOnlyMerge) {
                                                             {"extra", 6, -1, "int32"}}));
   EXPECT_EQ(v2.manifest().schema_metadata, v1.manifest().schema_metadata);
   ASSERT_TRUE(v2.transaction().has_value());
-  EXPECT_EQ(v2.transaction()->operation, OperationType::kMerge);
+  EXPECT_EQ(v2.transaction()->type(), OperationType::kMerge);
   EXPECT_EQ(v2.transaction()->read_version, 1u);
-  EXPECT_EQ(v2.transaction()->schema, v2.manifest().fields);
+  ASSERT_NE(v2.transaction()->get<op::Merge>(), nullptr);
+  EXPECT_EQ(v2.transaction()->get<op::Merge>()->schema, v2.manifest().fields);
   // Reopened from disk: same.
   LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(fs_, table_));
   EXPECT_EQ(again.version(), 2u);

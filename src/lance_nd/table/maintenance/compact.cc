@@ -14,15 +14,14 @@ namespace {
 
 // Lance's reserve_fragment_ids: commit ReserveFragments{n} and number the new fragments with
 // the n ids below the new max_fragment_id, in order.
-Status ReserveFragmentIds(const Dataset& ds, Transaction* rewrite) {
+Status ReserveFragmentIds(const Dataset& ds, op::Rewrite* rewrite) {
   std::vector<Fragment*> fresh;
-  for (RewriteGroup& g : rewrite->rewrite_groups) {
+  for (RewriteGroup& g : rewrite->groups) {
     for (Fragment& f : g.new_fragments) fresh.push_back(&f);
   }
   Transaction reserve;
   reserve.read_version = ds.version();
-  reserve.operation = OperationType::kReserveFragments;
-  reserve.num_fragments = static_cast<std::uint32_t>(fresh.size());
+  reserve.operation = op::ReserveFragments{static_cast<std::uint32_t>(fresh.size())};
   LND_ASSIGN_OR_RETURN(Dataset reserved,
                        CommitTransaction(ds.file_system(), ds.path(), std::move(reserve)));
   const std::uint64_t end = std::uint64_t{reserved.manifest().max_fragment_id.value_or(0)} + 1;
@@ -60,9 +59,7 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
   write.mode = WriteMode::kAppend;
   write.max_rows_per_file = options.target_rows_per_fragment;
   LND_ASSIGN_OR_RETURN(write.file_options.version, TableFileVersion(ds.manifest()));
-  Transaction txn;
-  txn.read_version = ds.version();
-  txn.operation = OperationType::kRewrite;
+  op::Rewrite rewrite;
   for (const auto& group : groups) {
     std::vector<array::RecordBatchPtr> batches;
     for (const Fragment& f : group) {
@@ -85,9 +82,12 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
     for (const Fragment& f : rg.new_fragments) {
       metrics.files_added += f.files.size() + (f.deletion_file ? 1 : 0);
     }
-    txn.rewrite_groups.push_back(std::move(rg));
+    rewrite.groups.push_back(std::move(rg));
   }
-  if (stable) LND_RETURN_NOT_OK(ReserveFragmentIds(ds, &txn));
+  if (stable) LND_RETURN_NOT_OK(ReserveFragmentIds(ds, &rewrite));
+  Transaction txn;
+  txn.read_version = ds.version();
+  txn.operation = std::move(rewrite);
   LND_ASSIGN_OR_RETURN(Dataset committed,
                        CommitTransaction(ds.file_system(), ds.path(), std::move(txn)));
   metrics.committed_version = committed.version();

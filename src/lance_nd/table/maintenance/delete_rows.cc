@@ -33,9 +33,7 @@ Result<Dataset> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row
     wanted[frag].push_back(offset);
   }
 
-  Transaction txn;
-  txn.read_version = ds.version();
-  txn.operation = OperationType::kDelete;
+  op::Delete del;
   io::FileSystem& fs = *ds.file_system();
   for (auto& [id, offsets] : wanted) {
     const Fragment& frag = *by_id[id];
@@ -44,16 +42,19 @@ Result<Dataset> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row
     rows.InsertMany(offsets);
     if (rows.size() == before) continue;  // all already deleted
     if (rows.size() >= frag.physical_rows) {
-      txn.deleted_fragment_ids.push_back(id);
+      del.deleted_fragment_ids.push_back(id);
       continue;
     }
     LND_ASSIGN_OR_RETURN(DeletionFile file,
                          WriteDeletionFile(fs, ds.path(), id, ds.version(), rows));
     Fragment updated = frag;
     updated.deletion_file = file;
-    txn.updated_fragments.push_back(std::move(updated));
+    del.updated_fragments.push_back(std::move(updated));
   }
-  if (txn.updated_fragments.empty() && txn.deleted_fragment_ids.empty()) return ds;
+  if (del.updated_fragments.empty() && del.deleted_fragment_ids.empty()) return ds;
+  Transaction txn;
+  txn.read_version = ds.version();
+  txn.operation = std::move(del);
   return CommitTransaction(ds.file_system(), ds.path(), std::move(txn));
 }
 

@@ -70,7 +70,7 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset v2, DeleteRows(v1, first));
   EXPECT_EQ(v2.version(), 2u);
   ASSERT_TRUE(v2.transaction().has_value());
-  EXPECT_EQ(v2.transaction()->operation, OperationType::kDelete);
+  EXPECT_EQ(v2.transaction()->type(), OperationType::kDelete);
   EXPECT_EQ(Content(v2), Expected({0, 2, 4, 6, 7, 8, 9}));
   EXPECT_EQ(v2.fragments()[0].deletion_file->num_deleted_rows, 2u);
   // Same addresses again: nothing new, no commit.
@@ -88,7 +88,9 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset v4, DeleteRows(v3, rest));
   ASSERT_EQ(v4.fragments().size(), 1u);
   EXPECT_EQ(v4.fragments()[0].id, 0u);
-  EXPECT_EQ(v4.transaction()->deleted_fragment_ids, (std::vector<std::uint64_t>{1}));
+  ASSERT_NE(v4.transaction()->get<op::Delete>(), nullptr);
+  EXPECT_EQ(v4.transaction()->get<op::Delete>()->deleted_fragment_ids,
+            (std::vector<std::uint64_t>{1}));
   EXPECT_EQ(Content(v4), Expected({0, 4}));
   // Empty input: nothing to do.
   LND_ASSERT_OK_AND_ASSIGN(Dataset none, DeleteRows(v4, {}));
@@ -118,8 +120,8 @@ TEST_P(MaintenanceOpsTest, RestoreCommitsOldContent) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset restored, Restore(v1));
   EXPECT_EQ(restored.version(), 4u);
   ASSERT_TRUE(restored.transaction().has_value());
-  EXPECT_EQ(restored.transaction()->operation, OperationType::kRestore);
-  EXPECT_EQ(restored.transaction()->restore_version, 1u);
+  EXPECT_EQ(restored.transaction()->type(), OperationType::kRestore);
+  EXPECT_EQ(restored.transaction()->operation, Operation(op::Restore{1}));
   EXPECT_EQ(restored.fragments(), v1.fragments());
   EXPECT_EQ(Content(restored), Content(v1));
   EXPECT_EQ(restored.manifest().max_fragment_id, std::optional<std::uint32_t>(2));
@@ -149,7 +151,7 @@ TEST_P(MaintenanceOpsTest, CompactMergesSmallFragmentsInOrder) {
   EXPECT_EQ(after.fragments()[0].physical_rows, 8u);
   EXPECT_EQ(after.fragments()[0].id, 5u);
   ASSERT_TRUE(after.transaction().has_value());
-  EXPECT_EQ(after.transaction()->operation, OperationType::kRewrite);
+  EXPECT_EQ(after.transaction()->type(), OperationType::kRewrite);
   EXPECT_EQ(Content(after), Expected({0, 1, 3, 4, 5, 6, 8, 9}));
   EXPECT_EQ(Content(after), Content(before));
   // Nothing left to do: no commit.

@@ -12,8 +12,7 @@ Result<Dataset> Restore(const Dataset& old_version) {
                        ListVersions(*old_version.file_system(), old_version.path()));
   Transaction txn;
   txn.read_version = versions.versions.back();  // like Lance: planned against the latest
-  txn.operation = OperationType::kRestore;
-  txn.restore_version = old_version.version();
+  txn.operation = op::Restore{old_version.version()};
   return CommitTransaction(old_version.file_system(), old_version.path(), std::move(txn));
 }
 

@@ -130,8 +130,10 @@ TEST_F(RowIdsWriteTest, RebasedAppendTakesIdsAfterTheWinner) {
   auto plan = [&]() -> Result<Transaction> {
     Transaction t;
     t.read_version = ds.version();
-    t.operation = OperationType::kAppend;
-    LND_ASSIGN_OR_RETURN(t.fragments, WriteFragments(*fs_, path, ds.manifest().fields, batches, w));
+    op::Append append;
+    LND_ASSIGN_OR_RETURN(append.fragments,
+                         WriteFragments(*fs_, path, ds.manifest().fields, batches, w));
+    t.operation = std::move(append);
     return t;
   };
   LND_ASSERT_OK_AND_ASSIGN(Transaction first, plan());
@@ -278,19 +280,19 @@ TEST_F(RowIdsWriteTest, WhatIsNotDoneIsRefused) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(fs_, path, batches, w));
   Transaction update;
   update.read_version = ds.version();
-  update.operation = OperationType::kUpdate;
-  update.deleted_fragment_ids = {0};
+  op::Update removal;
+  removal.removed_fragment_ids = {0};
+  update.operation = removal;
   LND_EXPECT_ERROR(CommitTransaction(fs_, path, update), StatusCode::kNotImplemented,
                    "the table uses stable row ids (feature flag 2)");
 
   // A fragment without row ids cannot enter a stable-row-id table by a Merge.
   Transaction merge;
   merge.read_version = ds.version();
-  merge.operation = OperationType::kMerge;
-  merge.schema = ds.manifest().fields;
-  merge.fragments = ds.fragments();
-  merge.fragments[0].has_row_ids = false;
-  merge.fragments[0].unmodelled_proto.clear();
+  op::Merge replaced{ds.fragments(), ds.manifest().fields, {}};
+  replaced.fragments[0].has_row_ids = false;
+  replaced.fragments[0].unmodelled_proto.clear();
+  merge.operation = replaced;
   LND_EXPECT_ERROR(CommitTransaction(fs_, path, merge), StatusCode::kInvalidArgument,
                    "fragment 0 carries no row ids but the table uses stable row ids");
 
@@ -300,9 +302,9 @@ TEST_F(RowIdsWriteTest, WhatIsNotDoneIsRefused) {
   EXPECT_EQ(p.manifest().reader_feature_flags & kFlagStableRowIds, 0u);
   Transaction append;
   append.read_version = p.version();
-  append.operation = OperationType::kAppend;
-  append.fragments = ds.fragments();
-  append.fragments[0].id = 0;
+  op::Append numbered{ds.fragments()};
+  numbered.fragments[0].id = 0;
+  append.operation = numbered;
   LND_EXPECT_ERROR(CommitTransaction(fs_, plain, append), StatusCode::kInvalidArgument,
                    "stable row ids can only be enabled when a table is created");
 }

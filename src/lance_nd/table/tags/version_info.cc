@@ -12,7 +12,7 @@ using internal::JoinPath;
 
 // The operation of a version: the inline transaction, else the `.txn` file, else "".
 std::string OperationOf(io::FileSystem& fs, const std::string& path, const ManifestFile& mf) {
-  if (mf.transaction) return std::string(OperationTypeName(mf.transaction->operation));
+  if (mf.transaction) return std::string(mf.transaction->name());
   if (mf.manifest.transaction_file.empty()) return "";
   const std::string file =
       JoinPath(JoinPath(path, internal::kTransactionsDir), mf.manifest.transaction_file);
@@ -21,7 +21,7 @@ std::string OperationOf(io::FileSystem& fs, const std::string& path, const Manif
   auto bytes = io::ReadWholeFile(**f);
   if (!bytes.ok()) return "";
   auto txn = ParseTransaction(**bytes, file);
-  return txn.ok() ? std::string(OperationTypeName(txn->operation)) : "";
+  return txn.ok() ? std::string(txn->name()) : "";
 }
 
 }  // namespace

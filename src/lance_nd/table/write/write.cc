@@ -246,7 +246,7 @@ Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string
     }
     if (batches.empty()) return std::move(*existing);
     fields = existing->manifest().fields;
-    txn.operation = OperationType::kAppend;
+    txn.operation = op::Append{};
     txn.read_version = existing->version();
   } else {
     if (options.mode == WriteMode::kCreate && exists) {
@@ -269,10 +269,8 @@ Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string
                                       batch->schema()->ToString());
       }
     }
-    txn.operation = OperationType::kOverwrite;
+    txn.operation = op::Overwrite{{}, fields, schema->metadata(), {}};
     txn.read_version = exists ? existing->version() : 0;
-    txn.schema = fields;
-    txn.schema_metadata = schema->metadata();
   }
   if (options.enable_stable_row_ids && !exists &&
       std::all_of(batches.begin(), batches.end(),
@@ -296,7 +294,8 @@ Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string
       next += f.physical_rows;
     }
   }
-  txn.fragments = std::move(fragments);
+  if (auto* append = txn.get<op::Append>()) append->fragments = std::move(fragments);
+  if (auto* overwrite = txn.get<op::Overwrite>()) overwrite->fragments = std::move(fragments);
   txn.uuid = NewUuid();
   return CommitTransaction(std::move(fs), path, std::move(txn), options.commit);
 }

@@ -67,7 +67,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   EXPECT_EQ(v1.manifest().data_format_version, "2.2");
   EXPECT_EQ(v1.manifest().schema_metadata, testing::TestSchema()->metadata());
   ASSERT_TRUE(v1.transaction().has_value());
-  EXPECT_EQ(v1.transaction()->operation, OperationType::kOverwrite);
+  EXPECT_EQ(v1.transaction()->type(), OperationType::kOverwrite);
   EXPECT_EQ(v1.transaction()->read_version, 0u);
   EXPECT_EQ(v1.manifest().transaction_file, "0-" + v1.transaction()->uuid + ".txn");
   LND_ASSERT_OK_AND_ASSIGN(bool txn_exists,
@@ -96,7 +96,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   ASSERT_EQ(v2.fragments().size(), 3u);
   EXPECT_EQ(v2.fragments()[2].id, 2u);
   EXPECT_EQ(v2.manifest().max_fragment_id, std::optional<std::uint32_t>(2));
-  EXPECT_EQ(v2.transaction()->operation, OperationType::kAppend);
+  EXPECT_EQ(v2.transaction()->type(), OperationType::kAppend);
   EXPECT_EQ(v2.transaction()->read_version, 1u);
   EXPECT_EQ(v2.manifest().fields, v1.manifest().fields);
   EXPECT_EQ(ReadIds(v2), Range(0, 18));
@@ -111,7 +111,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   ASSERT_EQ(v3.fragments().size(), 1u);
   EXPECT_EQ(v3.fragments()[0].id, 3u);  // Lance 12 numbers an overwrite on from max + 1
   EXPECT_EQ(v3.manifest().max_fragment_id, std::optional<std::uint32_t>(3));
-  EXPECT_EQ(v3.transaction()->operation, OperationType::kOverwrite);
+  EXPECT_EQ(v3.transaction()->type(), OperationType::kOverwrite);
   EXPECT_EQ(v3.transaction()->read_version, 2u);
   EXPECT_EQ(ReadIds(v3), Range(100, 104));
 
