@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
@@ -56,6 +57,11 @@ struct CommitOptions {
 /// re-read): nothing can fail after the manifest is created. `txn.uuid` is generated when empty.
 Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
                                   Transaction txn, const CommitOptions& options = {});
+/// \brief The same, for the table at `location`.
+inline Result<Dataset> CommitTransaction(const TableLocation& location, Transaction txn,
+                                         const CommitOptions& options = {}) {
+  return CommitTransaction(location.file_system(), location.root(), std::move(txn), options);
+}
 
 /// \brief A random hyphenated version-4 UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx").
 std::string NewUuid();

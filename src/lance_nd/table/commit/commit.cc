@@ -42,7 +42,9 @@ struct Latest {
 
 // The latest version, nullopt when the table has no committed version.
 Result<std::optional<Latest>> LoadLatest(io::FileSystem& fs, const std::string& path) {
-  auto versions = ListVersions(fs, path);
+  // Non-owning location: `fs` outlives this call.
+  auto versions = ListVersions(
+      TableLocation(std::shared_ptr<io::FileSystem>(std::shared_ptr<void>(), &fs), path));
   if (!versions.ok()) {
     if (versions.status().IsNotFound()) return std::optional<Latest>();
     return std::move(versions).status();
@@ -276,9 +278,10 @@ Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std:
     // As a reader gets it: the inline section holds exactly txn_bytes.
     LND_ASSIGN_OR_RETURN(committed.transaction, ParseTransaction(txn_bytes, manifest_path));
     LND_ASSIGN_OR_RETURN(
-        Dataset ds, Dataset::FromManifest(fs, path, std::move(committed), std::move(versions))
-                        .WithContext("the manifest of version " + std::to_string(next_version) +
-                                     " built for '" + path + "' (nothing was committed)"));
+        Dataset ds,
+        Dataset::FromManifest(TableLocation(fs, path), std::move(committed), std::move(versions))
+            .WithContext("the manifest of version " + std::to_string(next_version) +
+                         " built for '" + path + "' (nothing was committed)"));
     Status st = fs->CreateIfAbsent(manifest_path, bytes);
     if (st.ok()) {
       WriteHint(*fs, path, next_version);  // best effort, cannot fail the commit

@@ -57,6 +57,9 @@ Result<std::vector<std::uint64_t>> DeletionsToMerge(const Transaction& ours,
 
 Status MergeDeletions(io::FileSystem& fs, const std::string& table_path, const Manifest& latest,
                       const std::vector<std::uint64_t>& ids, Transaction* ours) {
+  // Non-owning: `fs` outlives this call.
+  const TableLocation location(std::shared_ptr<io::FileSystem>(std::shared_ptr<void>(), &fs),
+                               table_path);
   for (std::uint64_t id : ids) {
     const auto theirs = std::find_if(latest.fragments.begin(), latest.fragments.end(),
                                      [&](const Fragment& f) { return f.id == id; });
@@ -82,16 +85,16 @@ Status MergeDeletions(io::FileSystem& fs, const std::string& table_path, const M
                  "; reload the table and retry the operation")
           .WithRetryable();
     }
-    LND_ASSIGN_OR_RETURN(DeletionVector rows, ReadFragmentDeletions(fs, table_path, *mine));
-    LND_ASSIGN_OR_RETURN(DeletionVector other, ReadFragmentDeletions(fs, table_path, *theirs));
+    LND_ASSIGN_OR_RETURN(DeletionVector rows, ReadFragmentDeletions(location, *mine));
+    LND_ASSIGN_OR_RETURN(DeletionVector other, ReadFragmentDeletions(location, *theirs));
     rows.Union(other);
     if (rows.size() >= theirs->physical_rows) {
       ours->deleted_fragment_ids.push_back(id);
       ours->updated_fragments.erase(mine);
       continue;
     }
-    LND_ASSIGN_OR_RETURN(DeletionFile file, WriteDeletionFile(fs, table_path, id, latest.version,
-                                                              rows, DeletionFileType::kBitmap));
+    LND_ASSIGN_OR_RETURN(DeletionFile file, WriteDeletionFile(location, id, latest.version, rows,
+                                                              DeletionFileType::kBitmap));
     Fragment merged = *theirs;
     merged.deletion_file = file;
     *mine = std::move(merged);

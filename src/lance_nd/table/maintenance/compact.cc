@@ -23,8 +23,7 @@ Status ReserveFragmentIds(const Dataset& ds, Transaction* rewrite) {
   reserve.read_version = ds.version();
   reserve.operation = OperationType::kReserveFragments;
   reserve.num_fragments = static_cast<std::uint32_t>(fresh.size());
-  LND_ASSIGN_OR_RETURN(Dataset reserved,
-                       CommitTransaction(ds.file_system(), ds.path(), std::move(reserve)));
+  LND_ASSIGN_OR_RETURN(Dataset reserved, CommitTransaction(ds.location(), std::move(reserve)));
   const std::uint64_t end = std::uint64_t{reserved.manifest().max_fragment_id.value_or(0)} + 1;
   if (end < fresh.size()) {
     return Status::InvalidTable("ReserveFragments committed max fragment id " +
@@ -38,7 +37,7 @@ Status ReserveFragmentIds(const Dataset& ds, Transaction* rewrite) {
 
 }  // namespace
 
-Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options) {
+Result<CompactionResult> Compact(const Dataset& ds, const CompactionOptions& options) {
   if (options.target_rows_per_fragment <= 0) {
     return Status::InvalidArgument("Compact: target_rows_per_fragment must be positive (got " +
                                    std::to_string(options.target_rows_per_fragment) + ")");
@@ -51,7 +50,7 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
   }
   const auto groups = internal::PlanCompaction(ds.fragments(), options);
   CompactionMetrics metrics;
-  if (groups.empty()) return metrics;
+  if (groups.empty()) return CompactionResult{ds, metrics};
 
   // Stable row ids (flag 2): the new fragments keep their rows' ids and versions, and, like
   // Lance 12, their fragment ids are reserved by a ReserveFragments commit first.
@@ -73,12 +72,12 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
     RewriteGroup rg;
     rg.old_fragments = group;
     if (!batches.empty()) {
-      LND_ASSIGN_OR_RETURN(rg.new_fragments, WriteFragments(*ds.file_system(), ds.path(),
-                                                            ds.manifest().fields, batches, write));
+      LND_ASSIGN_OR_RETURN(rg.new_fragments,
+                           WriteFragments(ds.location(), ds.manifest().fields, batches, write));
     }
     if (stable) {
-      LND_RETURN_NOT_OK(internal::CarryRowIdsThroughRewrite(*ds.file_system(), ds.path(),
-                                                            rg.old_fragments, &rg.new_fragments));
+      LND_RETURN_NOT_OK(
+          internal::CarryRowIdsThroughRewrite(ds.location(), rg.old_fragments, &rg.new_fragments));
     }
     metrics.fragments_removed += group.size();
     metrics.fragments_added += rg.new_fragments.size();
@@ -88,10 +87,9 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
     txn.rewrite_groups.push_back(std::move(rg));
   }
   if (stable) LND_RETURN_NOT_OK(ReserveFragmentIds(ds, &txn));
-  LND_ASSIGN_OR_RETURN(Dataset committed,
-                       CommitTransaction(ds.file_system(), ds.path(), std::move(txn)));
+  LND_ASSIGN_OR_RETURN(Dataset committed, CommitTransaction(ds.location(), std::move(txn)));
   metrics.committed_version = committed.version();
-  return metrics;
+  return CompactionResult{std::move(committed), metrics};
 }
 
 }  // namespace lance_nd::table
