@@ -267,7 +267,7 @@ void PrintText(const std::string& path, const std::vector<VersionRow>& versions,
 
 bool IsTableDirectory(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::is_directory(std::filesystem::path(path) / "_versions", ec);
+  return std::filesystem::is_directory(table::TableLocation::Local(path).VersionsDir(), ec);
 }
 
 int InspectTable(const std::string& path, std::optional<std::uint64_t> version, bool as_json) {

@@ -3,7 +3,8 @@
 // them for the same batches) and finished in the background on the worker pool, at most
 // WriteOptions::files_in_flight at once. Nothing is visible to readers until Commit(), which
 // makes exactly one version; a process that dies before it leaves the table at its last
-// version (the data files written are unreferenced, and CleanupOldVersions removes them).
+// version (the data files written are unreferenced; CleanupOldVersions removes them once
+// they are old enough, see CleanupOptions).
 #pragma once
 
 #include <cstdint>

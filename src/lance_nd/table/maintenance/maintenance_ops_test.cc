@@ -68,6 +68,7 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
   ASSERT_EQ(v1.fragments().size(), 2u);
   const std::vector<std::uint64_t> first = {Addr(0, 1), Addr(0, 3), Addr(1, 0), Addr(0, 3)};
   LND_ASSERT_OK_AND_ASSIGN(DeleteResult v2_deleted, DeleteRows(v1, first));
+  EXPECT_EQ(v2_deleted.num_deleted_rows, 3u);  // offset 3 twice
   Dataset v2 = std::move(v2_deleted.dataset);
   EXPECT_EQ(v2.version(), 2u);
   ASSERT_TRUE(v2.transaction().has_value());
@@ -76,12 +77,14 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
   EXPECT_EQ(v2.fragments()[0].deletion_file->num_deleted_rows, 2u);
   // Same addresses again: nothing new, no commit.
   LND_ASSERT_OK_AND_ASSIGN(DeleteResult same_deleted, DeleteRows(v2, first));
+  EXPECT_EQ(same_deleted.num_deleted_rows, 0u);
   Dataset same = std::move(same_deleted.dataset);
   EXPECT_EQ(same.version(), 2u);
   EXPECT_EQ(Open().version(), 2u);
   // Old and new rows: the new deletion file holds the union.
   const std::vector<std::uint64_t> more = {Addr(0, 1), Addr(0, 2)};
   LND_ASSERT_OK_AND_ASSIGN(DeleteResult v3_deleted, DeleteRows(v2, more));
+  EXPECT_EQ(v3_deleted.num_deleted_rows, 1u);  // offset 1 was deleted already
   Dataset v3 = std::move(v3_deleted.dataset);
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.fragments()[0].deletion_file->num_deleted_rows, 3u);
@@ -89,6 +92,7 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
   // Deleting every remaining row of fragment 1 removes it.
   const std::vector<std::uint64_t> rest = {Addr(1, 1), Addr(1, 2), Addr(1, 3), Addr(1, 4)};
   LND_ASSERT_OK_AND_ASSIGN(DeleteResult v4_deleted, DeleteRows(v3, rest));
+  EXPECT_EQ(v4_deleted.num_deleted_rows, 4u);
   Dataset v4 = std::move(v4_deleted.dataset);
   ASSERT_EQ(v4.fragments().size(), 1u);
   EXPECT_EQ(v4.fragments()[0].id, 0u);
@@ -152,6 +156,8 @@ TEST_P(MaintenanceOpsTest, CompactMergesSmallFragmentsInOrder) {
   EXPECT_EQ(m.committed_version, before.version() + 1);
   Dataset after = Open();
   EXPECT_EQ(after.version(), m.committed_version);
+  EXPECT_EQ(m_compacted.dataset.version(), m.committed_version);
+  EXPECT_EQ(m_compacted.dataset.fragments().size(), 1u);
   ASSERT_EQ(after.fragments().size(), 1u);
   EXPECT_FALSE(after.fragments()[0].deletion_file.has_value());
   EXPECT_EQ(after.fragments()[0].physical_rows, 8u);
@@ -164,6 +170,7 @@ TEST_P(MaintenanceOpsTest, CompactMergesSmallFragmentsInOrder) {
   LND_ASSERT_OK_AND_ASSIGN(CompactionResult none_compacted, Compact(after));
   CompactionMetrics none = std::move(none_compacted.metrics);
   EXPECT_EQ(none, CompactionMetrics{});
+  EXPECT_EQ(none_compacted.dataset.version(), after.version());
   EXPECT_EQ(Open().version(), after.version());
 }
 

@@ -131,7 +131,12 @@ bool IsRfc3339Utc(const std::string& s) {
 TEST_P(TagsTest, CreateWritesLanceForm) {
   LND_ASSERT_OK_AND_ASSIGN(auto none, ListTags(TableLocation(fs_, table_)));
   EXPECT_TRUE(none.empty());
-  LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "rel-1", 2));
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo created, CreateTag(TableLocation(fs_, table_), "rel-1", 2));
+  // What CreateTag returns is what its file holds.
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo read, GetTag(TableLocation(fs_, table_), "rel-1"));
+  EXPECT_EQ(created, read);
+  EXPECT_EQ(created.name, "rel-1");
+  EXPECT_EQ(created.version, 2u);
   LND_ASSERT_OK_AND_ASSIGN(std::string text, ReadText(*fs_, table_ + "/_refs/tags/rel-1.json"));
   // Same shape as Lance's file; only the timestamps differ. (No std::regex: g++ 12 under
   // ASan reports a false -Wmaybe-uninitialized inside libstdc++'s regex compiler.)
