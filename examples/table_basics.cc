@@ -20,8 +20,10 @@
 #include "lance_nd/nd/record_batch.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/scan.h"
+#include "lance_nd/table/table_writer.h"
 #include "lance_nd/table/tags.h"
 #include "lance_nd/table/write.h"
 
@@ -53,17 +55,22 @@ Result<la::RecordBatchPtr> Steps(int first, int count) {
 
 // [table]
 Status Run(const std::string& path) {
-  std::shared_ptr<lance_nd::io::FileSystem> fs = lance_nd::io::LocalFileSystem();
+  const lt::TableLocation table = lt::TableLocation::Local(path);
 
-  // Version 1: create the table from 3 rows. Version 2: append 2 more.
+  // Version 1: create the table from 3 rows (one call).
   LND_ASSIGN_OR_RETURN(la::RecordBatchPtr first, Steps(0, 3));
   lt::WriteOptions create;
   create.mode = lt::WriteMode::kCreate;
-  LND_ASSIGN_OR_RETURN(lt::Dataset v1, lt::WriteTable(fs, path, std::span(&first, 1), create));
-  LND_ASSIGN_OR_RETURN(la::RecordBatchPtr more, Steps(3, 2));
+  LND_ASSIGN_OR_RETURN(lt::Dataset v1, lt::WriteTable(table, std::span(&first, 1), create));
+  // Version 2: stream 2 more rows in two writes; the commit makes one version.
   lt::WriteOptions append;
   append.mode = lt::WriteMode::kAppend;
-  LND_ASSIGN_OR_RETURN(lt::Dataset v2, lt::WriteTable(fs, path, std::span(&more, 1), append));
+  LND_ASSIGN_OR_RETURN(lt::TableWriter writer, lt::TableWriter::Open(table, nullptr, append));
+  for (int step = 3; step < 5; ++step) {
+    LND_ASSIGN_OR_RETURN(la::RecordBatchPtr one, Steps(step, 1));
+    LND_RETURN_NOT_OK(writer.Write(*one));
+  }
+  LND_ASSIGN_OR_RETURN(lt::Dataset v2, writer.Commit());
   std::printf("version %llu: %llu rows\n", static_cast<unsigned long long>(v2.version()),
               static_cast<unsigned long long>(v2.CountRows()));
 
@@ -75,26 +82,26 @@ Status Run(const std::string& path) {
 
   // Version 3: delete the first row of the append (fragment 1, offset 0).
   const std::uint64_t address = (std::uint64_t{1} << 32) | 0;
-  LND_ASSIGN_OR_RETURN(lt::Dataset v3, lt::DeleteRows(v2, std::span(&address, 1)));
+  LND_ASSIGN_OR_RETURN(lt::DeleteResult deleted, lt::DeleteRows(v2, std::span(&address, 1)));
 
   // Version 4: compact the small fragments into one, dropping the deleted row.
-  LND_ASSIGN_OR_RETURN(lt::CompactionMetrics compacted, lt::Compact(v3));
-  LND_ASSIGN_OR_RETURN(lt::Dataset latest, lt::Dataset::Open(fs, path));
+  LND_ASSIGN_OR_RETURN(lt::CompactionResult compacted, lt::Compact(deleted.dataset));
+  const lt::Dataset& latest = compacted.dataset;
   std::printf("compaction: %llu fragments -> %llu, now version %llu with %llu rows\n",
-              static_cast<unsigned long long>(compacted.fragments_removed),
-              static_cast<unsigned long long>(compacted.fragments_added),
+              static_cast<unsigned long long>(compacted.metrics.fragments_removed),
+              static_cast<unsigned long long>(compacted.metrics.fragments_added),
               static_cast<unsigned long long>(latest.version()),
               static_cast<unsigned long long>(latest.CountRows()));
 
   // Tag version 2 and read it again later: time travel is read-only.
-  LND_RETURN_NOT_OK(lt::CreateTag(*fs, path, "before-cleanup", v2.version()));
-  LND_ASSIGN_OR_RETURN(lt::Dataset tagged, lt::OpenTag(fs, path, "before-cleanup"));
+  LND_ASSIGN_OR_RETURN(lt::TagInfo tag, lt::CreateTag(table, "before-cleanup", v2.version()));
+  LND_ASSIGN_OR_RETURN(lt::Dataset tagged, lt::OpenTag(table, tag.name));
   LND_ASSIGN_OR_RETURN(la::RecordBatchPtr old_rows, lt::ReadTable(tagged));
 
   // Check what the example claims, so that it fails loudly if the library changes behaviour.
   LND_ASSIGN_OR_RETURN(la::RecordBatchPtr now_rows, lt::ReadTable(latest));
   if (all->num_rows() != 5 || old_rows->num_rows() != 5 || now_rows->num_rows() != 4 ||
-      v1.version() != 1 || latest.version() != 4) {
+      v1.version() != 1 || latest.version() != 4 || deleted.num_deleted_rows != 1) {
     return Status::Corrupt("unexpected row counts or versions in the example table");
   }
   LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> decoded, decoder.DecodeAll(*now_rows));

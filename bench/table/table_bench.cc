@@ -36,7 +36,7 @@ lance_nd::Status Write(const std::string& table, const la::RecordBatchPtr& batch
   const std::vector<la::RecordBatchPtr> batches{batch};
   lt::WriteOptions options;
   options.mode = mode;
-  return lt::WriteTable(lance_nd::io::LocalFileSystem(), table, batches, options).status();
+  return lt::WriteTable(lt::TableLocation::Local(table), batches, options).status();
 }
 
 void BM_TableCommitSmallAppend(benchmark::State& state) {
@@ -57,7 +57,7 @@ void BM_TableOpen(benchmark::State& state) {
   const std::string table = g_dir + "/open" + std::to_string(versions) + ".lance";
   auto small = lance_nd::bench::MakeTableRows(0, 10);
   if (!small.ok()) return Check(small.status(), state);
-  auto existing = lt::Dataset::Open(lance_nd::io::LocalFileSystem(), table);
+  auto existing = lt::Dataset::Open(lt::TableLocation::Local(table));
   if (!existing.ok() || existing->version() != static_cast<std::uint64_t>(versions)) {
     std::filesystem::remove_all(table);
     Check(Write(table, *small, lt::WriteMode::kCreate), state);
@@ -68,7 +68,7 @@ void BM_TableOpen(benchmark::State& state) {
   }
   for (auto _ : state) {
     lt::ClearManifestCache();  // cold: parse the manifest every time
-    auto ds = lt::Dataset::Open(lance_nd::io::LocalFileSystem(), table);
+    auto ds = lt::Dataset::Open(lt::TableLocation::Local(table));
     if (!ds.ok()) return Check(ds.status(), state);
     benchmark::DoNotOptimize(ds->CountRows());
   }

@@ -43,7 +43,7 @@ Status Write(const std::string& table, const la::RecordBatchPtr& batch, lt::Writ
   const std::vector<la::RecordBatchPtr> batches{batch};
   lt::WriteOptions options;
   options.mode = mode;
-  return lt::WriteTable(lance_nd::io::LocalFileSystem(), table, batches, options).status();
+  return lt::WriteTable(lt::TableLocation::Local(table), batches, options).status();
 }
 
 Status Appends(const std::string& table, const la::RecordBatchPtr& first,
@@ -88,7 +88,7 @@ Status Run(int argc, char** argv) {
     for (long i = 0; i < reps; ++i) {
       lt::ClearManifestCache();  // a cold open each time, like Lance's fresh connection
       const auto t0 = Clock::now();
-      LND_ASSIGN_OR_RETURN(auto ds, lt::Dataset::Open(lance_nd::io::LocalFileSystem(), argv[2]));
+      LND_ASSIGN_OR_RETURN(auto ds, lt::Dataset::Open(lt::TableLocation::Local(argv[2])));
       rows = ds.CountRows();
       ms.push_back(Ms(t0));
       version = ds.version();
@@ -103,7 +103,7 @@ Status Run(int argc, char** argv) {
     LND_ASSIGN_OR_RETURN(auto big, lance_nd::bench::ReadIpc(argv[3]));
     std::vector<double> ms;
     LND_RETURN_NOT_OK(Appends(argv[4], small, big, std::atol(argv[5]), &ms));
-    LND_ASSIGN_OR_RETURN(auto ds, lt::Dataset::Open(lance_nd::io::LocalFileSystem(), argv[4]));
+    LND_ASSIGN_OR_RETURN(auto ds, lt::Dataset::Open(lt::TableLocation::Local(argv[4])));
     std::printf("{\"op\":\"append\",\"rows\":%llu,\"ms\":%s}\n",
                 static_cast<unsigned long long>(ds.CountRows()), Json(ms).c_str());
     return Status::OK();

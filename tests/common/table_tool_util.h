@@ -31,7 +31,7 @@ inline Result<std::uint64_t> ParseU64(const std::string& s, const char* what) {
 /// \brief The table at `path` on the local disk, at `version` or the latest.
 inline Result<table::Dataset> OpenLocal(const std::string& path,
                                         std::optional<std::uint64_t> version = {}) {
-  return table::Dataset::Open(io::LocalFileSystem(), path, version);
+  return table::Dataset::Open(table::TableLocation::Local(path), version);
 }
 
 /// \brief Writes the batches of the IPC file `in` to the local table `path`; `mode` is
@@ -43,7 +43,7 @@ inline Result<table::Dataset> WriteIpcToTable(const std::string& mode, const std
   options.mode = mode == "create"   ? table::WriteMode::kCreate
                  : mode == "append" ? table::WriteMode::kAppend
                                     : table::WriteMode::kOverwrite;
-  return table::WriteTable(io::LocalFileSystem(), path, contents.batches, options);
+  return table::WriteTable(table::TableLocation::Local(path), contents.batches, options);
 }
 
 /// \brief The body of a tool's main(): `run` gets the arguments after the program name; a

@@ -63,7 +63,8 @@ TEST(RealFiles, OldDeletionFileWithMisalignedFooterIsRead) {
 
 TEST(RealFiles, LegacyFormatTableIsNotImplemented) {
   LND_ASSERT_OK_AND_ASSIGN(
-      auto ds, table::Dataset::Open(io::LocalFileSystem(), kTestData + "/v0.7.5/with_deletions"));
+      auto ds,
+      table::Dataset::Open(table::TableLocation::Local(kTestData + "/v0.7.5/with_deletions")));
   EXPECT_EQ(ds.fragments().size(), 1u);
   LND_EXPECT_ERROR(table::ReadTable(ds), StatusCode::kNotImplemented,
                    "is in the legacy Lance file format (0.1), which lance-nd does not read (it "
@@ -72,7 +73,7 @@ TEST(RealFiles, LegacyFormatTableIsNotImplemented) {
 
 TEST(RealFiles, Format20TableIsNotImplemented) {
   const std::string path = kTestData + "/v0.15.0/v2_with_files.lance";
-  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(table::TableLocation::Local(path)));
   LND_EXPECT_ERROR(table::ReadTable(ds), StatusCode::kNotImplemented,
                    "is in the Lance 2.0 file format, which lance-nd does not read");
   ASSERT_FALSE(ds.fragments().empty());
@@ -86,10 +87,10 @@ TEST(RealFiles, Format20TableIsNotImplemented) {
 // Lance 0.16 could write a table mixing legacy and 2.0 files under duplicate fragment ids;
 // Lance itself only detects it ("a mixture of file versions").
 TEST(RealFiles, DuplicateFragmentIdsAreCorrupt) {
-  LND_EXPECT_ERROR(table::Dataset::Open(io::LocalFileSystem(),
-                                        kTestData + "/v0.16.0/wrong_data_version_no_fix.lance"),
-                   StatusCode::kCorrupt,
-                   "lists fragment id 1 after 1; fragments must be sorted by unique id");
+  LND_EXPECT_ERROR(
+      table::Dataset::Open(
+          table::TableLocation::Local(kTestData + "/v0.16.0/wrong_data_version_no_fix.lance")),
+      StatusCode::kCorrupt, "lists fragment id 1 after 1; fragments must be sorted by unique id");
 }
 
 // Every table under a Lance checkout's test_data/ (LANCE_ND_LANCE_TEST_DATA names it; skipped
@@ -104,7 +105,7 @@ TEST(RealFiles, EveryLanceTestDataTableIsReadOrRefusedByName) {
     if (!e.is_directory() || e.path().filename() != "_versions") continue;
     const std::string table = e.path().parent_path().string();
     ++tables;
-    auto ds = table::Dataset::Open(io::LocalFileSystem(), table);
+    auto ds = table::Dataset::Open(table::TableLocation::Local(table));
     Status st = ds.status();
     if (ds.ok()) st = table::ReadTable(*ds).status();
     SCOPED_TRACE(table + ": " + st.ToString());
@@ -130,9 +131,8 @@ TEST(RealFiles, EveryLanceTestDataTableIsReadOrRefusedByName) {
 // ---- transactions stored only in _transactions/*.txn ----------------------------------------
 
 TEST(RealFiles, TransactionIsReadFromTxnFile) {
-  LND_ASSERT_OK_AND_ASSIGN(
-      auto ds,
-      table::Dataset::Open(io::LocalFileSystem(), kTestData + "/v0.15.0/v2_with_files.lance"));
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(table::TableLocation::Local(
+                                        kTestData + "/v0.15.0/v2_with_files.lance")));
   EXPECT_FALSE(ds.transaction().has_value());  // not inline
   EXPECT_FALSE(ds.manifest().transaction_file.empty());
   LND_ASSERT_OK_AND_ASSIGN(auto txn, ds.ReadTransaction());
@@ -194,7 +194,8 @@ class DictDecimal : public ::testing::TestWithParam<std::string> {
 
 // Dictionary columns read decoded, with their value type; decimals as decimal128/256.
 TEST_P(DictDecimal, SchemaMapsLogicalTypes) {
-  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), TablePath()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ds, table::Dataset::Open(table::TableLocation(io::LocalFileSystem(), TablePath())));
   const array::Schema& s = *ds.schema();
   EXPECT_EQ(*s.GetField("dict_utf8_int8")->type(), *array::Utf8());
   EXPECT_EQ(*s.GetField("dict_utf8_uint16")->type(), *array::Utf8());
@@ -218,7 +219,8 @@ TEST_P(DictDecimal, SchemaMapsLogicalTypes) {
 
 TEST_P(DictDecimal, TableReadsValueForValue) {
   const json expected = ExpectedDictDecimal();
-  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), TablePath()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ds, table::Dataset::Open(table::TableLocation(io::LocalFileSystem(), TablePath())));
   table::TableScanOptions o;
   o.projection = kReadable;
   LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(ds, o));
@@ -229,7 +231,8 @@ TEST_P(DictDecimal, TableReadsValueForValue) {
 // The column of a type lance-nd does not read is refused alone: the others read, inspect
 // (Describe) shows it, and a read that includes it names the type.
 TEST_P(DictDecimal, UnreadableColumnIsRefusedAlone) {
-  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), TablePath()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ds, table::Dataset::Open(table::TableLocation(io::LocalFileSystem(), TablePath())));
   LND_EXPECT_ERROR(table::ReadTable(ds), StatusCode::kNotImplemented,
                    "table field 'time_ms' (id 8): field 'time_ms' (id 8): logical type "
                    "'time32:ms' is not supported by lance-nd");
@@ -287,7 +290,8 @@ TEST_P(DictDecimal, UnreadableColumnIsRefusedAlone) {
 // lance-nd writes the decimal columns (and the dictionary columns, decoded) into a new table;
 // LANCE_ND_WRITE_OUT names where, for make_dict_decimal.mjs --check to read back with LanceDB.
 TEST_P(DictDecimal, WritesDecimalsBack) {
-  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), TablePath()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ds, table::Dataset::Open(table::TableLocation(io::LocalFileSystem(), TablePath())));
   table::TableScanOptions o;
   o.projection = kReadable;
   LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(ds, o));
@@ -300,7 +304,8 @@ TEST_P(DictDecimal, WritesDecimalsBack) {
   w.file_options.version =
       GetParam() == "2_1" ? file::WriterVersion::kV2_1 : file::WriterVersion::kV2_2;
   const std::vector<array::RecordBatchPtr> batches = {batch};
-  LND_ASSERT_OK_AND_ASSIGN(auto written, table::WriteTable(io::LocalFileSystem(), out, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(auto written,
+                           table::WriteTable(table::TableLocation::Local(out), batches, w));
   LND_ASSERT_OK_AND_ASSIGN(auto back, table::ReadTable(written));
   const json expected = ExpectedDictDecimal();
   for (const std::string& name : kReadable) ExpectColumn(*back, name, expected["columns"][name]);
@@ -313,17 +318,17 @@ TEST_P(DictDecimal, AppendToTableWithUnreadableFieldIsRefused) {
   const std::string copy = ::testing::TempDir() + "/lance_nd_append_" + GetParam() + ".lance";
   fs::remove_all(copy);
   fs::copy(TablePath(), copy, fs::copy_options::recursive);
-  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(io::LocalFileSystem(), copy));
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(table::TableLocation::Local(copy)));
   table::TableScanOptions o;
   o.projection = {"id"};
   LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(ds, o));
   table::WriteOptions w;
   w.mode = table::WriteMode::kAppend;
   const std::vector<array::RecordBatchPtr> batches = {batch};
-  LND_EXPECT_ERROR(table::WriteTable(io::LocalFileSystem(), copy, batches, w),
+  LND_EXPECT_ERROR(table::WriteTable(table::TableLocation::Local(copy), batches, w),
                    StatusCode::kNotImplemented,
                    "its field 'time_ms' has a type lance-nd does not read");
-  LND_ASSERT_OK_AND_ASSIGN(auto after, table::Dataset::Open(io::LocalFileSystem(), copy));
+  LND_ASSERT_OK_AND_ASSIGN(auto after, table::Dataset::Open(table::TableLocation::Local(copy)));
   EXPECT_EQ(after.version(), ds.version());
   fs::remove_all(copy);
 }

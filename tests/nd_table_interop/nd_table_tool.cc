@@ -120,7 +120,8 @@ Status WriteCommit(const std::string& path, std::span<const nd::NdRecordBatch> r
     la::SchemaPtr target = la::MakeSchema(incoming->fields(), std::move(meta));
     LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch, nd::EncodeRowsAs(rows, *target));
     plan.options.mode = table::WriteMode::kCreate;
-    LND_ASSIGN_OR_RETURN(ds, table::WriteTable(fs, path, std::span(&batch, 1), plan.options));
+    LND_ASSIGN_OR_RETURN(
+        ds, table::WriteTable(table::TableLocation(fs, path), std::span(&batch, 1), plan.options));
     return Status::OK();
   }
   LND_ASSIGN_OR_RETURN(la::SchemaPtr merged, nd::MergeEncodedSchema(*ds->schema(), *incoming));
@@ -129,7 +130,8 @@ Status WriteCommit(const std::string& path, std::span<const nd::NdRecordBatch> r
   }
   LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch, nd::EncodeRowsAs(rows, *ds->schema()));
   plan.options.mode = table::WriteMode::kAppend;
-  LND_ASSIGN_OR_RETURN(ds, table::WriteTable(fs, path, std::span(&batch, 1), plan.options));
+  LND_ASSIGN_OR_RETURN(
+      ds, table::WriteTable(table::TableLocation(fs, path), std::span(&batch, 1), plan.options));
   return Status::OK();
 }
 
@@ -159,7 +161,7 @@ Status Append(const std::string& path, const std::string& rows_path) {
   LND_ASSIGN_OR_RETURN(plan.rows, ParseNdJson(text));
   LND_ASSIGN_OR_RETURN(la::RecordBatchPtr all, nd::EncodeRows(plan.rows));
   std::optional<table::Dataset> ds;
-  LND_ASSIGN_OR_RETURN(ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_ASSIGN_OR_RETURN(ds, table::Dataset::Open(table::TableLocation::Local(path)));
   LND_RETURN_NOT_OK(WriteCommit(path, plan.rows, *all->schema(), plan, ds));
   std::printf("append: version %llu, %zu rows\n", static_cast<unsigned long long>(ds->version()),
               plan.rows.size());
@@ -184,7 +186,7 @@ Status CheckTake(const table::Dataset& ds, const nd::RowDecoder& decoder,
 Status Check(const std::string& path, const std::string& expected_path, std::int64_t batch_rows) {
   LND_ASSIGN_OR_RETURN(std::string text, ReadText(expected_path));
   LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> want, ParseNdJson(text));
-  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(table::TableLocation::Local(path)));
   table::TableScanOptions options;
   options.batch_rows = batch_rows;
   LND_ASSIGN_OR_RETURN(table::TableBatchReader reader, table::ScanTable(ds, options));
@@ -205,7 +207,7 @@ Status Check(const std::string& path, const std::string& expected_path, std::int
 
 /// \brief Delete the rows at logical indexes `rows` (table order) with DeleteRows.
 Status Delete(const std::string& path, std::span<char*> rows) {
-  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(table::TableLocation::Local(path)));
   table::TableScanOptions options;
   options.projection = {table::kRowAddressColumn};
   options.with_row_address = true;
@@ -218,16 +220,19 @@ Status Delete(const std::string& path, std::span<char*> rows) {
       return Status::InvalidArgument("no row " + std::string(arg));
     selected.push_back(addresses->values<std::uint64_t>()[i]);
   }
-  LND_ASSIGN_OR_RETURN(table::Dataset after, table::DeleteRows(ds, selected));
+  LND_ASSIGN_OR_RETURN(table::DeleteResult after_deleted, table::DeleteRows(ds, selected));
+  table::Dataset after = std::move(after_deleted.dataset);
   std::printf("delete: %zu rows, version %llu\n", selected.size(),
               static_cast<unsigned long long>(after.version()));
   return Status::OK();
 }
 
 Status Compact(const std::string& path) {
-  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(io::LocalFileSystem(), path));
-  LND_ASSIGN_OR_RETURN(table::CompactionMetrics m, table::Compact(ds));
-  LND_ASSIGN_OR_RETURN(table::Dataset after, table::Dataset::Open(io::LocalFileSystem(), path));
+  LND_ASSIGN_OR_RETURN(table::Dataset ds, table::Dataset::Open(table::TableLocation::Local(path)));
+  LND_ASSIGN_OR_RETURN(table::CompactionResult m_compacted, table::Compact(ds));
+  table::CompactionMetrics m = std::move(m_compacted.metrics);
+  LND_ASSIGN_OR_RETURN(table::Dataset after,
+                       table::Dataset::Open(table::TableLocation::Local(path)));
   std::printf("compact: %llu fragments removed, %llu added, %zu fragments\n",
               static_cast<unsigned long long>(m.fragments_removed),
               static_cast<unsigned long long>(m.fragments_added), after.fragments().size());

@@ -126,7 +126,7 @@ Result<table::Dataset> CreateRowsTable(std::shared_ptr<io::FileSystem> fs, const
   std::vector<array::RecordBatchPtr> batches{batch};
   table::WriteOptions options;
   options.mode = table::WriteMode::kCreate;
-  return table::WriteTable(std::move(fs), path, batches, options);
+  return table::WriteTable(table::TableLocation(std::move(fs), path), batches, options);
 }
 
 Result<AppendResult> AppendCommit(std::shared_ptr<io::FileSystem> fs, const std::string& path,
@@ -139,7 +139,7 @@ Result<AppendResult> AppendCommit(std::shared_ptr<io::FileSystem> fs, const std:
   options.commit = commit_options;
   Status last;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
-    auto written = table::WriteTable(fs, path, batches, options);
+    auto written = table::WriteTable(table::TableLocation(fs, path), batches, options);
     if (written.ok()) return AppendResult{written->version(), attempt};
     last = written.status();
     if (!(last.IsCommitConflict() && last.retryable())) return last;
@@ -172,7 +172,7 @@ Result<VerifyReport> VerifyRowsTable(std::shared_ptr<io::FileSystem> fs, const s
                                      const std::map<std::int32_t, WriterClaim>& claims,
                                      bool check_chain) {
   VerifyReport report;
-  LND_ASSIGN_OR_RETURN(auto latest, table::Dataset::Open(fs, path));
+  LND_ASSIGN_OR_RETURN(auto latest, table::Dataset::Open(table::TableLocation(fs, path)));
   report.latest_version = latest.version();
   const auto& versions = latest.versions().versions;
   for (std::size_t i = 0; i < versions.size(); ++i) {
@@ -251,7 +251,7 @@ Result<VerifyReport> VerifyRowsTable(std::shared_ptr<io::FileSystem> fs, const s
   std::set<std::uint64_t> previous;
   std::set<Group> previous_groups;
   for (const std::uint64_t v : versions) {
-    auto opened = table::Dataset::Open(fs, path, v);
+    auto opened = table::Dataset::Open(table::TableLocation(fs, path), v);
     if (!opened.ok()) return opened.status().WithContext("version " + std::to_string(v));
     std::set<std::uint64_t> current;
     for (const auto& f : opened->fragments()) current.insert(f.id);

@@ -106,8 +106,8 @@ TEST(TableCrashSteps, DataFilesWrittenButNeverCommitted) {
   std::vector<array::RecordBatchPtr> batches{batch};
   table::WriteOptions options;
   options.mode = table::WriteMode::kAppend;
-  LND_ASSERT_OK_AND_ASSIGN(auto fragments,
-                           table::WriteFragments(*disk, path, fields, batches, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto fragments, table::WriteFragments(table::TableLocation(disk, path),
+                                                                 fields, batches, options));
   ASSERT_FALSE(fragments.empty());
   // A leftover transaction file of the same dead writer.
   LND_ASSERT_OK(disk->CreateDir(path + "/_transactions"));
@@ -181,7 +181,7 @@ TEST(TableCrashSteps, StaleOrBrokenHintFile) {
           reinterpret_cast<const std::uint8_t*>(hint.data()), hint.size())));
       LND_ASSERT_OK(out->Close());
     }
-    LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(disk, path));
+    LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(table::TableLocation(disk, path)));
     EXPECT_EQ(ds.version(), version);
     LND_ASSERT_OK_AND_ASSIGN(auto next, AppendCommit(disk, path, 1, commits, 4, 1));
     EXPECT_EQ(next.version, ++version);

@@ -63,6 +63,9 @@ class FaultFileSystem final : public io::FileSystem,
   Result<std::vector<io::FileInfo>> List(const std::string& dir) override {
     return inner_->List(dir);
   }
+  Result<std::vector<std::string>> ListFileNames(const std::string& dir) override {
+    return inner_->ListFileNames(dir);
+  }
   Result<bool> Exists(const std::string& path) override { return inner_->Exists(path); }
   Status Delete(const std::string& path) override {
     if (Next("Delete " + path) != Step::kDo) return Crashed("Delete " + path);

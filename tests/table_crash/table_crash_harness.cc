@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     if (*logged > 0) ++kills_mid_run;
 
     // The table opens at (at least) the last logged version.
-    auto opened = lance_nd::table::Dataset::Open(fs, table);
+    auto opened = lance_nd::table::Dataset::Open(lance_nd::table::TableLocation(fs, table));
     if (!opened.ok()) {
       return Fail("trial " + std::to_string(trial) +
                   ": table does not open after the kill: " + opened.status().ToString());

@@ -2,6 +2,9 @@
 // compare them with Lance 12 (LanceDB 0.39).
 //
 //   table_interop_tool create|append|overwrite TABLE IN.arrow
+//   table_interop_tool stream create|append|overwrite TABLE IN.arrow ROWS_PER_WRITE
+//   MAX_ROWS_PER_FILE
+//                                                       (one TableWriter, many Write calls)
 //   table_interop_tool evolve TABLE SCHEMA.arrow        (the schema of an IPC file, rows ignored)
 //   table_interop_tool delete TABLE ROWADDR...          (row addresses, decimal)
 //   table_interop_tool compact TABLE
@@ -13,6 +16,7 @@
 //
 // Prints one line describing the result on success; errors go to stderr with exit code 1.
 // Operations whose table-layer API is not available in this build exit with code 3.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +33,9 @@
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/deletion.h"
 #include "lance_nd/table/evolution.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/maintenance.h"
+#include "lance_nd/table/table_writer.h"
 #include "lance_nd/table/write.h"
 
 #if __has_include("lance_nd/table/scan.h")
@@ -68,6 +74,39 @@ Status Write(const std::string& mode, const std::string& path, const std::string
   return Status::OK();
 }
 
+// The rows of the IPC file `in` written through one TableWriter in pieces of `rows_per_write`
+// rows (a piece never spans two of the file's batches), files cut at `max_rows_per_file`.
+Status Stream(const std::string& mode, const std::string& path, const std::string& in,
+              const std::string& rows_per_write, const std::string& max_rows_per_file) {
+  LND_ASSIGN_OR_RETURN(auto piece, ParseU64(rows_per_write, "rows per write"));
+  LND_ASSIGN_OR_RETURN(auto max_rows, ParseU64(max_rows_per_file, "max rows per file"));
+  LND_ASSIGN_OR_RETURN(auto contents, ipc::ReadIpcFile(in));
+  table::WriteOptions options;
+  options.mode = mode == "create"   ? table::WriteMode::kCreate
+                 : mode == "append" ? table::WriteMode::kAppend
+                                    : table::WriteMode::kOverwrite;
+  options.max_rows_per_file = static_cast<std::int64_t>(max_rows);
+  auto schema = options.mode == table::WriteMode::kAppend ? nullptr : contents.schema;
+  LND_ASSIGN_OR_RETURN(
+      table::TableWriter writer,
+      table::TableWriter::Open(table::TableLocation::Local(path), schema, options));
+  std::uint64_t writes = 0;
+  for (const auto& batch : contents.batches) {
+    for (std::int64_t offset = 0; offset < batch->num_rows();) {
+      const std::int64_t take =
+          std::min<std::int64_t>(static_cast<std::int64_t>(piece), batch->num_rows() - offset);
+      LND_ASSIGN_OR_RETURN(auto slice, batch->Slice(offset, take));
+      LND_RETURN_NOT_OK(writer.Write(*slice));
+      offset += take;
+      ++writes;
+    }
+  }
+  LND_ASSIGN_OR_RETURN(table::Dataset ds, writer.Commit());
+  std::printf("stream %s: %llu writes, %s\n", mode.c_str(), static_cast<unsigned long long>(writes),
+              Describe(ds).c_str());
+  return Status::OK();
+}
+
 Result<table::Dataset> Open(const std::string& path, std::optional<std::uint64_t> version = {}) {
   return lance_nd::tool::OpenLocal(path, version);
 }
@@ -81,48 +120,6 @@ Status Evolve(const std::string& path, const std::string& schema_file) {
   return Status::OK();
 }
 
-// Used while maintenance.cc answers NotImplemented (its API was published before its
-// implementation): the same Delete transaction built from deletion.h and commit.h.
-Result<table::Dataset> DeleteFallback(const table::Dataset& ds,
-                                      const std::vector<std::uint64_t>& rows) {
-  const std::string& path = ds.path();
-  std::map<std::uint64_t, std::vector<std::uint32_t>> by_fragment;
-  for (std::uint64_t v : rows) {
-    by_fragment[v >> 32].push_back(static_cast<std::uint32_t>(v & 0xffffffffu));
-  }
-  auto fs = ds.file_system();
-  table::op::Delete del;
-  del.predicate = "_rowaddr IN (...)";
-  for (const auto& frag : ds.fragments()) {
-    auto it = by_fragment.find(frag.id);
-    if (it == by_fragment.end()) continue;
-    LND_ASSIGN_OR_RETURN(auto dv, table::ReadFragmentDeletions(*fs, path, frag));
-    for (std::uint32_t off : it->second) {
-      if (off >= frag.physical_rows) {
-        return Status::InvalidArgument("row offset " + std::to_string(off) +
-                                       " is outside fragment " + std::to_string(frag.id));
-      }
-      dv.Insert(off);
-    }
-    by_fragment.erase(it);
-    if (dv.size() == frag.physical_rows) {
-      del.deleted_fragment_ids.push_back(frag.id);
-      continue;
-    }
-    LND_ASSIGN_OR_RETURN(auto file, table::WriteDeletionFile(*fs, path, frag.id, ds.version(), dv));
-    table::Fragment updated = frag;
-    updated.deletion_file = file;
-    del.updated_fragments.push_back(std::move(updated));
-  }
-  if (!by_fragment.empty()) {
-    return Status::InvalidArgument("no fragment " + std::to_string(by_fragment.begin()->first));
-  }
-  table::Transaction txn;
-  txn.read_version = ds.version();
-  txn.operation = std::move(del);
-  return table::CommitTransaction(fs, path, std::move(txn));
-}
-
 Status Delete(const std::string& path, const std::vector<std::string>& addrs) {
   std::vector<std::uint64_t> rows;
   for (const auto& a : addrs) {
@@ -130,55 +127,36 @@ Status Delete(const std::string& path, const std::vector<std::string>& addrs) {
     rows.push_back(v);
   }
   LND_ASSIGN_OR_RETURN(auto ds, Open(path));
-  auto after = table::DeleteRows(ds, rows);
-  const char* how = "";
-  if (!after.ok() && after.status().code() == lance_nd::StatusCode::kNotImplemented) {
-    after = DeleteFallback(ds, rows);
-    how = " (tool fallback: DeleteRows not implemented)";
-  }
-  if (!after.ok()) return after.status();
-  std::printf("delete%s: %s\n", how, Describe(*after).c_str());
+  LND_ASSIGN_OR_RETURN(table::DeleteResult after, table::DeleteRows(ds, rows));
+  std::printf("delete: %s; %llu rows deleted\n", Describe(after.dataset).c_str(),
+              static_cast<unsigned long long>(after.num_deleted_rows));
   return Status::OK();
 }
 
 Status Compact(const std::string& path) {
   LND_ASSIGN_OR_RETURN(auto ds, Open(path));
-  auto metrics = table::Compact(ds);
-  if (!metrics.ok() && metrics.status().code() == lance_nd::StatusCode::kNotImplemented) {
-    ExitUnavailable("Compact (" + metrics.status().ToString() + ")");
-  }
-  if (!metrics.ok()) return metrics.status();
-  LND_ASSIGN_OR_RETURN(auto after, Open(path));
-  std::printf("compact: %s; fragments removed %llu, added %llu\n", Describe(after).c_str(),
-              static_cast<unsigned long long>(metrics->fragments_removed),
-              static_cast<unsigned long long>(metrics->fragments_added));
+  LND_ASSIGN_OR_RETURN(table::CompactionResult after, table::Compact(ds));
+  std::printf("compact: %s; fragments removed %llu, added %llu\n", Describe(after.dataset).c_str(),
+              static_cast<unsigned long long>(after.metrics.fragments_removed),
+              static_cast<unsigned long long>(after.metrics.fragments_added));
   return Status::OK();
 }
 
 Status RestoreVersion(const std::string& path, const std::string& version) {
   LND_ASSIGN_OR_RETURN(auto v, ParseU64(version, "version"));
   LND_ASSIGN_OR_RETURN(auto old, Open(path, v));
-  auto after = table::Restore(old);
-  const char* how = "";
-  if (!after.ok() && after.status().code() == lance_nd::StatusCode::kNotImplemented) {
-    // Fallback while Restore answers NotImplemented: a Restore transaction through commit.h.
-    LND_ASSIGN_OR_RETURN(auto latest, Open(path));
-    table::Transaction txn;
-    txn.read_version = latest.version();
-    txn.operation = table::op::Restore{old.version()};
-    after = table::CommitTransaction(old.file_system(), path, std::move(txn));
-    how = " (tool fallback: Restore not implemented)";
-  }
-  if (!after.ok()) return after.status();
-  std::printf("restore%s: %s\n", how, Describe(*after).c_str());
+  LND_ASSIGN_OR_RETURN(auto after, table::Restore(old));
+  std::printf("restore: %s\n", Describe(after).c_str());
   return Status::OK();
 }
 
 Status Tag(const std::string& path, const std::string& name, const std::string& version) {
 #ifdef LND_TOOL_HAS_TAGS
   LND_ASSIGN_OR_RETURN(auto v, ParseU64(version, "version"));
-  LND_RETURN_NOT_OK(table::CreateTag(*lance_nd::io::LocalFileSystem(), path, name, v));
-  std::printf("tag: %s -> version %llu\n", name.c_str(), static_cast<unsigned long long>(v));
+  LND_ASSIGN_OR_RETURN(table::TagInfo created,
+                       table::CreateTag(table::TableLocation::Local(path), name, v));
+  std::printf("tag: %s -> version %llu\n", created.name.c_str(),
+              static_cast<unsigned long long>(created.version));
   return Status::OK();
 #else
   (void)path;
@@ -194,7 +172,7 @@ Status Dump(const std::string& path, const std::string& out, std::optional<std::
   std::optional<table::Dataset> ds;
   if (!tag.empty()) {
 #ifdef LND_TOOL_HAS_TAGS
-    LND_ASSIGN_OR_RETURN(ds, table::OpenTag(lance_nd::io::LocalFileSystem(), path, tag));
+    LND_ASSIGN_OR_RETURN(ds, table::OpenTag(table::TableLocation::Local(path), tag));
 #else
     ExitUnavailable("OpenTag (tags.h)");
 #endif
@@ -219,7 +197,7 @@ Status Dump(const std::string& path, const std::string& out, std::optional<std::
 }
 
 Status Versions(const std::string& path) {
-  LND_ASSIGN_OR_RETURN(auto list, table::ListVersions(*lance_nd::io::LocalFileSystem(), path));
+  LND_ASSIGN_OR_RETURN(auto list, table::ListVersions(table::TableLocation::Local(path)));
   for (std::uint64_t v : list.versions) std::printf("%llu\n", static_cast<unsigned long long>(v));
   return Status::OK();
 }
@@ -244,6 +222,10 @@ Status Run(const std::vector<std::string>& a) {
   if (cmd == "create" || cmd == "append" || cmd == "overwrite") {
     LND_RETURN_NOT_OK(need(3));
     return Write(cmd, a[1], a[2]);
+  }
+  if (cmd == "stream") {
+    LND_RETURN_NOT_OK(need(6));
+    return Stream(a[1], a[2], a[3], a[4], a[5]);
   }
   if (cmd == "evolve") {
     LND_RETURN_NOT_OK(need(3));

@@ -1,6 +1,6 @@
 // Table interop, lance-nd -> Lance 12: lance-nd builds a table step by step (create, append,
 // evolve with a new top-level field and a new struct child, append with them, delete, compact,
-// restore, tag). After EACH step, on a copy of the table, LanceDB opens it, reads every version
+// restore, tag, an append streamed through one TableWriter in many writes). After EACH step, on a copy of the table, LanceDB opens it, reads every version
 // and tag (equal to lance-nd's reading, row for row), filters with `where`, then appends,
 // deletes and compacts (optimize) on top of it; lance-nd reads the result back and every version
 // must again equal LanceDB's reading.
@@ -74,6 +74,8 @@ const steps = [
   ["compact", () => tool(opt.tool, ["compact", tableDir])],
   ["restore", () => tool(opt.tool, ["restore", tableDir, "3"])],
   ["tag", () => tool(opt.tool, ["tag", tableDir, "two", "2"])],
+  // One TableWriter: 13 rows in 7 writes of at most 2 rows, data files cut every 3 rows.
+  ["streamed append", () => tool(opt.tool, ["stream", "append", tableDir, ipc("stream", evolvedSchema, rowsFor(evolvedSchema, 30, 13)), "2", "3"])],
 ];
 
 const unavailable = [];

@@ -79,8 +79,8 @@ Status PlanAppend(const std::string& path, const std::string& in, const std::str
   txn.uuid = table::NewUuid();
   table::op::Append append;
   LND_ASSIGN_OR_RETURN(append.fragments,
-                       table::WriteFragments(*ds.file_system(), path, ds.manifest().fields,
-                                             contents.batches, options));
+                       table::WriteFragments(table::TableLocation(ds.file_system(), path),
+                                             ds.manifest().fields, contents.batches, options));
   const std::size_t num_fragments = append.fragments.size();
   txn.operation = std::move(append);
   LND_ASSIGN_OR_RETURN(auto bytes, table::SerializeTransaction(txn));
@@ -100,7 +100,7 @@ Status CommitPlan(const std::string& path, const std::string& plan) {
   if (bytes.empty()) return Status::IOError("cannot read '" + plan + "'");
   LND_ASSIGN_OR_RETURN(auto txn, table::ParseTransaction(bytes, plan));
   LND_ASSIGN_OR_RETURN(auto ds,
-                       table::CommitTransaction(lance_nd::io::LocalFileSystem(), path, txn));
+                       table::CommitTransaction(table::TableLocation::Local(path), txn));
   std::printf("commit-plan: %s\n", Describe(ds).c_str());
   return Status::OK();
 }
@@ -140,7 +140,8 @@ Status DeleteIds(const std::string& path, const std::vector<std::string>& args) 
   for (std::size_t i = 0; i < col.size(); ++i) {
     if (ids.count(col[i]) != 0) rows.push_back(addr[i]);
   }
-  LND_ASSIGN_OR_RETURN(auto after, table::DeleteRows(ds, rows));
+  LND_ASSIGN_OR_RETURN(table::DeleteResult after_deleted, table::DeleteRows(ds, rows));
+  auto after = std::move(after_deleted.dataset);
   std::printf("delete-ids: %zu rows; %s\n", rows.size(), Describe(after).c_str());
   return Status::OK();
 }
@@ -156,7 +157,8 @@ Status AddColumn(const std::string& path, const std::string& name) {
 
 Status CompactTable(const std::string& path) {
   LND_ASSIGN_OR_RETURN(auto ds, Open(path));
-  LND_ASSIGN_OR_RETURN(auto metrics, table::Compact(ds));
+  LND_ASSIGN_OR_RETURN(table::CompactionResult metrics_compacted, table::Compact(ds));
+  auto metrics = std::move(metrics_compacted.metrics);
   LND_ASSIGN_OR_RETURN(auto after, Open(path));
   std::printf("compact: %s; fragments removed %llu, added %llu\n", Describe(after).c_str(),
               static_cast<unsigned long long>(metrics.fragments_removed),
@@ -198,8 +200,7 @@ std::string JsonRuns(const table::internal::VersionRuns& runs) {
 Result<std::string> JsonFragments(const table::Dataset& ds) {
   std::string out = "[";
   for (const table::Fragment& f : ds.fragments()) {
-    LND_ASSIGN_OR_RETURN(auto meta,
-                         table::internal::ReadFragmentRowIdMeta(*ds.file_system(), ds.path(), f));
+    LND_ASSIGN_OR_RETURN(auto meta, table::internal::ReadFragmentRowIdMeta(ds.location(), f));
     if (out.size() > 1) out += ",";
     out +=
         "{\"id\":" + std::to_string(f.id) + ",\"rows\":" + std::to_string(f.physical_rows) +

@@ -9,11 +9,14 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
+#include "lance_nd/table/tags.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -89,53 +92,15 @@ std::string DeletionTypeName(table::DeletionFileType t) {
   return t == table::DeletionFileType::kBitmap ? "bitmap" : "arrow";
 }
 
-struct TagEntry {
-  std::string name;
-  std::uint64_t version = 0;
-  std::uint64_t manifest_size = 0;
-  std::string created_at;
-};
-
-// `_refs/tags/<name>.json` as Lance 12 writes them (camelCase keys). Unreadable files are
-// reported as errors in the listing rather than aborting the whole description.
-std::vector<TagEntry> ReadTags(const std::string& path, std::vector<std::string>& problems) {
-  std::vector<TagEntry> out;
-  const std::filesystem::path dir = std::filesystem::path(path) / "_refs" / "tags";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return out;
-  auto fs = io::LocalFileSystem();
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() <= 5 || name.substr(name.size() - 5) != ".json" || name[0] == '.') continue;
-    auto file = fs->OpenForRead(entry.path().string());
-    if (!file.ok()) {
-      problems.push_back(name + ": " + file.status().ToString());
-      continue;
-    }
-    auto bytes = io::ReadWholeFile(**file);
-    if (!bytes.ok()) {
-      problems.push_back(name + ": " + bytes.status().ToString());
-      continue;
-    }
-    json j = json::parse((*bytes)->begin(), (*bytes)->end(), nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object() || !j.contains("version") || !j["version"].is_number_unsigned()) {
-      problems.push_back(name + ": not a tag file (no unsigned \"version\")");
-      continue;
-    }
-    TagEntry t;
-    t.name = name.substr(0, name.size() - 5);
-    t.version = j["version"].get<std::uint64_t>();
-    if (j.contains("manifestSize") && j["manifestSize"].is_number_unsigned()) {
-      t.manifest_size = j["manifestSize"].get<std::uint64_t>();
-    }
-    if (j.contains("createdAt") && j["createdAt"].is_string()) {
-      t.created_at = j["createdAt"].get<std::string>();
-    }
-    out.push_back(std::move(t));
+// The table's tags through the table layer. A tag file it cannot read is reported in the
+// listing (as the error) rather than aborting the whole description.
+std::vector<table::TagInfo> ReadTags(const Dataset& ds, std::vector<std::string>& problems) {
+  auto tags = table::ListTags(ds.location());
+  if (!tags.ok()) {
+    problems.push_back(tags.status().ToString());
+    return {};
   }
-  std::sort(out.begin(), out.end(),
-            [](const TagEntry& a, const TagEntry& b) { return a.name < b.name; });
-  return out;
+  return std::move(*tags);
 }
 
 struct VersionRow {
@@ -220,7 +185,8 @@ json ManifestJson(const Dataset& ds) {
 }
 
 void PrintText(const std::string& path, const std::vector<VersionRow>& versions, const Dataset& ds,
-               const std::vector<TagEntry>& tags, const std::vector<std::string>& tag_problems) {
+               const std::vector<table::TagInfo>& tags,
+               const std::vector<std::string>& tag_problems) {
   const Manifest& m = ds.manifest();
   std::cout << "table " << path << "\n";
   std::cout << "versions: " << versions.size() << " ("
@@ -301,12 +267,12 @@ void PrintText(const std::string& path, const std::vector<VersionRow>& versions,
 
 bool IsTableDirectory(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::is_directory(std::filesystem::path(path) / "_versions", ec);
+  return std::filesystem::is_directory(table::TableLocation::Local(path).VersionsDir(), ec);
 }
 
 int InspectTable(const std::string& path, std::optional<std::uint64_t> version, bool as_json) {
-  auto fs = io::LocalFileSystem();
-  auto ds = Dataset::Open(fs, path, version);
+  const table::TableLocation location = table::TableLocation::Local(path);
+  auto ds = Dataset::Open(location, version);
   if (!ds.ok()) return Fail(ds.status().ToString());
   std::vector<VersionRow> versions;
   for (std::uint64_t v : ds->versions().versions) {
@@ -316,7 +282,7 @@ int InspectTable(const std::string& path, std::optional<std::uint64_t> version, 
       row.timestamp = Timestamp(ds->manifest().timestamp_seconds, ds->manifest().timestamp_nanos);
       row.operation = TransactionOf(*ds).operation;
     } else {
-      auto other = Dataset::Open(fs, path, v);
+      auto other = Dataset::Open(location, v);
       if (other.ok()) {
         row.timestamp =
             Timestamp(other->manifest().timestamp_seconds, other->manifest().timestamp_nanos);
@@ -328,7 +294,7 @@ int InspectTable(const std::string& path, std::optional<std::uint64_t> version, 
     versions.push_back(std::move(row));
   }
   std::vector<std::string> tag_problems;
-  const std::vector<TagEntry> tags = ReadTags(path, tag_problems);
+  const std::vector<table::TagInfo> tags = ReadTags(*ds, tag_problems);
   if (!as_json) {
     PrintText(path, versions, *ds, tags, tag_problems);
     return 0;

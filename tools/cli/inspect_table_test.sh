@@ -66,5 +66,25 @@ if "$bin" inspect "$table" --version 9 >/dev/null 2>&1; then
   echo "FAIL: --version 9 should fail"
   fail=1
 fi
+# Tags, read through the table layer: a copy of the table with two tag files as Lance 12
+# writes them, a temporary file that is not a tag, then a tag file that is not JSON.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -R "$table" "$tmp/t"
+mkdir -p "$tmp/t/_refs/tags"
+printf '{\n  "branch": null,\n  "version": 1,\n  "createdAt": "2026-11-29T13:44:20Z",\n  "updatedAt": "2026-11-29T13:44:20Z",\n  "manifestSize": 100,\n  "metadata": {}\n}' >"$tmp/t/_refs/tags/first.json"
+printf '{\n  "branch": null,\n  "version": 3,\n  "createdAt": "2026-11-29T13:44:21Z",\n  "updatedAt": "2026-11-29T13:44:21Z",\n  "manifestSize": 100,\n  "metadata": {}\n}' >"$tmp/t/_refs/tags/b-second.json"
+printf 'partial' >"$tmp/t/_refs/tags/.tmp-123"
+tagged=$("$bin" inspect "$tmp/t") || { echo "FAIL: inspect with tags exited with $?"; exit 1; }
+expect "tags: 2" "$tagged"
+expect "  b-second -> version 3 (created 2026-11-29T13:44:21Z)" "$tagged"
+expect "  first -> version 1 (created 2026-11-29T13:44:20Z)" "$tagged"
+tagged_json=$("$bin" inspect "$tmp/t" --json) || { echo "FAIL: inspect --json with tags"; exit 1; }
+expect '"name": "b-second"' "$tagged_json"
+printf 'not json' >"$tmp/t/_refs/tags/broken.json"
+broken=$("$bin" inspect "$tmp/t") || { echo "FAIL: inspect with a broken tag exited with $?"; exit 1; }
+expect "tags: 0" "$broken"
+expect "broken.json" "$broken"
+
 [ $fail -eq 0 ] && echo "OK inspect TABLE"
 exit $fail

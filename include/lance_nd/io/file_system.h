@@ -33,6 +33,11 @@ class FileSystem {
   virtual Status CreateIfAbsent(const std::string& path, std::span<const std::uint8_t> bytes) = 0;
   /// \brief Entries of a directory, sorted by name. Missing directory -> NotFound.
   virtual Result<std::vector<FileInfo>> List(const std::string& dir) = 0;
+  /// \brief Names of the files of a directory (subdirectories left out), sorted, without their
+  /// sizes: cheaper than List where a listing only needs names (the local disk reads the
+  /// directory's entries and their types, and stats nothing). Missing directory -> NotFound.
+  /// The default takes the names from List.
+  virtual Result<std::vector<std::string>> ListFileNames(const std::string& dir);
   /// \brief Whether a file or directory exists.
   virtual Result<bool> Exists(const std::string& path) = 0;
   /// \brief Delete a file. Missing -> NotFound.

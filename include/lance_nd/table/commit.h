@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
@@ -58,11 +59,6 @@ struct CommitOptions {
 /// re-read): nothing can fail after the manifest is created. `txn.uuid` is generated when empty.
 Result<Dataset> CommitTransaction(const TableLocation& location, Transaction txn,
                                   const CommitOptions& options = {});
-
-/// \brief Deprecated: the same as CommitTransaction(TableLocation(fs, path), ...). Kept while
-/// callers move to TableLocation; a null `fs` is InvalidArgument.
-Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                  Transaction txn, const CommitOptions& options = {});
 
 /// \brief A random hyphenated version-4 UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx").
 std::string NewUuid();

@@ -5,11 +5,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 #include "lance_nd/table/versions.h"
 
@@ -21,17 +23,16 @@ struct VersionList {
   ManifestNaming naming = ManifestNaming::kV2;
 };
 
-/// \brief List `<path>/_versions/`. TableNotFound-like NotFound when there is no `_versions/`
-/// or no manifest; InvalidTable when V1 and V2 names are mixed. On io::LocalFileSystem() the
-/// directory is read directly (names only, like Lance 12 on local disks), not through
-/// FileSystem::List, which stats every entry for its size.
-Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path);
+/// \brief List the table's `_versions/` (FileSystem::ListFileNames: names only, like Lance 12 on
+/// local disks). NotFound when there is no `_versions/` or no manifest; InvalidTable when V1 and
+/// V2 names are mixed.
+Result<VersionList> ListVersions(const TableLocation& location);
 
 class Dataset {
  public:
-  /// \brief Open the table at `path` at `version` (default: the latest). Unknown reader feature
-  /// flags, base paths and branches are refused (NotImplemented naming them).
-  static Result<Dataset> Open(std::shared_ptr<io::FileSystem> fs, std::string path,
+  /// \brief Open the table at `location` at `version` (default: the latest). Unknown reader
+  /// feature flags, base paths and branches are refused (NotImplemented naming them).
+  static Result<Dataset> Open(const TableLocation& location,
                               std::optional<std::uint64_t> version = std::nullopt);
 
   /// \brief A dataset from a manifest already in hand, e.g. the one a commit is about to
@@ -39,13 +40,16 @@ class Dataset {
   /// branches, fragment order, schema). `versions` is the caller's list of committed versions
   /// (ascending) and must contain `file.manifest.version`; its naming gives manifest_path(). `file`
   /// must be what ParseManifestFile would return for the bytes written (section offsets included).
-  static Result<Dataset> FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
-                                      ManifestFile file, VersionList versions);
-  static Result<Dataset> FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
+  static Result<Dataset> FromManifest(const TableLocation& location, ManifestFile file,
+                                      VersionList versions);
+  static Result<Dataset> FromManifest(const TableLocation& location,
                                       std::shared_ptr<const ManifestFile> file,
                                       VersionList versions);
 
-  const std::string& path() const { return path_; }
+  /// \brief Where the table lives (the location it was opened from).
+  const TableLocation& location() const { return location_; }
+  /// \brief The table's root directory (location().root()).
+  const std::string& path() const { return location_.root(); }
   std::uint64_t version() const { return file_->manifest.version; }
   const VersionList& versions() const { return versions_; }
   const Manifest& manifest() const { return file_->manifest; }
@@ -60,13 +64,13 @@ class Dataset {
   const array::SchemaPtr& schema() const { return schema_; }
   const std::vector<Fragment>& fragments() const { return file_->manifest.fragments; }
   std::uint64_t CountRows() const { return file_->manifest.num_rows(); }
-  const std::shared_ptr<io::FileSystem>& file_system() const { return fs_; }
+  const std::shared_ptr<io::FileSystem>& file_system() const { return location_.file_system(); }
   /// \brief Path of the manifest file this dataset was read from.
   const std::string& manifest_path() const { return manifest_path_; }
 
  private:
-  std::shared_ptr<io::FileSystem> fs_;
-  std::string path_;
+  explicit Dataset(TableLocation location) : location_(std::move(location)) {}
+  TableLocation location_;
   std::string manifest_path_;
   VersionList versions_;
   std::shared_ptr<const ManifestFile> file_ = std::make_shared<const ManifestFile>();

@@ -9,6 +9,7 @@
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table {
@@ -53,12 +54,11 @@ Result<DeletionVector> ParseDeletionFile(std::span<const std::uint8_t> bytes, De
                                          std::uint64_t physical_rows, std::uint64_t expected_count,
                                          const std::string& name);
 
-/// \brief Read `<table_path>/_deletions/{fragment_id}-{read_version}-{id}.{arrow|bin}` and
+/// \brief Read the table's `_deletions/{fragment_id}-{read_version}-{id}.{arrow|bin}` and
 /// validate it against `file.num_deleted_rows` and, when non-zero, `physical_rows`.
 /// A missing file is NotFound naming it (the table may be damaged).
-Result<DeletionVector> ReadDeletionFile(io::FileSystem& fs, const std::string& table_path,
-                                        std::uint64_t fragment_id, const DeletionFile& file,
-                                        std::uint64_t physical_rows = 0);
+Result<DeletionVector> ReadDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
+                                        const DeletionFile& file, std::uint64_t physical_rows = 0);
 
 /// \brief The form Lance 12 picks for `num_rows` deleted rows (kDeletionArrowMaxRows).
 DeletionFileType PreferredDeletionFileType(std::size_t num_rows);
@@ -72,17 +72,16 @@ Result<std::vector<std::uint8_t>> SerializeDeletionVector(const DeletionVector& 
 /// would pick (PreferredDeletionFileType); returns the DeletionFile to put in the fragment
 /// (num_deleted_rows set). An empty vector is InvalidArgument (drop the deletion file instead;
 /// a fragment with every row deleted should be removed from the manifest).
-Result<DeletionFile> WriteDeletionFile(io::FileSystem& fs, const std::string& table_path,
-                                       std::uint64_t fragment_id, std::uint64_t read_version,
-                                       const DeletionVector& rows);
+Result<DeletionFile> WriteDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
+                                       std::uint64_t read_version, const DeletionVector& rows);
 
 /// \brief Same, with an explicit form (tests; rebased merges, which Lance writes as bitmaps).
-Result<DeletionFile> WriteDeletionFile(io::FileSystem& fs, const std::string& table_path,
-                                       std::uint64_t fragment_id, std::uint64_t read_version,
-                                       const DeletionVector& rows, DeletionFileType type);
+Result<DeletionFile> WriteDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
+                                       std::uint64_t read_version, const DeletionVector& rows,
+                                       DeletionFileType type);
 
 /// \brief The deletion vector of `fragment` (empty when it has no deletion file).
-Result<DeletionVector> ReadFragmentDeletions(io::FileSystem& fs, const std::string& table_path,
+Result<DeletionVector> ReadFragmentDeletions(const TableLocation& location,
                                              const Fragment& fragment);
 
 }  // namespace lance_nd::table

@@ -1,5 +1,6 @@
-// Table maintenance: deleting rows by address, restoring an old version, compaction (merging
-// small fragments, materialising deletions) and cleanup of old versions.
+// Table maintenance: deleting rows (by address or by a predicate over columns), restoring an
+// old version, compaction (merging small fragments, materialising deletions) and cleanup of old
+// versions. Each returns the dataset at the version it leaves the table in, with its metrics.
 #pragma once
 
 #include <chrono>
@@ -9,22 +10,52 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 
 namespace lance_nd::table {
+
+struct DeleteResult {
+  Dataset dataset;                     // the new version (`ds` itself when nothing was deleted)
+  std::uint64_t num_deleted_rows = 0;  // rows live before and deleted now
+};
 
 /// \brief Delete rows by row address ((fragment_id << 32) | physical offset) from the version
 /// `ds` was opened at, committed as one Delete transaction (rebased by the commit over
 /// compatible concurrent commits). Rows already deleted are fine (idempotent); duplicates are
 /// fine. Each touched fragment gets a new deletion file holding the union of its old and new
 /// deletions; fragments left without live rows are removed (deleted_fragment_ids), as Lance
-/// does. No commit (returns `ds` reopened unchanged) when nothing new is deleted. Stable row
-/// ids (flag 2) are unchanged: only deletion files are written, as in Lance 12.
+/// does. No commit (the result holds `ds`) when nothing new is deleted. Stable row ids (flag 2)
+/// are unchanged: only deletion files are written, as in Lance 12.
 /// InvalidArgument naming the first bad address: unknown fragment, offset >= physical_rows.
-Result<Dataset> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row_addresses);
+Result<DeleteResult> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row_addresses);
+
+/// \brief The rows of `batch` a predicate selects: indices 0..num_rows-1, any order, repeats
+/// allowed.
+using RowSelection = std::vector<std::int64_t>;
+
+/// \brief A condition on rows, evaluated over the columns it names.
+struct RowPredicate {
+  /// What the predicate reads, as TableScanOptions::projection (top-level names or dotted
+  /// paths into structs; empty = every column). `select` sees exactly these columns, in schema
+  /// order; "_rowid" and "_rowaddr" may be named too.
+  std::vector<std::string> columns;
+  /// The selected rows of one batch of live rows. An error stops the deletion with nothing
+  /// committed.
+  std::function<Result<RowSelection>(const array::RecordBatch& batch)> select;
+};
+
+/// \brief Delete the live rows of the version `ds` was opened at that `predicate` selects:
+/// the table is scanned (the predicate's columns only) and the selected rows deleted as
+/// DeleteRows by address does (one Delete commit; emptied fragments removed; no commit when
+/// nothing is selected). InvalidArgument for a predicate without `select` or a selection
+/// index outside its batch (naming it); errors of `select` are returned with context.
+Result<DeleteResult> DeleteRows(const Dataset& ds, const RowPredicate& predicate);
 
 /// \brief Make the content of `old_version` the latest version again: commits Restore{version}
 /// on top of the latest version (fragments and schema of the old version; max_fragment_id kept
@@ -49,6 +80,11 @@ struct CompactionMetrics {
   bool operator==(const CompactionMetrics&) const = default;
 };
 
+struct CompactionResult {
+  Dataset dataset;  // the compacted version (`ds` itself when there was nothing to do)
+  CompactionMetrics metrics;
+};
+
 /// \brief Compact the table at the version `ds` was opened at, planned like Lance (adjacent
 /// candidate fragments binned to about target_rows_per_fragment rows), keeping row order,
 /// dropping deleted rows, committed as ONE Rewrite transaction. No commit when there is
@@ -56,7 +92,7 @@ struct CompactionMetrics {
 /// Tables with stable row ids (flag 2) keep every live row's id and created_at /
 /// last_updated_at version; as Lance 12 does, a ReserveFragments commit numbers the new
 /// fragments first, so such a compaction adds two versions (committed_version is the second).
-Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options = {});
+Result<CompactionResult> Compact(const Dataset& ds, const CompactionOptions& options = {});
 
 /// \brief When a file was last modified; nullopt when unknown.
 using ModifiedTimeFn =
@@ -90,12 +126,17 @@ struct CleanupStats {
   bool operator==(const CleanupStats&) const = default;
 };
 
+struct CleanupResult {
+  Dataset dataset;  // the latest version after the cleanup
+  CleanupStats stats;
+};
+
 /// \brief Remove old versions and the files only they use. Never removes the latest version, a
 /// tagged version, or any file (data, deletion, .txn, index directory) referenced by a retained
 /// version. Every manifest is read and the full referenced set computed before anything is
 /// deleted; an unreadable manifest aborts the cleanup with nothing deleted. Old manifests are
 /// deleted first, then the files.
-Result<CleanupStats> CleanupOldVersions(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                        const CleanupOptions& options = {});
+Result<CleanupResult> CleanupOldVersions(const TableLocation& location,
+                                         const CleanupOptions& options = {});
 
 }  // namespace lance_nd::table

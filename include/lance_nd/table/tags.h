@@ -13,6 +13,7 @@
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 
 namespace lance_nd::table {
 
@@ -32,24 +33,24 @@ struct TagInfo {
 /// InvalidArgument naming the rule broken.
 Status ValidateTagName(std::string_view tag);
 
-/// \brief Tag `version` as `tag`. InvalidArgument for a bad name, AlreadyExists when the tag
-/// exists (tags are never overwritten), NotFound when the version does not exist.
-Status CreateTag(io::FileSystem& fs, const std::string& path, const std::string& tag,
-                 std::uint64_t version);
+/// \brief Tag `version` as `tag`; returns the tag created (what its file holds).
+/// InvalidArgument for a bad name, AlreadyExists when the tag exists (tags are never
+/// overwritten), NotFound when the version does not exist.
+Result<TagInfo> CreateTag(const TableLocation& location, const std::string& tag,
+                          std::uint64_t version);
 
 /// \brief Remove a tag. NotFound when it does not exist.
-Status DeleteTag(io::FileSystem& fs, const std::string& path, const std::string& tag);
+Status DeleteTag(const TableLocation& location, const std::string& tag);
 
 /// \brief Read one tag. NotFound when it does not exist, Corrupt when its file is not a tag.
-Result<TagInfo> GetTag(io::FileSystem& fs, const std::string& path, const std::string& tag);
+Result<TagInfo> GetTag(const TableLocation& location, const std::string& tag);
 
 /// \brief All tags, sorted by name (empty when the table has none). Files under `_refs/tags/`
 /// that are not `<valid name>.json` (temporary files) are skipped.
-Result<std::vector<TagInfo>> ListTags(io::FileSystem& fs, const std::string& path);
+Result<std::vector<TagInfo>> ListTags(const TableLocation& location);
 
 /// \brief Open the dataset at the tagged version. NotImplemented for a tag on a branch.
-Result<Dataset> OpenTag(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                        const std::string& tag);
+Result<Dataset> OpenTag(const TableLocation& location, const std::string& tag);
 
 /// \brief The bytes Lance 12 writes for a tag file (also used by tests).
 std::string TagFileJson(const TagInfo& tag);

@@ -9,6 +9,7 @@
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table {
@@ -30,8 +31,8 @@ struct VersionInfo {
   std::uint64_t num_physical_rows = 0;   // total_data_file_rows
 };
 
-/// \brief Every committed version of the table at `path`, ascending. Errors: as ListVersions,
-/// and Corrupt when a manifest cannot be read.
-Result<std::vector<VersionInfo>> ListVersionInfos(io::FileSystem& fs, const std::string& path);
+/// \brief Every committed version of the table at `location`, ascending. Errors: as
+/// ListVersions, and Corrupt when a manifest cannot be read.
+Result<std::vector<VersionInfo>> ListVersionInfos(const TableLocation& location);
 
 }  // namespace lance_nd::table

@@ -1,6 +1,8 @@
 // Writing tables: data files for new fragments, and create / append / overwrite commits.
+// table_writer.h streams batches into one commit; WriteTable is its one-call form.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -14,6 +16,7 @@
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/commit.h"
 #include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table {
@@ -28,6 +31,10 @@ struct WriteOptions {
   WriteMode mode = WriteMode::kCreate;
   std::int64_t max_rows_per_file = 1024 * 1024;  // Lance's default
   std::int64_t max_bytes_per_file = 90LL << 30;  // Lance's default
+  /// Data files finished (last pages, footer, fsync) on the worker pool at once while the
+  /// caller writes the next one; more wait for the oldest. 0 = finish each on the caller's
+  /// thread. The files' bytes do not depend on it.
+  std::size_t files_in_flight = 2;
   /// Version 2.2 by default. The version is used when a table is created or overwritten;
   /// appends write the table's version (TableFileVersion), as Lance does: Lance 12 refuses
   /// tables whose data files mix versions.
@@ -41,24 +48,27 @@ struct WriteOptions {
   bool enable_stable_row_ids = false;
 };
 
-/// \brief Write data files for new fragments under `<path>/data/<name>.lance` (Lance-style
-/// names: 24 binary digits + 26 hex digits of a random UUID), one fragment per file, files
-/// rolled at max_rows_per_file / max_bytes_per_file (checked between batches slices). Fragment
-/// ids are left 0 (assigned at commit); DataFile.fields are the leaf field ids of `fields`,
-/// column_indices 0..n-1, file_size_bytes exact. Files are synced before returning. NOT
-/// committed. Batches must match `fields` (SchemaMismatch naming the field otherwise).
-Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::string& path,
+/// \brief Write data files for new fragments under the table's `data/<name>.lance`
+/// (Lance-style names: 24 binary digits + 26 hex digits of a random UUID), one fragment per
+/// file, files rolled at max_rows_per_file / max_bytes_per_file (checked between batch
+/// slices). Fragment ids are left 0 (assigned at commit); DataFile.fields are the leaf field
+/// ids of `fields`, column_indices 0..n-1, file_size_bytes exact. Files are synced before
+/// returning. NOT committed. Batches must match `fields` (SchemaMismatch naming the field
+/// otherwise, before any file is written); after a write error the files written are removed.
+Result<std::vector<Fragment>> WriteFragments(const TableLocation& location,
                                              const std::vector<LanceField>& fields,
                                              std::span<const array::RecordBatchPtr> batches,
                                              const WriteOptions& options);
 
-/// \brief Create / append / overwrite. Create: an Overwrite transaction with read_version 0
-/// (AlreadyExists when a table is there: use kAppend or kOverwrite). Append: an Append on the
-/// latest version; the batches must have the table's schema (SchemaMismatch naming the field
-/// and both types; evolution.h adds columns). Overwrite: an Overwrite on the latest version
-/// (a create when there is no table). At least one batch is needed for create / overwrite (the
-/// schema comes from it); a zero-row batch creates an empty table.
-Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string& path,
+/// \brief Create / append / overwrite with `batches`, one TableWriter (table_writer.h) used
+/// once. Create: an Overwrite transaction with read_version 0 (AlreadyExists when a table is
+/// there: use kAppend or kOverwrite). Append: an Append on the latest version; the batches must
+/// have the table's schema (SchemaMismatch naming the field and both types; evolution.h adds
+/// columns); no batches at all commit nothing and return the latest version. Overwrite: an
+/// Overwrite on the latest version (a create when there is no table). At least one batch is
+/// needed for create / overwrite (the schema comes from it); a zero-row batch creates an empty
+/// table.
+Result<Dataset> WriteTable(const TableLocation& location,
                            std::span<const array::RecordBatchPtr> batches,
                            const WriteOptions& options = {});
 

@@ -113,6 +113,45 @@ TEST_P(FileSystemTest, ListRenameDelete) {
   LND_EXPECT_ERROR(fs_->List(P("missing")), StatusCode::kNotFound, "missing");
 }
 
+TEST_P(FileSystemTest, ListFileNamesGivesSortedNamesOfFilesOnly) {
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("n/zeta"), Bytes123()));
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("n/alpha"), Bytes123()));
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("n/deep/inner/file"), Bytes123()));
+  LND_ASSERT_OK(fs_->CreateDir(P("n/empty")));
+  LND_ASSERT_OK_AND_ASSIGN(std::vector<std::string> names, fs_->ListFileNames(P("n")));
+  EXPECT_EQ(names, (std::vector<std::string>{"alpha", "zeta"}));
+  LND_ASSERT_OK_AND_ASSIGN(std::vector<std::string> empty, fs_->ListFileNames(P("n/empty")));
+  EXPECT_TRUE(empty.empty());
+  // The names of List's files, in the same order.
+  LND_ASSERT_OK_AND_ASSIGN(auto entries, fs_->List(P("n")));
+  std::vector<std::string> files;
+  for (const auto& e : entries) {
+    if (!e.is_directory) files.push_back(e.name);
+  }
+  EXPECT_EQ(names, files);
+}
+
+TEST_P(FileSystemTest, ListFileNamesOfMissingDirectoryIsNotFound) {
+  LND_EXPECT_ERROR(fs_->ListFileNames(P("missing")), StatusCode::kNotFound, "missing");
+  LND_ASSERT_OK(fs_->CreateIfAbsent(P("plain"), Bytes123()));
+  LND_EXPECT_ERROR(fs_->ListFileNames(P("plain")), StatusCode::kNotFound, "plain");
+}
+
+TEST_P(FileSystemTest, ListFileNamesSortsManyGeneratedNames) {
+  std::vector<std::string> want;
+  std::uint32_t x = 2463534242u;  // xorshift32, seeded
+  for (int i = 0; i < 200; ++i) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    want.push_back("f" + std::to_string(x % 100000) + "_" + std::to_string(i));
+    LND_ASSERT_OK(fs_->CreateIfAbsent(P("g/" + want.back()), Bytes123()));
+  }
+  std::sort(want.begin(), want.end());
+  LND_ASSERT_OK_AND_ASSIGN(std::vector<std::string> names, fs_->ListFileNames(P("g")));
+  EXPECT_EQ(names, want);
+}
+
 TEST_P(FileSystemTest, ReadIntoMatchesReadAt) {
   std::vector<std::uint8_t> bytes(5000);
   for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 7);

@@ -111,6 +111,22 @@ class MemoryFs final : public FileSystem {
     return out;
   }
 
+  Result<std::vector<std::string>> ListFileNames(const std::string& raw) override {
+    const std::string dir = Normalize(raw);
+    std::lock_guard<std::mutex> lock(state_->mu);
+    if (!IsDirLocked(dir)) return Status::NotFound("no such directory '" + dir + "'");
+    const std::string prefix = dir == "/" ? dir : dir + "/";
+    std::vector<std::string> names;  // the map is sorted, so are they
+    for (const auto& entry : state_->files) {
+      const std::string& path = entry.first;
+      if (path.compare(0, prefix.size(), prefix) != 0 || path.size() == prefix.size()) continue;
+      if (path.find('/', prefix.size()) == std::string::npos) {
+        names.push_back(path.substr(prefix.size()));
+      }
+    }
+    return names;
+  }
+
   Result<bool> Exists(const std::string& raw) override {
     const std::string path = Normalize(raw);
     std::lock_guard<std::mutex> lock(state_->mu);

@@ -1,78 +1,22 @@
 #include "lance_nd/table/dataset.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <utility>
 
 #include "lance_nd/table/manifest_cache.h"
 
 namespace lance_nd::table {
-namespace {
 
-std::string Join(const std::string& dir, const std::string& name) {
-  if (dir.empty()) return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
-// The names of the files (not directories) in `dir` on the local disk, read with readdir.
-// FileSystem::List also stats every entry for its size, which for a `_versions/` of 1000
-// manifests was most of the time of opening a table; only the names matter here.
-Result<std::vector<std::string>> ListLocalFileNames(const std::string& dir) {
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) {
-    const int err = errno;
-    if (err == ENOENT || err == ENOTDIR) {
-      return Status::NotFound("cannot list '" + dir + "': " + std::strerror(err));
-    }
-    return Status::IOError("cannot list '" + dir + "': " + std::strerror(err));
+Result<VersionList> ListVersions(const TableLocation& location) {
+  if (location.file_system() == nullptr) {
+    return Status::InvalidArgument("the table location '", location.root(), "' has no file system");
   }
-  std::vector<std::string> names;
-  Status st;
-  for (;;) {
-    errno = 0;
-    const dirent* e = ::readdir(d);
-    if (e == nullptr) {
-      if (errno != 0) st = Status::IOError("cannot list '" + dir + "': " + std::strerror(errno));
-      break;
-    }
-    const std::string_view name(e->d_name);
-    if (name == "." || name == "..") continue;
-    bool is_dir = e->d_type == DT_DIR;
-    if (e->d_type == DT_UNKNOWN) {  // some file systems do not fill d_type
-      struct stat info {};
-      is_dir = ::fstatat(::dirfd(d), e->d_name, &info, 0) == 0 && S_ISDIR(info.st_mode);
-    }
-    if (!is_dir) names.emplace_back(name);
-  }
-  ::closedir(d);
-  if (!st.ok()) return st;
-  return names;
-}
-
-Result<std::vector<std::string>> ListFileNames(io::FileSystem& fs, const std::string& dir) {
-  if (&fs == io::LocalFileSystem().get()) return ListLocalFileNames(dir);
-  LND_ASSIGN_OR_RETURN(std::vector<io::FileInfo> entries, fs.List(dir));
-  std::vector<std::string> names;
-  names.reserve(entries.size());
-  for (io::FileInfo& e : entries) {
-    if (!e.is_directory) names.push_back(std::move(e.name));
-  }
-  return names;
-}
-
-}  // namespace
-
-Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path) {
-  const std::string dir = Join(path, "_versions");
-  auto entries = ListFileNames(fs, dir);
+  const std::string& path = location.root();
+  const std::string dir = location.VersionsDir();
+  auto entries = location.fs().ListFileNames(dir);
   if (!entries.ok()) {
     if (entries.status().code() == StatusCode::kNotFound) {
-      return Status::NotFound("no Lance table at '" + path + "': '" + dir +
+      return Status::NotFound("no Lance table at '", path, "': '", dir,
                               "' does not exist; create the table first");
     }
     return std::move(entries).status();
@@ -102,10 +46,9 @@ Result<VersionList> ListVersions(io::FileSystem& fs, const std::string& path) {
   return out;
 }
 
-Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string path,
-                              std::optional<std::uint64_t> version) {
-  if (fs == nullptr) return Status::InvalidArgument("Dataset::Open needs a file system");
-  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(*fs, path));
+Result<Dataset> Dataset::Open(const TableLocation& location, std::optional<std::uint64_t> version) {
+  const std::string& path = location.root();
+  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(location));
   const std::uint64_t want = version.value_or(versions.versions.back());
   if (!std::binary_search(versions.versions.begin(), versions.versions.end(), want)) {
     return Status::NotFound("table '" + path + "' has no version " + std::to_string(want) +
@@ -113,38 +56,41 @@ Result<Dataset> Dataset::Open(std::shared_ptr<io::FileSystem> fs, std::string pa
                             ".." + std::to_string(versions.versions.back()));
   }
   const std::string manifest_path =
-      Join(Join(path, "_versions"), ManifestFileName(want, versions.naming));
+      location.Path(kVersionsDir, ManifestFileName(want, versions.naming));
   LND_ASSIGN_OR_RETURN(std::shared_ptr<const ManifestFile> mf,
-                       internal::ReadManifestShared(*fs, manifest_path));
+                       internal::ReadManifestShared(location.fs(), manifest_path));
   if (mf->manifest.version != want) {
     return Status::Corrupt("manifest file '" + manifest_path + "' holds version " +
                            std::to_string(mf->manifest.version) + " but its name says version " +
                            std::to_string(want));
   }
-  return FromManifest(std::move(fs), std::move(path), std::move(mf), std::move(versions));
+  return FromManifest(location, std::move(mf), std::move(versions));
 }
 
-Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
-                                      ManifestFile file, VersionList versions) {
-  return FromManifest(std::move(fs), std::move(path),
-                      std::make_shared<const ManifestFile>(std::move(file)), std::move(versions));
+Result<Dataset> Dataset::FromManifest(const TableLocation& location, ManifestFile file,
+                                      VersionList versions) {
+  return FromManifest(location, std::make_shared<const ManifestFile>(std::move(file)),
+                      std::move(versions));
 }
 
 void ClearManifestCache() { internal::ForgetManifests(); }
 
-Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::string path,
+Result<Dataset> Dataset::FromManifest(const TableLocation& location,
                                       std::shared_ptr<const ManifestFile> file,
                                       VersionList versions) {
   if (file == nullptr) return Status::InvalidArgument("Dataset::FromManifest needs a manifest");
-  if (fs == nullptr) return Status::InvalidArgument("Dataset::FromManifest needs a file system");
+  if (location.file_system() == nullptr) {
+    return Status::InvalidArgument("Dataset::FromManifest needs a file system");
+  }
+  const std::string& path = location.root();
   const std::uint64_t v = file->manifest.version;
   if (std::find(versions.versions.begin(), versions.versions.end(), v) == versions.versions.end()) {
     return Status::InvalidArgument("Dataset::FromManifest: the version list given for '" + path +
                                    "' does not contain the manifest's version " +
                                    std::to_string(v) + "; pass the committed versions");
   }
-  Dataset ds;
-  ds.manifest_path_ = Join(Join(path, "_versions"), ManifestFileName(v, versions.naming));
+  Dataset ds(location);
+  ds.manifest_path_ = location.Path(kVersionsDir, ManifestFileName(v, versions.naming));
   const Manifest& m = file->manifest;
   // Stable row ids (flag 2) are readable: the scan decodes them for "_rowid". Writers still
   // refuse the flag (CheckWriterFeatureFlags in the commit path).
@@ -169,8 +115,6 @@ Result<Dataset> Dataset::FromManifest(std::shared_ptr<io::FileSystem> fs, std::s
   }
   LND_ASSIGN_OR_RETURN(ds.schema_, SchemaFromFields(m.fields, m.schema_metadata)
                                        .WithContext("manifest file '" + ds.manifest_path_ + "'"));
-  ds.fs_ = std::move(fs);
-  ds.path_ = std::move(path);
   ds.versions_ = std::move(versions);
   ds.file_ = std::move(file);
   return ds;
@@ -180,8 +124,8 @@ Result<std::optional<Transaction>> Dataset::ReadTransaction() const {
   if (file_->transaction) return file_->transaction;
   const std::string& name = file_->manifest.transaction_file;
   if (name.empty()) return std::optional<Transaction>();
-  const std::string txn_path = Join(Join(path_, "_transactions"), name);
-  auto file = fs_->OpenForRead(txn_path);
+  const std::string txn_path = location_.Path(kTransactionsDir, name);
+  auto file = location_.fs().OpenForRead(txn_path);
   if (!file.ok()) {
     return std::move(file).status().WithContext("version " + std::to_string(version()) +
                                                 " names transaction file '" + txn_path + "'");

@@ -40,7 +40,7 @@ TEST_F(TableDatasetTest, OpensLatestAndEachVersion) {
   LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/.tmpXYZ", {1}));
   LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/latest_version_hint.json", {'{', '}'}));
 
-  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(TableLocation(fs_, table_)));
   EXPECT_EQ(latest.version(), 3u);
   EXPECT_EQ(latest.versions().versions, (std::vector<std::uint64_t>{1, 2, 3}));
   EXPECT_EQ(latest.versions().naming, ManifestNaming::kV2);
@@ -49,18 +49,18 @@ TEST_F(TableDatasetTest, OpensLatestAndEachVersion) {
   EXPECT_EQ(latest.schema()->num_fields(), 2);
   EXPECT_EQ(latest.manifest_path(), table_ + "/_versions/18446744073709551612.manifest");
 
-  LND_ASSERT_OK_AND_ASSIGN(Dataset first, Dataset::Open(fs_, table_, 1));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset first, Dataset::Open(TableLocation(fs_, table_), 1));
   EXPECT_EQ(first.version(), 1u);
   EXPECT_EQ(first.CountRows(), 10u);
 
-  LND_EXPECT_ERROR(Dataset::Open(fs_, table_, 7), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, table_), 7), StatusCode::kNotFound,
                    "has no version 7; its versions are 1..3");
 }
 
 TEST_F(TableDatasetTest, V1NamesWork) {
   LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(1), ManifestNaming::kV1));
   LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(2), ManifestNaming::kV1));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, table_)));
   EXPECT_EQ(ds.version(), 2u);
   EXPECT_EQ(ds.versions().naming, ManifestNaming::kV1);
   EXPECT_EQ(ds.manifest_path(), table_ + "/_versions/2.manifest");
@@ -69,14 +69,16 @@ TEST_F(TableDatasetTest, V1NamesWork) {
 TEST_F(TableDatasetTest, MixedNamingIsInvalid) {
   LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(1), ManifestNaming::kV2));
   LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(2), ManifestNaming::kV1));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kInvalidTable, "mixes V1");
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, table_)), StatusCode::kInvalidTable,
+                   "mixes V1");
 }
 
 TEST_F(TableDatasetTest, MissingTable) {
-  LND_EXPECT_ERROR(Dataset::Open(fs_, "nowhere.lance"), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, "nowhere.lance")), StatusCode::kNotFound,
                    "no Lance table at 'nowhere.lance'");
   LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/.tmp1", {1}));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kNotFound, "holds no committed");
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, table_)), StatusCode::kNotFound,
+                   "holds no committed");
 }
 
 TEST_F(TableDatasetTest, VersionMismatchAndUnsortedFragmentsAreCorrupt) {
@@ -84,34 +86,36 @@ TEST_F(TableDatasetTest, VersionMismatchAndUnsortedFragmentsAreCorrupt) {
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
   LND_ASSERT_OK(
       WriteBytes(*fs_, table_ + "/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, table_)), StatusCode::kCorrupt,
                    "holds version 5 but its name says version 2");
 
   auto other = "db/u.lance";
   Manifest u = SampleManifest(1);
   std::swap(u.fragments[0], u.fragments[1]);
   LND_ASSERT_OK(PutVersion(*fs_, other, u, ManifestNaming::kV2));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, other), StatusCode::kCorrupt, "must be sorted");
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, other)), StatusCode::kCorrupt,
+                   "must be sorted");
 }
 
 TEST_F(TableDatasetTest, RefusesUnsupportedFeatures) {
   Manifest m = SampleManifest(1);
   m.reader_feature_flags = kFlagDeletionFiles | 1024;
   LND_ASSERT_OK(PutVersion(*fs_, table_, m, ManifestNaming::kV2));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kNotImplemented,
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, table_)), StatusCode::kNotImplemented,
                    "reader feature flag bits lance-nd does not support: 1024");
 
   Manifest b = SampleManifest(1);
   b.branch = "dev";
   LND_ASSERT_OK(PutVersion(*fs_, "db/b.lance", b, ManifestNaming::kV2));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, "db/b.lance"), StatusCode::kNotImplemented, "branch 'dev'");
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, "db/b.lance")), StatusCode::kNotImplemented,
+                   "branch 'dev'");
 }
 
 TEST_F(TableDatasetTest, ReadsStableRowIdTablesWritersRefuseThem) {
   Manifest m = SampleManifest(1);
   m.reader_feature_flags = m.writer_feature_flags = kFlagDeletionFiles | kFlagStableRowIds;
   LND_ASSERT_OK(PutVersion(*fs_, table_, m, ManifestNaming::kV2));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, table_)));
   EXPECT_EQ(ds.manifest().reader_feature_flags, kFlagDeletionFiles | kFlagStableRowIds);
   LND_EXPECT_ERROR(CheckWriterFeatureFlags(m.writer_feature_flags, "x.manifest"),
                    StatusCode::kNotImplemented,
@@ -120,24 +124,24 @@ TEST_F(TableDatasetTest, ReadsStableRowIdTablesWritersRefuseThem) {
   // Another unknown reader bit next to flag 2 is still refused.
   m.reader_feature_flags |= 1024;
   LND_ASSERT_OK(PutVersion(*fs_, "db/r2.lance", m, ManifestNaming::kV2));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, "db/r2.lance"), StatusCode::kNotImplemented,
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, "db/r2.lance")), StatusCode::kNotImplemented,
                    "reader feature flag bits lance-nd does not support: 1024");
 }
 
 TEST_F(TableDatasetTest, CorruptManifestNamesTheFile) {
   LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/1.manifest", {0, 1, 2, 3, 4}));
-  LND_EXPECT_ERROR(Dataset::Open(fs_, table_), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, table_)), StatusCode::kCorrupt,
                    "_versions/1.manifest': file is 5 bytes");
 }
 
 TEST_F(TableDatasetTest, FromManifestChecksLikeOpen) {
   LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(1), ManifestNaming::kV1));
   LND_ASSERT_OK(PutVersion(*fs_, table_, SampleManifest(2), ManifestNaming::kV1));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset opened, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset opened, Dataset::Open(TableLocation(fs_, table_)));
   ManifestFile file;
   file.manifest = opened.manifest();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset built,
-                           Dataset::FromManifest(fs_, table_, file, opened.versions()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      Dataset built, Dataset::FromManifest(TableLocation(fs_, table_), file, opened.versions()));
   EXPECT_EQ(built.version(), 2u);
   EXPECT_EQ(built.manifest_path(), opened.manifest_path());
   EXPECT_EQ(built.manifest_path(), table_ + "/_versions/2.manifest");
@@ -147,32 +151,32 @@ TEST_F(TableDatasetTest, FromManifestChecksLikeOpen) {
 
   VersionList wrong;
   wrong.versions = {1, 3};
-  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, file, wrong), StatusCode::kInvalidArgument,
-                   "does not contain the manifest's version 2");
-  LND_EXPECT_ERROR(Dataset::FromManifest(nullptr, table_, file, opened.versions()),
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), file, wrong),
+                   StatusCode::kInvalidArgument, "does not contain the manifest's version 2");
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(nullptr, table_), file, opened.versions()),
                    StatusCode::kInvalidArgument, "needs a file system");
   ManifestFile unsorted = file;
   std::swap(unsorted.manifest.fragments[0], unsorted.manifest.fragments[1]);
-  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, unsorted, opened.versions()),
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), unsorted, opened.versions()),
                    StatusCode::kCorrupt, "must be sorted");
   ManifestFile branch = file;
   branch.manifest.branch = "dev";
-  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, branch, opened.versions()),
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), branch, opened.versions()),
                    StatusCode::kNotImplemented, "branch 'dev'");
   ManifestFile flags = file;
   flags.manifest.reader_feature_flags |= 1024;
-  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, flags, opened.versions()),
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), flags, opened.versions()),
                    StatusCode::kNotImplemented, "not support: 1024");
   ManifestFile bad_tree = file;
   bad_tree.manifest.fields[0].logical_type = "list";  // a list without an item field
-  LND_EXPECT_ERROR(Dataset::FromManifest(fs_, table_, bad_tree, opened.versions()),
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), bad_tree, opened.versions()),
                    StatusCode::kCorrupt, "is a list with 0 child fields");
   // A type lance-nd does not read does not block the table: the field is marked, and only a
   // scan that projects it is refused.
   ManifestFile odd_type = file;
   odd_type.manifest.fields[0].logical_type = "no-such-type";
-  LND_ASSERT_OK_AND_ASSIGN(auto odd,
-                           Dataset::FromManifest(fs_, table_, odd_type, opened.versions()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto odd, Dataset::FromManifest(TableLocation(fs_, table_), odd_type, opened.versions()));
   const auto& odd_field = *odd.schema()->field(0);
   EXPECT_TRUE(file::UnsupportedFieldReason(odd_field).has_value());
   LND_EXPECT_ERROR(ReadTable(odd), StatusCode::kNotImplemented,
@@ -193,7 +197,7 @@ TEST_F(TableDatasetTest, HintFileNeverDecidesTheLatestVersion) {
     SCOPED_TRACE("hint '" + hint + "'");
     LND_ASSERT_OK(WriteBytes(*fs_, table_ + "/_versions/latest_version_hint.json",
                              std::vector<std::uint8_t>(hint.begin(), hint.end())));
-    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, table_));
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, table_)));
     EXPECT_EQ(ds.version(), 4u);
     EXPECT_EQ(ds.versions().versions, (std::vector<std::uint64_t>{1, 3, 4}));
   }
@@ -222,21 +226,22 @@ TEST(TableDatasetLocalTest, LocalListingMatchesTheGenericOne) {
   // A directory with a manifest's name is not a manifest.
   std::filesystem::create_directories(table + "/_versions/" +
                                       ManifestFileName(12, ManifestNaming::kV2));
-  LND_ASSERT_OK_AND_ASSIGN(VersionList on_disk, ListVersions(*local, table));
-  LND_ASSERT_OK_AND_ASSIGN(VersionList in_memory, ListVersions(*memory, table));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList on_disk, ListVersions(TableLocation(local, table)));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList in_memory, ListVersions(TableLocation(memory, table)));
   EXPECT_EQ(on_disk.versions, (std::vector<std::uint64_t>{1, 2, 3, 10}));
   EXPECT_EQ(on_disk.versions, in_memory.versions);
   EXPECT_EQ(on_disk.naming, ManifestNaming::kV2);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(local, table));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(local, table)));
   EXPECT_EQ(ds.version(), 10u);
 
   LND_ASSERT_OK(PutVersion(*local, table, SampleManifest(4), ManifestNaming::kV1));
-  LND_EXPECT_ERROR(ListVersions(*local, table), StatusCode::kInvalidTable, "mixes V1");
-  LND_EXPECT_ERROR(ListVersions(*local, (dir / "none.lance").string()), StatusCode::kNotFound,
-                   "does not exist; create the table first");
+  LND_EXPECT_ERROR(ListVersions(TableLocation(local, table)), StatusCode::kInvalidTable,
+                   "mixes V1");
+  LND_EXPECT_ERROR(ListVersions(TableLocation(local, (dir / "none.lance").string())),
+                   StatusCode::kNotFound, "does not exist; create the table first");
   std::filesystem::create_directories(dir / "empty.lance/_versions");
-  LND_EXPECT_ERROR(ListVersions(*local, (dir / "empty.lance").string()), StatusCode::kNotFound,
-                   "holds no committed manifest");
+  LND_EXPECT_ERROR(ListVersions(TableLocation(local, (dir / "empty.lance").string())),
+                   StatusCode::kNotFound, "holds no committed manifest");
   std::filesystem::remove_all(dir);
 }
 

@@ -20,7 +20,7 @@ std::string TablePath() {
 
 TEST(TableLance12Golden, VersionsAndCounts) {
   auto fs = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath()));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, TablePath())));
   EXPECT_EQ(ds.version(), 4u);
   EXPECT_EQ(ds.versions().versions, (std::vector<std::uint64_t>{1, 2, 3, 4}));
   EXPECT_EQ(ds.versions().naming, ManifestNaming::kV2);
@@ -64,7 +64,7 @@ TEST(TableLance12Golden, OlderVersions) {
   const OperationType expected_ops[] = {OperationType::kOverwrite, OperationType::kAppend,
                                         OperationType::kDelete, OperationType::kMerge};
   for (std::uint64_t v = 1; v <= 4; ++v) {
-    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath(), v));
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, TablePath()), v));
     EXPECT_EQ(ds.CountRows(), expected_rows[v - 1]) << "version " << v;
     ASSERT_TRUE(ds.transaction().has_value());
     EXPECT_EQ(ds.transaction()->type(), expected_ops[v - 1]) << "version " << v;
@@ -72,7 +72,7 @@ TEST(TableLance12Golden, OlderVersions) {
     EXPECT_EQ(ds.manifest().transaction_file.substr(0, 2), std::to_string(v - 1) + "-");
     EXPECT_EQ(ds.schema()->num_fields(), v == 4 ? 3 : 2);
   }
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, Dataset::Open(fs, TablePath(), 3));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, Dataset::Open(TableLocation(fs, TablePath()), 3));
   ASSERT_NE(v3.transaction()->get<op::Delete>(), nullptr);
   EXPECT_EQ(v3.transaction()->get<op::Delete>()->predicate, "id = 3 OR id = 12");
 }
@@ -120,7 +120,7 @@ TEST(TableLance12Golden, ScanEveryVersion) {
   auto fs = io::LocalFileSystem();
   const std::vector<std::int64_t> live_v3 = {0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14};
   for (std::uint64_t v = 1; v <= 4; ++v) {
-    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath(), v));
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, TablePath()), v));
     std::vector<std::int64_t> ids;
     if (v == 1) {
       for (std::int64_t i = 0; i < 10; ++i) ids.push_back(i);
@@ -143,12 +143,12 @@ TEST(TableLance12Golden, ScanEveryVersion) {
 
 TEST(TableLance12Golden, DeletionFilesAndTake) {
   auto fs = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, TablePath()));
-  LND_ASSERT_OK_AND_ASSIGN(DeletionVector d0,
-                           ReadFragmentDeletions(*fs, TablePath(), ds.fragments()[0]));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, TablePath())));
+  LND_ASSERT_OK_AND_ASSIGN(
+      DeletionVector d0, ReadFragmentDeletions(TableLocation(fs, TablePath()), ds.fragments()[0]));
   EXPECT_EQ(d0.offsets(), (std::vector<std::uint32_t>{3}));  // id 3
-  LND_ASSERT_OK_AND_ASSIGN(DeletionVector d1,
-                           ReadFragmentDeletions(*fs, TablePath(), ds.fragments()[1]));
+  LND_ASSERT_OK_AND_ASSIGN(
+      DeletionVector d1, ReadFragmentDeletions(TableLocation(fs, TablePath()), ds.fragments()[1]));
   EXPECT_EQ(d1.offsets(), (std::vector<std::uint32_t>{2}));  // id 12
   const std::uint64_t rows[] = {11, 3, 9, 0};
   LND_ASSERT_OK_AND_ASSIGN(auto taken, TakeRows(ds, rows));
@@ -209,7 +209,7 @@ TEST(TableLance12Golden, BothDeletionFormsAndStructChildEvolution) {
     if (i != 5201 && i != 5203) live.push_back(i);
   }
   for (std::uint64_t v : {3, 4, 5}) {
-    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, DeletionsTablePath(), v));
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, DeletionsTablePath()), v));
     if (v == 3) {
       ASSERT_EQ(ds.fragments().size(), 2u);
       EXPECT_EQ(ds.fragments()[0].deletion_file->file_type, DeletionFileType::kBitmap);

@@ -54,16 +54,16 @@ TEST(TableManifestCache, RecreatedTableIsNeverServedFromAnOldParse) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> three = {testing::TestBatch(0, 3)};
   std::vector<array::RecordBatchPtr> five = {testing::TestBatch(0, 5)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset first, WriteTable(fs, "t", three));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset first, WriteTable(TableLocation(fs, "t"), three));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(TableLocation(fs, "t")));
   EXPECT_EQ(again.manifest_file(), first.manifest_file());  // the commit's parse, reused
   // Delete the table and create another one at the same path: version 1 again, other rows.
   LND_ASSERT_OK_AND_ASSIGN(auto names, fs->List("t/_versions"));
   for (const auto& n : names) LND_ASSERT_OK(fs->Delete("t/_versions/" + n.name));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset second, WriteTable(fs, "t", five));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset second, WriteTable(TableLocation(fs, "t"), five));
   EXPECT_EQ(second.version(), 1u);
   ClearManifestCache();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset reopened, Dataset::Open(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset reopened, Dataset::Open(TableLocation(fs, "t")));
   EXPECT_EQ(reopened.CountRows(), 5u);
 }
 

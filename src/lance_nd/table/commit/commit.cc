@@ -38,7 +38,7 @@ struct Latest {
 
 // The latest version, nullopt when the table has no committed version.
 Result<std::optional<Latest>> LoadLatest(const TableLocation& location) {
-  auto versions = ListVersions(location.fs(), location.root());
+  auto versions = ListVersions(location);
   if (!versions.ok()) {
     if (versions.status().IsNotFound()) return std::optional<Latest>();
     return std::move(versions).status();
@@ -244,7 +244,7 @@ Result<NextVersion> BuildNextVersion(const TableLocation& location,
   // As a reader gets it: the inline section holds exactly txn_bytes.
   LND_ASSIGN_OR_RETURN(committed.transaction, ParseTransaction(pending.txn_bytes, manifest_path));
   LND_ASSIGN_OR_RETURN(Dataset ds,
-                       Dataset::FromManifest(location.file_system(), location.root(),
+                       Dataset::FromManifest(location,
                                              std::move(committed), std::move(versions))
                            .WithContext("the manifest of version ", version, " built for '",
                                         location.root(), "' (nothing was committed)"));
@@ -355,12 +355,6 @@ Result<Dataset> CommitTransaction(const TableLocation& location, Transaction txn
                                 location.root(), "' after ", attempts, " attempts in ", seconds,
                                 " s: other writers kept committing first; retry later")
       .WithRetryable();
-}
-
-Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                  Transaction txn, const CommitOptions& options) {
-  if (fs == nullptr) return Status::InvalidArgument("CommitTransaction needs a file system");
-  return CommitTransaction(TableLocation(std::move(fs), path), std::move(txn), options);
 }
 
 }  // namespace lance_nd::table

@@ -45,7 +45,8 @@ class AlwaysLosesFs final : public io::FileSystem {
 
 Transaction AppendOf(const std::shared_ptr<io::FileSystem>& fs, const Dataset& ds) {
   std::vector<array::RecordBatchPtr> batches = {testing::TestBatch(100, 2)};
-  auto fragments = WriteFragments(*fs, ds.path(), ds.manifest().fields, batches, WriteOptions{});
+  auto fragments =
+      WriteFragments(TableLocation(fs, ds.path()), ds.manifest().fields, batches, WriteOptions{});
   EXPECT_TRUE(fragments.ok()) << fragments.status().ToString();
   Transaction t;
   t.read_version = ds.version();
@@ -57,7 +58,7 @@ Transaction AppendOf(const std::shared_ptr<io::FileSystem>& fs, const Dataset& d
 struct LosingTable {
   std::shared_ptr<AlwaysLosesFs> fs = std::make_shared<AlwaysLosesFs>();
   std::vector<array::RecordBatchPtr> batches = {testing::TestBatch(0, 3)};
-  Result<Dataset> v1 = WriteTable(fs, "t", batches);
+  Result<Dataset> v1 = WriteTable(TableLocation(fs, "t"), batches);
   LosingTable() { fs->losing = true; }
 };
 
@@ -74,7 +75,7 @@ TEST(TableCommitBackoff, GivesUpAfterMaxAttemptsSayingHowMany) {
   EXPECT_TRUE(r.status().retryable());
   EXPECT_EQ(fs->lost.load(), 3);
   fs->losing = false;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(TableLocation(fs, "t")));
   EXPECT_EQ(latest.version(), 1u);  // nothing committed
 }
 

@@ -61,10 +61,11 @@ std::vector<std::uint8_t> ManifestBytes(const Dataset& ds) {
 TEST(TableCommitReopen, CommitNeverReadsTheNewManifestBack) {
   auto fs = std::make_shared<ReopenFailsFileSystem>();
   std::vector<array::RecordBatchPtr> rows = {testing::TestBatch(0, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, "t"), rows));
   std::vector<array::RecordBatchPtr> more = {testing::TestBatch(3, 2)};
-  LND_ASSERT_OK_AND_ASSIGN(auto fragments,
-                           WriteFragments(*fs, "t", v1.manifest().fields, more, WriteOptions{}));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto fragments,
+      WriteFragments(TableLocation(fs, "t"), v1.manifest().fields, more, WriteOptions{}));
   Transaction txn;
   txn.read_version = 1;
   txn.operation = op::Append{fragments};
@@ -76,11 +77,12 @@ TEST(TableCommitReopen, CommitNeverReadsTheNewManifestBack) {
   EXPECT_EQ(v2.versions().versions, (std::vector<std::uint64_t>{1, 2}));
   EXPECT_EQ(v2.manifest_path(), "t/_versions/" + ManifestFileName(2, ManifestNaming::kV2));
   // The injected fault is real: opening the table now fails...
-  LND_EXPECT_ERROR(Dataset::Open(fs, "t"), StatusCode::kIOError, "injected read failure");
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs, "t")), StatusCode::kIOError,
+                   "injected read failure");
   EXPECT_EQ(fs->failed_reads, 1);
   // ...and once it heals, the table holds the commit exactly once, as the commit returned it.
   fs->fail_reads = 0;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(TableLocation(fs, "t")));
   EXPECT_EQ(latest.version(), 2u);
   EXPECT_EQ(latest.CountRows(), 5u);
   EXPECT_EQ(ManifestBytes(latest), ManifestBytes(v2));
@@ -102,7 +104,7 @@ TEST(TableCommitReopen, ManifestTheReaderWouldRefuseIsNotCommitted) {
   LND_EXPECT_ERROR(st, st.code(), "is a list with 0 child fields");
   LND_EXPECT_ERROR(st, st.code(), "(nothing was committed)");
   EXPECT_EQ(st.ToString().find("COMMITTED"), std::string::npos) << st.ToString();
-  LND_ASSERT_OK_AND_ASSIGN(VersionList versions, ListVersions(*fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList versions, ListVersions(TableLocation(fs, "t")));
   EXPECT_EQ(versions.versions, (std::vector<std::uint64_t>{1}));
 }
 

@@ -28,8 +28,8 @@ std::vector<std::uint8_t> Bytes(const Result<std::vector<std::uint8_t>>& r) {
 void ExpectSameAsOpened(const Dataset& committed) {
   SCOPED_TRACE("version " + std::to_string(committed.version()));
   ClearManifestCache();  // otherwise Open would reuse the commit's own parse
-  LND_ASSERT_OK_AND_ASSIGN(Dataset opened, Dataset::Open(committed.file_system(), committed.path(),
-                                                         committed.version()));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset opened,
+                           Dataset::Open(committed.location(), committed.version()));
   EXPECT_EQ(committed.manifest_path(), opened.manifest_path());
   EXPECT_EQ(committed.versions().versions, opened.versions().versions);
   EXPECT_EQ(committed.versions().naming, opened.versions().naming);
@@ -53,15 +53,16 @@ void ExpectSameAsOpened(const Dataset& committed) {
 TEST(TableCommitResult, EveryOperationMatchesWhatOpenReads) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {testing::TestBatch(0, 10)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, "t"), rows));
   ExpectSameAsOpened(v1);
   WriteOptions append;
   append.mode = WriteMode::kAppend;
   std::vector<array::RecordBatchPtr> more = {testing::TestBatch(10, 5)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, "t", more, append));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs, "t"), more, append));
   ExpectSameAsOpened(v2);
   const std::vector<std::uint64_t> doomed = {1, 3, (std::uint64_t{1} << 32) | 2};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v2, doomed));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v3_deleted, DeleteRows(v2, doomed));
+  Dataset v3 = std::move(v3_deleted.dataset);
   EXPECT_EQ(v3.CountRows(), 12u);
   ExpectSameAsOpened(v3);
   LND_ASSERT_OK_AND_ASSIGN(Dataset v4, Restore(v1));
@@ -69,7 +70,7 @@ TEST(TableCommitResult, EveryOperationMatchesWhatOpenReads) {
   ExpectSameAsOpened(v4);
   WriteOptions overwrite;
   overwrite.mode = WriteMode::kOverwrite;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, WriteTable(fs, "t", more, overwrite));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, WriteTable(TableLocation(fs, "t"), more, overwrite));
   EXPECT_EQ(v5.version(), 5u);
   ExpectSameAsOpened(v5);
 }
@@ -86,7 +87,7 @@ TEST(TableCommitResult, AppendAndDeleteOnALance12Table) {
   std::filesystem::copy(golden, dir / "t.lance", std::filesystem::copy_options::recursive);
   const std::string path = (dir / "t.lance").string();
   auto fs = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, Dataset::Open(fs, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, Dataset::Open(TableLocation(fs, path)));
   ASSERT_EQ(v4.version(), 4u);
   ASSERT_EQ(v4.manifest().writer_library, "lance");
   Transaction txn;
@@ -100,7 +101,8 @@ TEST(TableCommitResult, AppendAndDeleteOnALance12Table) {
   EXPECT_EQ(v5.versions().versions, (std::vector<std::uint64_t>{1, 2, 3, 4, 5}));
   ExpectSameAsOpened(v5);
   const std::vector<std::uint64_t> doomed = {0};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v6, DeleteRows(v5, doomed));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v6_deleted, DeleteRows(v5, doomed));
+  Dataset v6 = std::move(v6_deleted.dataset);
   ExpectSameAsOpened(v6);
   std::filesystem::remove_all(dir);
 }

@@ -22,13 +22,13 @@ using testing::TestBatch;
 Result<Dataset> Create(const std::shared_ptr<io::FileSystem>& fs, const std::string& path,
                        std::int64_t rows = 5) {
   std::vector<array::RecordBatchPtr> batches = {TestBatch(0, rows)};
-  return WriteTable(fs, path, batches);
+  return WriteTable(TableLocation(fs, path), batches);
 }
 
-Result<std::vector<Fragment>> NewFragments(io::FileSystem& fs, const Dataset& ds,
+Result<std::vector<Fragment>> NewFragments(io::FileSystem& /*fs*/, const Dataset& ds,
                                            std::int64_t first, std::int64_t rows) {
   std::vector<array::RecordBatchPtr> batches = {TestBatch(first, rows)};
-  return WriteFragments(fs, ds.path(), ds.manifest().fields, batches, WriteOptions{});
+  return WriteFragments(ds.location(), ds.manifest().fields, batches, WriteOptions{});
 }
 
 Transaction AppendTxn(std::uint64_t read_version, std::vector<Fragment> fragments) {
@@ -76,11 +76,11 @@ TEST(TableCommit, AppendAfterConcurrentOverwriteIsConflict) {
   WriteOptions overwrite;
   overwrite.mode = WriteMode::kOverwrite;
   std::vector<array::RecordBatchPtr> rows = {TestBatch(50, 1)};
-  LND_ASSERT_OK(WriteTable(fs, "t", rows, overwrite).status());
+  LND_ASSERT_OK(WriteTable(TableLocation(fs, "t"), rows, overwrite).status());
   LND_EXPECT_ERROR(CommitTransaction({fs, "t"}, AppendTxn(1, a)), StatusCode::kCommitConflict,
                    "version 2 was committed by a Overwrite operation after this Append was "
                    "planned at version 1");
-  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(TableLocation(fs, "t")));
   EXPECT_EQ(latest.version(), 2u);
   EXPECT_EQ(latest.CountRows(), 1u);
 }
@@ -101,7 +101,7 @@ TEST(TableCommit, DeletesOnDifferentFragmentsRebase) {
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 4), TestBatch(4, 4)};
   WriteOptions o;
   o.max_rows_per_file = 4;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows, o));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, "t"), rows, o));
   ASSERT_EQ(v1.fragments().size(), 2u);
   LND_ASSERT_OK(CommitTransaction({fs, "t"}, DeleteTxn(1, v1.fragments()[0], 1)).status());
   LND_ASSERT_OK_AND_ASSIGN(Dataset v3,
@@ -119,8 +119,10 @@ TEST(TableCommit, DeletesOnTheSameFragmentMergeTheirDeletionVectors) {
   LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Create(fs, "t", 6));
   const std::vector<std::uint64_t> first = {1};
   const std::vector<std::uint64_t> second = {4, 5};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, DeleteRows(v1, first));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v1, second));  // planned at v1 too
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v2_deleted, DeleteRows(v1, first));
+  Dataset v2 = std::move(v2_deleted.dataset);
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v3_deleted, DeleteRows(v1, second));
+  Dataset v3 = std::move(v3_deleted.dataset);  // planned at v1 too
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.CountRows(), 3u);
   ASSERT_EQ(v3.fragments().size(), 1u);
@@ -129,9 +131,10 @@ TEST(TableCommit, DeletesOnTheSameFragmentMergeTheirDeletionVectors) {
   // A NEW file (Lance's rebase writes a bitmap); v2's file is untouched.
   EXPECT_EQ(f.deletion_file->file_type, DeletionFileType::kBitmap);
   EXPECT_NE(f.deletion_file, v2.fragments()[0].deletion_file);
-  LND_ASSERT_OK_AND_ASSIGN(DeletionVector rows, ReadFragmentDeletions(*fs, "t", f));
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector rows, ReadFragmentDeletions(TableLocation(fs, "t"), f));
   EXPECT_EQ(rows.offsets(), (std::vector<std::uint32_t>{1, 4, 5}));
-  LND_ASSERT_OK_AND_ASSIGN(DeletionVector old, ReadFragmentDeletions(*fs, "t", v2.fragments()[0]));
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector old,
+                           ReadFragmentDeletions(TableLocation(fs, "t"), v2.fragments()[0]));
   EXPECT_EQ(old.offsets(), (std::vector<std::uint32_t>{1}));
   // The rebased transaction has its own .txn file recording the merged fragment.
   ASSERT_TRUE(v3.transaction().has_value());
@@ -143,7 +146,8 @@ TEST(TableCommit, DeletesOnTheSameFragmentMergeTheirDeletionVectors) {
   EXPECT_TRUE(exists);
   // The same again from v1 on a third writer: merges over both.
   const std::vector<std::uint64_t> third = {0};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, DeleteRows(v1, third));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v4_deleted, DeleteRows(v1, third));
+  Dataset v4 = std::move(v4_deleted.dataset);
   EXPECT_EQ(v4.CountRows(), 2u);
 }
 
@@ -153,7 +157,8 @@ TEST(TableCommit, ConcurrentDeletesThatDeleteEveryRowRemoveTheFragment) {
   const std::vector<std::uint64_t> first = {0, 1};
   const std::vector<std::uint64_t> second = {2};
   LND_ASSERT_OK(DeleteRows(v1, first).status());
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v1, second));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v3_deleted, DeleteRows(v1, second));
+  Dataset v3 = std::move(v3_deleted.dataset);
   EXPECT_EQ(v3.CountRows(), 0u);
   EXPECT_TRUE(v3.fragments().empty());
 }
@@ -174,13 +179,14 @@ TEST(TableCommit, DeleteOfAFragmentAnotherDeleteRemovedConflicts) {
 TEST(TableCommit, DeleteRacingACompactionConflictsNamingIt) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 4)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, "t"), rows));
   std::vector<array::RecordBatchPtr> more = {TestBatch(4, 4)};
   WriteOptions append;
   append.mode = WriteMode::kAppend;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, "t", more, append));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs, "t"), more, append));
   ASSERT_EQ(v2.fragments().size(), 2u);
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(v2));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(v2));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   ASSERT_EQ(m.committed_version, 3u);
   const std::vector<std::uint64_t> one = {1};
   auto st = DeleteRows(v2, one).status();
@@ -251,7 +257,7 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 4), TestBatch(4, 4)};
   WriteOptions o;
   o.max_rows_per_file = 4;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, "t", rows, o));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, "t"), rows, o));
 
   Transaction reserve;
   reserve.read_version = 1;
@@ -262,8 +268,8 @@ TEST(TableCommit, ReserveRewriteUpdateConfigRestore) {
 
   // Compaction planned at version 1: fragments 0 and 1 -> one new fragment with reserved id 2.
   std::vector<array::RecordBatchPtr> all = {TestBatch(0, 8)};
-  LND_ASSERT_OK_AND_ASSIGN(auto merged,
-                           WriteFragments(*fs, "t", v1.manifest().fields, all, WriteOptions{}));
+  LND_ASSERT_OK_AND_ASSIGN(auto merged, WriteFragments(TableLocation(fs, "t"), v1.manifest().fields,
+                                                       all, WriteOptions{}));
   merged[0].id = 2;
   Transaction rewrite;
   rewrite.read_version = 1;
@@ -359,7 +365,7 @@ void RaceAppends(std::shared_ptr<io::FileSystem> fs, const std::string& path) {
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(failures.load(), 0);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(fs, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(TableLocation(fs, path)));
   EXPECT_EQ(latest.version(), 1u + kWriters);
   EXPECT_EQ(latest.CountRows(), 3u + 21u);
   ASSERT_EQ(latest.fragments().size(), 1u + kWriters);
@@ -393,7 +399,7 @@ TEST(TableCommit, AppendToLance12TableKeepsItsState) {
   const std::string path = (dir / "t.lance").string();
   std::filesystem::copy(GoldenPath(), path, std::filesystem::copy_options::recursive);
   auto fs = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, Dataset::Open(fs, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, Dataset::Open(TableLocation(fs, path)));
   ASSERT_EQ(v4.version(), 4u);
 
   // Give the table an index section, config and table metadata (version 5, hand-made).
@@ -435,7 +441,7 @@ TEST(TableCommit, AppendToLance12TableKeepsItsState) {
   EXPECT_EQ(v6.CountRows(), 13u + 5u);
   EXPECT_EQ(v6.manifest().writer_library, "lance-nd");
   // Older versions are untouched.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(fs, path, 4));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(TableLocation(fs, path), 4));
   EXPECT_EQ(again.manifest().writer_library, "lance");
   EXPECT_EQ(again.CountRows(), 13u);
   std::filesystem::remove_all(dir);

@@ -52,15 +52,16 @@ TEST(TableCommitLanceInterop, Lance12ReadsAppendsAndWeRebase) {
   const std::string path = db + "/t.lance";
   auto fs = io::LocalFileSystem();
   std::vector<array::RecordBatchPtr> first = {testing::TestBatch(0, 5)};
-  LND_ASSERT_OK(WriteTable(fs, path, first).status());
+  LND_ASSERT_OK(WriteTable(TableLocation(fs, path), first).status());
   WriteOptions append;
   append.mode = WriteMode::kAppend;
   std::vector<array::RecordBatchPtr> second = {testing::TestBatch(5, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, path, second, append));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs, path), second, append));
   // Our next append, planned at version 2 but committed after Lance's.
   std::vector<array::RecordBatchPtr> third = {testing::TestBatch(10, 4)};
-  LND_ASSERT_OK_AND_ASSIGN(auto planned,
-                           WriteFragments(*fs, path, v2.manifest().fields, third, WriteOptions{}));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto planned,
+      WriteFragments(TableLocation(fs, path), v2.manifest().fields, third, WriteOptions{}));
 
   const std::string lance = RunNode(db, "add");
   ASSERT_EQ(JsonInt(lance, "rows"), 8) << lance;
@@ -98,7 +99,7 @@ TEST(TableCommitLanceInterop, OurDeleteMergesWithLancesConcurrentDelete) {
   const std::string path = db + "/t.lance";
   auto fs = io::LocalFileSystem();
   std::vector<array::RecordBatchPtr> rows = {testing::TestBatch(0, 5)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, path, rows));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, path), rows));
   ASSERT_EQ(v1.fragments().size(), 1u);
 
   const std::string lance = RunNode(db, "delete");
@@ -106,7 +107,8 @@ TEST(TableCommitLanceInterop, OurDeleteMergesWithLancesConcurrentDelete) {
   EXPECT_EQ(JsonInt(lance, "version"), 2) << lance;  // its delete committed version 2
 
   const std::vector<std::uint64_t> ours = {3};  // fragment 0, offset 3: id 3
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v1, ours));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v3_deleted, DeleteRows(v1, ours));
+  Dataset v3 = std::move(v3_deleted.dataset);
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.CountRows(), 3u);
 

@@ -44,9 +44,9 @@ Status MergeOne(const TableLocation& location, const Manifest& latest, const Fra
                              " when this Delete was planned at version ", read_version);
   }
   LND_ASSIGN_OR_RETURN(DeletionVector rows,
-                       ReadFragmentDeletions(location.fs(), location.root(), *mine));
+                       ReadFragmentDeletions(location, *mine));
   LND_ASSIGN_OR_RETURN(DeletionVector other,
-                       ReadFragmentDeletions(location.fs(), location.root(), theirs));
+                       ReadFragmentDeletions(location, theirs));
   rows.Union(other);
   if (rows.size() >= theirs.physical_rows) {
     ours->deleted_fragment_ids.push_back(id);
@@ -54,7 +54,7 @@ Status MergeOne(const TableLocation& location, const Manifest& latest, const Fra
     return Status();
   }
   LND_ASSIGN_OR_RETURN(DeletionFile file,
-                       WriteDeletionFile(location.fs(), location.root(), id, latest.version, rows,
+                       WriteDeletionFile(location, id, latest.version, rows,
                                          DeletionFileType::kBitmap));
   Fragment merged = theirs;
   merged.deletion_file = file;

@@ -9,11 +9,6 @@
 namespace lance_nd::table {
 namespace {
 
-std::string Join(const std::string& dir, const std::string& name) {
-  if (dir.empty()) return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
 const char* TypeName(DeletionFileType type) {
   return type == DeletionFileType::kArrowArray ? "Arrow" : "Roaring";
 }
@@ -89,16 +84,15 @@ Result<DeletionVector> ParseDeletionFile(std::span<const std::uint8_t> bytes, De
   return dv;
 }
 
-Result<DeletionVector> ReadDeletionFile(io::FileSystem& fs, const std::string& table_path,
-                                        std::uint64_t fragment_id, const DeletionFile& file,
-                                        std::uint64_t physical_rows) {
+Result<DeletionVector> ReadDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
+                                        const DeletionFile& file, std::uint64_t physical_rows) {
   if (file.base_id) {
     return Status::NotImplemented("deletion file of fragment " + std::to_string(fragment_id) +
                                   " lives under base path " + std::to_string(*file.base_id) +
                                   "; base paths are not supported yet");
   }
-  const std::string path = Join(table_path, file.RelativePath(fragment_id));
-  auto opened = fs.OpenForRead(path);
+  const std::string path = location.Path(file.RelativePath(fragment_id));
+  auto opened = location.fs().OpenForRead(path);
   if (!opened.ok()) {
     if (opened.status().code() == StatusCode::kNotFound) {
       return Status::NotFound("deletion file '" + path + "' of fragment " +
@@ -112,11 +106,10 @@ Result<DeletionVector> ReadDeletionFile(io::FileSystem& fs, const std::string& t
   return ParseDeletionFile(*bytes, file.file_type, physical_rows, file.num_deleted_rows, path);
 }
 
-Result<DeletionVector> ReadFragmentDeletions(io::FileSystem& fs, const std::string& table_path,
+Result<DeletionVector> ReadFragmentDeletions(const TableLocation& location,
                                              const Fragment& fragment) {
   if (!fragment.deletion_file) return DeletionVector();
-  return ReadDeletionFile(fs, table_path, fragment.id, *fragment.deletion_file,
-                          fragment.physical_rows);
+  return ReadDeletionFile(location, fragment.id, *fragment.deletion_file, fragment.physical_rows);
 }
 
 Result<std::vector<std::uint8_t>> SerializeDeletionVector(const DeletionVector& rows,
@@ -136,9 +129,9 @@ Result<std::vector<std::uint8_t>> SerializeDeletionVector(const DeletionVector& 
   return array::ipc::WriteIpcFileBytes(schema, batches, options);
 }
 
-Result<DeletionFile> WriteDeletionFile(io::FileSystem& fs, const std::string& table_path,
-                                       std::uint64_t fragment_id, std::uint64_t read_version,
-                                       const DeletionVector& rows, DeletionFileType type) {
+Result<DeletionFile> WriteDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
+                                       std::uint64_t read_version, const DeletionVector& rows,
+                                       DeletionFileType type) {
   if (rows.empty()) {
     return Status::InvalidArgument(
         "WriteDeletionFile for fragment " + std::to_string(fragment_id) +
@@ -152,18 +145,17 @@ Result<DeletionFile> WriteDeletionFile(io::FileSystem& fs, const std::string& ta
   file.id = gen() >> 1;  // Lance's ids are positive i64-range values
   file.num_deleted_rows = rows.size();
   LND_ASSIGN_OR_RETURN(std::vector<std::uint8_t> bytes, SerializeDeletionVector(rows, type));
-  const std::string path = Join(table_path, file.RelativePath(fragment_id));
-  LND_ASSIGN_OR_RETURN(auto out, fs.Create(path));
+  const std::string path = location.Path(file.RelativePath(fragment_id));
+  LND_ASSIGN_OR_RETURN(auto out, location.fs().Create(path));
   LND_RETURN_NOT_OK(out->Write(bytes));
   LND_RETURN_NOT_OK(out->Sync());  // durable before a manifest can name it
   LND_RETURN_NOT_OK(out->Close());
   return file;
 }
 
-Result<DeletionFile> WriteDeletionFile(io::FileSystem& fs, const std::string& table_path,
-                                       std::uint64_t fragment_id, std::uint64_t read_version,
-                                       const DeletionVector& rows) {
-  return WriteDeletionFile(fs, table_path, fragment_id, read_version, rows,
+Result<DeletionFile> WriteDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
+                                       std::uint64_t read_version, const DeletionVector& rows) {
+  return WriteDeletionFile(location, fragment_id, read_version, rows,
                            PreferredDeletionFileType(rows.size()));
 }
 

@@ -53,7 +53,8 @@ TEST(DeletionFileTest, WriteReadBothForms) {
     std::vector<std::uint32_t> offsets(n);
     for (std::size_t i = 0; i < n; ++i) offsets[i] = static_cast<std::uint32_t>(i * 7 + 1);
     DeletionVector dv(offsets);
-    LND_ASSERT_OK_AND_ASSIGN(DeletionFile file, WriteDeletionFile(*fs, "/t", 4, 9, dv));
+    LND_ASSERT_OK_AND_ASSIGN(DeletionFile file,
+                             WriteDeletionFile(TableLocation(fs, "/t"), 4, 9, dv));
     EXPECT_EQ(file.file_type,
               n <= 5000 ? DeletionFileType::kArrowArray : DeletionFileType::kBitmap);
     EXPECT_EQ(file.read_version, 9u);
@@ -62,13 +63,14 @@ TEST(DeletionFileTest, WriteReadBothForms) {
     EXPECT_EQ(rel, "_deletions/4-9-" + std::to_string(file.id) + (n <= 5000 ? ".arrow" : ".bin"));
     LND_ASSERT_OK_AND_ASSIGN(bool exists, fs->Exists("/t/" + rel));
     EXPECT_TRUE(exists);
-    LND_ASSERT_OK_AND_ASSIGN(DeletionVector back, ReadDeletionFile(*fs, "/t", 4, file, 7 * n + 1));
+    LND_ASSERT_OK_AND_ASSIGN(DeletionVector back,
+                             ReadDeletionFile(TableLocation(fs, "/t"), 4, file, 7 * n + 1));
     EXPECT_EQ(back, dv);
     Fragment frag;
     frag.id = 4;
     frag.physical_rows = 7 * n + 1;
     frag.deletion_file = file;
-    LND_ASSERT_OK_AND_ASSIGN(back, ReadFragmentDeletions(*fs, "/t", frag));
+    LND_ASSERT_OK_AND_ASSIGN(back, ReadFragmentDeletions(TableLocation(fs, "/t"), frag));
     EXPECT_EQ(back, dv);
   }
 }
@@ -76,23 +78,24 @@ TEST(DeletionFileTest, WriteReadBothForms) {
 TEST(DeletionFileTest, ExplicitBitmapForSmallVector) {
   auto fs = io::MakeMemoryFileSystem();
   DeletionVector dv({1, 2});
-  LND_ASSERT_OK_AND_ASSIGN(DeletionFile file,
-                           WriteDeletionFile(*fs, "/t", 0, 1, dv, DeletionFileType::kBitmap));
+  LND_ASSERT_OK_AND_ASSIGN(DeletionFile file, WriteDeletionFile(TableLocation(fs, "/t"), 0, 1, dv,
+                                                                DeletionFileType::kBitmap));
   EXPECT_EQ(file.RelativePath(0).substr(file.RelativePath(0).size() - 4), ".bin");
-  LND_ASSERT_OK_AND_ASSIGN(DeletionVector back, ReadDeletionFile(*fs, "/t", 0, file, 3));
+  LND_ASSERT_OK_AND_ASSIGN(DeletionVector back,
+                           ReadDeletionFile(TableLocation(fs, "/t"), 0, file, 3));
   EXPECT_EQ(back, dv);
 }
 
 TEST(DeletionFileTest, EmptyVectorRefused) {
   auto fs = io::MakeMemoryFileSystem();
-  LND_EXPECT_ERROR(WriteDeletionFile(*fs, "/t", 0, 1, DeletionVector()),
+  LND_EXPECT_ERROR(WriteDeletionFile(TableLocation(fs, "/t"), 0, 1, DeletionVector()),
                    StatusCode::kInvalidArgument, "no deleted rows");
 }
 
 TEST(DeletionFileTest, MissingFileNamesItAndSaysDamaged) {
   auto fs = io::MakeMemoryFileSystem();
   DeletionFile file{DeletionFileType::kArrowArray, 3, 77, 1, std::nullopt};
-  LND_EXPECT_ERROR(ReadDeletionFile(*fs, "/t", 2, file, 10), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(ReadDeletionFile(TableLocation(fs, "/t"), 2, file, 10), StatusCode::kNotFound,
                    "'/t/_deletions/2-3-77.arrow' of fragment 2 does not exist; the table may be "
                    "damaged");
 }

@@ -18,7 +18,8 @@ using array::DataType;
 using array::Field;
 using array::TypeId;
 
-std::string Join(const std::string& prefix, const std::string& name) {
+// The dotted path of field `name` under the struct at `prefix` ("" at the top level).
+std::string DottedFieldPath(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
 }
 
@@ -51,7 +52,7 @@ Status CheckUniqueNames(const std::vector<array::FieldPtr>& fields, const std::s
     for (std::size_t j = i + 1; j < fields.size(); ++j) {
       if (fields[i]->name() == fields[j]->name()) {
         return Status::InvalidArgument("offered schema has two fields named '" +
-                                       Join(where, fields[i]->name()) +
+                                       DottedFieldPath(where, fields[i]->name()) +
                                        "'; names must be unique among siblings");
       }
     }
@@ -114,7 +115,7 @@ class Merger {
   Status MergeExisting(std::size_t index, const Field& table_field, const Field* wanted,
                        const std::string& prefix) {
     const LanceField& lf = fields_[index];
-    const std::string path = Join(prefix, lf.name);
+    const std::string path = DottedFieldPath(prefix, lf.name);
     if (wanted == nullptr) {
       EmitSubtree(index);
       return Status::OK();
@@ -154,7 +155,7 @@ class Merger {
   // A whole new subtree: ids in pre-order from next_id_, root under `parent_id`, root nullable
   // (old rows read it as null).
   Status AddNew(const Field& field, std::int32_t parent_id, const std::string& prefix) {
-    const std::string path = Join(prefix, field.name());
+    const std::string path = DottedFieldPath(prefix, field.name());
     array::Schema one({field.WithNullable(true)});
     LND_ASSIGN_OR_RETURN(
         auto lance_fields,
@@ -215,8 +216,22 @@ Result<std::vector<LanceField>> MergeFields(const std::vector<LanceField>& table
   return merger.TakeResult();
 }
 
+namespace {
+
+// The metadata-only Merge: the latest fragments unchanged, the merged schema.
+Transaction MergeTransaction(const Dataset& latest, std::vector<LanceField> merged) {
+  const Manifest& m = latest.manifest();
+  Transaction txn;
+  txn.read_version = latest.version();
+  txn.uuid = NewUuid();
+  txn.operation = op::Merge{m.fragments, std::move(merged), m.schema_metadata};
+  return txn;
+}
+
+}  // namespace
+
 Result<Dataset> EvolveSchema(const Dataset& ds, const array::Schema& wanted) {
-  LND_ASSIGN_OR_RETURN(Dataset latest, Dataset::Open(ds.file_system(), ds.path()));
+  LND_ASSIGN_OR_RETURN(Dataset latest, Dataset::Open(ds.location()));
   const Manifest& m = latest.manifest();
   std::vector<std::string> added;
   LND_ASSIGN_OR_RETURN(auto merged,
@@ -239,11 +254,7 @@ Result<Dataset> EvolveSchema(const Dataset& ds, const array::Schema& wanted) {
     }
   }
 
-  Transaction txn;
-  txn.read_version = latest.version();
-  txn.uuid = NewUuid();
-  txn.operation = op::Merge{m.fragments, std::move(merged), m.schema_metadata};
-  return CommitTransaction(latest.file_system(), latest.path(), std::move(txn));
+  return CommitTransaction(latest.location(), MergeTransaction(latest, std::move(merged)));
 }
 
 }  // namespace lance_nd::table

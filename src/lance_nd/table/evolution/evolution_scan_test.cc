@@ -15,7 +15,7 @@ TEST(EvolutionScan, OldFragmentsReadNewFieldsAsNull) {
   auto fs = io::MakeMemoryFileSystem();
   const std::string path = "db/t.lance";
   std::vector<array::RecordBatchPtr> rows = {testing::TestBatch(0, 10)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, path, rows));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, path), rows));
 
   using array::MakeField;
   auto wanted =
@@ -38,7 +38,7 @@ TEST(EvolutionScan, OldFragmentsReadNewFieldsAsNull) {
   for (std::int64_t i = 0; i < 10; ++i) EXPECT_TRUE(s.children[2]->IsNull(s.offset + i)) << i;
 
   // Version 1 still reads with its own schema.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset again_v1, Dataset::Open(fs, path, 1));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset again_v1, Dataset::Open(TableLocation(fs, path), 1));
   LND_ASSERT_OK_AND_ASSIGN(auto old_batch, ReadTable(again_v1));
   EXPECT_EQ(old_batch->schema()->num_fields(), 2);
 }

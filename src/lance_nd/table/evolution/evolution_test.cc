@@ -165,7 +165,7 @@ class EvolutionCommitTest : public ::testing::Test {
 };
 
 TEST_F(EvolutionCommitTest, CommitsOneMetadataOnlyMerge) {
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Dataset::Open(TableLocation(fs_, table_)));
   auto wanted = MakeSchema({MakeField("s", array::Struct({MakeField("note", array::Utf8())})),
                             MakeField("extra", array::Int32())});
   LND_ASSERT_OK_AND_ASSIGN(Dataset v2, EvolveSchema(v1, *wanted));
@@ -185,23 +185,23 @@ TEST_F(EvolutionCommitTest, CommitsOneMetadataOnlyMerge) {
   ASSERT_NE(v2.transaction()->get<op::Merge>(), nullptr);
   EXPECT_EQ(v2.transaction()->get<op::Merge>()->schema, v2.manifest().fields);
   // Reopened from disk: same.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset again, Dataset::Open(TableLocation(fs_, table_)));
   EXPECT_EQ(again.version(), 2u);
   EXPECT_EQ(again.schema()->GetField("extra")->type()->id(), array::TypeId::kInt32);
 
   // Offering the same again commits nothing; evolving from the stale v1 uses the latest.
   LND_ASSERT_OK_AND_ASSIGN(Dataset same, EvolveSchema(v1, *wanted));
   EXPECT_EQ(same.version(), 2u);
-  LND_ASSERT_OK_AND_ASSIGN(auto versions, ListVersions(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(auto versions, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(versions.versions.size(), 2u);
 }
 
 TEST_F(EvolutionCommitTest, ConflictCommitsNothing) {
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, Dataset::Open(TableLocation(fs_, table_)));
   auto wanted = MakeSchema({MakeField("id", array::Utf8()), MakeField("extra", array::Int32())});
   LND_EXPECT_ERROR(EvolveSchema(v1, *wanted), StatusCode::kSchemaMismatch,
                    "field 'id' has type int64 in the table but string was offered");
-  LND_ASSERT_OK_AND_ASSIGN(auto versions, ListVersions(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(auto versions, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(versions.versions.size(), 1u);
 }
 
@@ -211,7 +211,7 @@ TEST_F(EvolutionCommitTest, NestedAddNeedsFormat22) {
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
   LND_ASSERT_OK(testing::WriteBytes(
       *fs_, table_ + "/_versions/" + ManifestFileName(2, ManifestNaming::kV2), bytes));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, Dataset::Open(TableLocation(fs_, table_)));
   auto nested = MakeSchema({MakeField("s", array::Struct({MakeField("note", array::Utf8())}))});
   LND_EXPECT_ERROR(EvolveSchema(v2, *nested), StatusCode::kNotImplemented,
                    "new struct children need data format 2.2 or newer, the table has 2.1");

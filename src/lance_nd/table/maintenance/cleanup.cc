@@ -5,18 +5,17 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/maintenance/index_uuids.h"
 #include "lance_nd/table/tags.h"
-#include "lance_nd/table/tags/table_paths.h"
 
 namespace lance_nd::table {
 namespace {
 
-using internal::JoinPath;
 using Clock = std::chrono::system_clock;
 
 constexpr std::chrono::hours kUnverifiedThreshold{7 * 24};  // Lance: 7 days
@@ -42,7 +41,7 @@ Status AddReferences(const ManifestFile& mf, const std::string& manifest_path, F
                                       "' has data files under other base paths; cleanup of "
                                       "such tables is not supported");
       }
-      set->files.insert(JoinPath(internal::kDataDir, df.path));
+      set->files.insert(JoinPath(kDataDir, df.path));
     }
     if (f.deletion_file) {
       if (f.deletion_file->base_id) {
@@ -54,7 +53,7 @@ Status AddReferences(const ManifestFile& mf, const std::string& manifest_path, F
     }
   }
   if (!m.transaction_file.empty()) {
-    set->files.insert(JoinPath(internal::kTransactionsDir, m.transaction_file));
+    set->files.insert(JoinPath(kTransactionsDir, m.transaction_file));
   }
   if (m.index_section_blob) {
     LND_ASSIGN_OR_RETURN(auto uuids, internal::IndexUuids(*m.index_section_blob, manifest_path));
@@ -85,16 +84,16 @@ Result<ManifestFile> ReadManifestAt(io::FileSystem& fs, const std::string& manif
 
 class Cleaner {
  public:
-  Cleaner(io::FileSystem& fs, std::string path, const CleanupOptions& options)
-      : fs_(fs), path_(std::move(path)), options_(options) {
+  Cleaner(const TableLocation& location, const CleanupOptions& options)
+      : location_(location), fs_(location.fs()), path_(location.root()), options_(options) {
     now_ = options.now.value_or(Clock::now());
     cutoff_ = now_ - options.older_than;
     unverified_cutoff_ = now_ - std::max<Clock::duration>(options.older_than, kUnverifiedThreshold);
   }
 
   Result<CleanupStats> Run() {
-    LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(fs_, path_));
-    LND_ASSIGN_OR_RETURN(auto tags, ListTags(fs_, path_));
+    LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(location_));
+    LND_ASSIGN_OR_RETURN(auto tags, ListTags(location_));
     std::set<std::uint64_t> tagged;
     for (const TagInfo& t : tags) tagged.insert(t.version);
     const std::uint64_t latest = versions.versions.back();
@@ -103,7 +102,7 @@ class Cleaner {
     }
     // Versions committed while we were reading (e.g. a Restore of an old version) are retained
     // and their files protected too.
-    LND_ASSIGN_OR_RETURN(VersionList again, ListVersions(fs_, path_));
+    LND_ASSIGN_OR_RETURN(VersionList again, ListVersions(location_));
     for (const std::uint64_t v : again.versions) {
       if (v > latest) LND_RETURN_NOT_OK(Inspect(v, again.naming, /*force_retain=*/true));
     }
@@ -113,10 +112,9 @@ class Cleaner {
       LND_RETURN_NOT_OK(RemoveFile(m.path, m.size, &stats));
       ++stats.old_versions;
     }
-    LND_RETURN_NOT_OK(SweepDir(internal::kDataDir, &stats.data_files_removed, &stats));
-    LND_RETURN_NOT_OK(SweepDir(internal::kDeletionsDir, &stats.deletion_files_removed, &stats));
-    LND_RETURN_NOT_OK(
-        SweepDir(internal::kTransactionsDir, &stats.transaction_files_removed, &stats));
+    LND_RETURN_NOT_OK(SweepDir(kDataDir, &stats.data_files_removed, &stats));
+    LND_RETURN_NOT_OK(SweepDir(kDeletionsDir, &stats.deletion_files_removed, &stats));
+    LND_RETURN_NOT_OK(SweepDir(kTransactionsDir, &stats.transaction_files_removed, &stats));
     LND_RETURN_NOT_OK(SweepIndices(&stats));
     return stats;
   }
@@ -124,7 +122,7 @@ class Cleaner {
  private:
   Status Inspect(std::uint64_t version, ManifestNaming naming, bool force_retain) {
     const std::string manifest_path =
-        JoinPath(JoinPath(path_, internal::kVersionsDir), ManifestFileName(version, naming));
+        location_.Path(kVersionsDir, ManifestFileName(version, naming));
     std::uint64_t size = 0;
     LND_ASSIGN_OR_RETURN(ManifestFile mf, ReadManifestAt(fs_, manifest_path, version, &size));
     const Clock::time_point committed =
@@ -154,8 +152,8 @@ class Cleaner {
     return Status::OK();
   }
 
-  Status SweepDir(const char* dir, std::uint64_t* counter, CleanupStats* stats) {
-    const std::string full_dir = JoinPath(path_, dir);
+  Status SweepDir(std::string_view dir, std::uint64_t* counter, CleanupStats* stats) {
+    const std::string full_dir = location_.Path(dir);
     auto entries = fs_.List(full_dir);
     if (!entries.ok()) {
       if (entries.status().code() == StatusCode::kNotFound) return Status::OK();
@@ -165,7 +163,7 @@ class Cleaner {
       if (e.is_directory) continue;  // Lance keeps these directories flat; leave anything else
       const std::string rel = JoinPath(dir, e.name);
       if (referenced_.files.count(rel) > 0) continue;
-      const std::string full = JoinPath(path_, rel);
+      const std::string full = location_.Path(rel);
       if (verified_.files.count(rel) == 0 && !MayRemoveUnverified(full)) continue;
       const std::uint64_t before = stats->files_removed;
       LND_RETURN_NOT_OK(RemoveFile(full, e.size, stats));
@@ -190,7 +188,7 @@ class Cleaner {
   }
 
   Status SweepIndices(CleanupStats* stats) {
-    const std::string full_dir = JoinPath(path_, internal::kIndicesDir);
+    const std::string full_dir = location_.IndicesDir();
     auto entries = fs_.List(full_dir);
     if (!entries.ok()) {
       if (entries.status().code() == StatusCode::kNotFound) return Status::OK();
@@ -205,8 +203,9 @@ class Cleaner {
     return Status::OK();
   }
 
+  const TableLocation& location_;
   io::FileSystem& fs_;
-  std::string path_;
+  const std::string& path_;
   const CleanupOptions& options_;
   Clock::time_point now_, cutoff_, unverified_cutoff_;
   FileSet referenced_;  // by retained versions: never removed
@@ -225,14 +224,18 @@ ModifiedTimeFn LocalModifiedTime() {
   };
 }
 
-Result<CleanupStats> CleanupOldVersions(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                        const CleanupOptions& options) {
-  if (fs == nullptr) return Status::InvalidArgument("CleanupOldVersions needs a file system");
+Result<CleanupResult> CleanupOldVersions(const TableLocation& location,
+                                         const CleanupOptions& options) {
+  if (location.file_system() == nullptr) {
+    return Status::InvalidArgument("CleanupOldVersions needs a file system");
+  }
   if (options.older_than.count() < 0) {
     return Status::InvalidArgument("CleanupOldVersions: older_than must not be negative (got " +
                                    std::to_string(options.older_than.count()) + " s)");
   }
-  return Cleaner(*fs, path, options).Run();
+  LND_ASSIGN_OR_RETURN(CleanupStats stats, Cleaner(location, options).Run());
+  LND_ASSIGN_OR_RETURN(Dataset latest, Dataset::Open(location));
+  return CleanupResult{std::move(latest), stats};
 }
 
 }  // namespace lance_nd::table

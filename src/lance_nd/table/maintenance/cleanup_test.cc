@@ -86,7 +86,7 @@ class CleanupTest : public ops_testing::MemoryOrLocalTableTest {
     PutFile("data/orphan.lance", 50);
     PutFile("_deletions/9-9-9.arrow", 50);
     PutFile("_transactions/5-f.txn", 50);
-    LND_ASSERT_OK(CreateTag(*fs_, table_, "keep", 3));
+    LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "keep", 3));
   }
 
   CleanupOptions Options() {
@@ -98,13 +98,19 @@ class CleanupTest : public ops_testing::MemoryOrLocalTableTest {
 
 TEST_P(CleanupTest, KeepsLatestTaggedAndReferenced) {
   MakeHistory();
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs_, table_, Options()));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), Options()));
+  CleanupStats stats = std::move(stats_cleaned.stats);
+  // The result holds the latest version, as it is after the cleanup.
+  LND_ASSERT_OK_AND_ASSIGN(Dataset latest, Dataset::Open(TableLocation(fs_, table_)));
+  EXPECT_EQ(stats_cleaned.dataset.version(), latest.version());
+  EXPECT_EQ(stats_cleaned.dataset.versions().versions, latest.versions().versions);
   EXPECT_EQ(stats.old_versions, 3u);  // v1, v2, v4
   EXPECT_EQ(stats.data_files_removed, 0u);
   EXPECT_EQ(stats.deletion_files_removed, 1u);
   EXPECT_EQ(stats.transaction_files_removed, 3u);
   EXPECT_EQ(stats.files_removed, 7u);
-  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(left.versions, (std::vector<std::uint64_t>{3, 5}));
   // Referenced by the tagged v3 or the latest v5 (a.lance also by the removed v1/v2).
   for (const char* f :
@@ -121,15 +127,19 @@ TEST_P(CleanupTest, KeepsLatestTaggedAndReferenced) {
   for (const char* f : {"data/orphan.lance", "_deletions/9-9-9.arrow", "_transactions/5-f.txn"}) {
     EXPECT_TRUE(Has(f)) << f;
   }
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, OpenTag(fs_, table_, "keep"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, OpenTag(TableLocation(fs_, table_), "keep"));
   EXPECT_EQ(v3.fragments().size(), 2u);
   // Idempotent: nothing more to do.
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats again, CleanupOldVersions(fs_, table_, Options()));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult again_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), Options()));
+  CleanupStats again = std::move(again_cleaned.stats);
   EXPECT_EQ(again, CleanupStats{});
 
   // Untagging v3 lets it go, and with it a.lance, b.lance and its deletion file.
-  LND_ASSERT_OK(DeleteTag(*fs_, table_, "keep"));
-  LND_ASSERT_OK_AND_ASSIGN(stats, CleanupOldVersions(fs_, table_, Options()));
+  LND_ASSERT_OK(DeleteTag(TableLocation(fs_, table_), "keep"));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult cleaned_again,
+                           CleanupOldVersions(TableLocation(fs_, table_), Options()));
+  stats = cleaned_again.stats;
   EXPECT_EQ(stats.old_versions, 1u);
   EXPECT_EQ(stats.data_files_removed, 2u);
   EXPECT_EQ(stats.deletion_files_removed, 1u);
@@ -138,7 +148,7 @@ TEST_P(CleanupTest, KeepsLatestTaggedAndReferenced) {
   EXPECT_FALSE(Has("data/b.lance"));
   EXPECT_TRUE(Has("data/c.lance"));
   EXPECT_TRUE(Has("data/d.lance"));
-  LND_ASSERT_OK_AND_ASSIGN(left, ListVersions(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(left, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(left.versions, (std::vector<std::uint64_t>{5}));
 }
 
@@ -151,7 +161,9 @@ TEST_P(CleanupTest, CountsBytes) {
     expected += f->Size();
   }
   expected += 100 + 3 * 7;  // 1-1-7.arrow, three .txn files
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs_, table_, Options()));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), Options()));
+  CleanupStats stats = std::move(stats_cleaned.stats);
   EXPECT_EQ(stats.bytes_removed, expected);
 }
 
@@ -163,12 +175,14 @@ TEST_P(CleanupTest, LatestIsKeptEvenWhenOld) {
   PutFile("data/b.lance");
   CleanupOptions o = Options();
   o.older_than = std::chrono::seconds(0);
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs_, table_, o));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), o));
+  CleanupStats stats = std::move(stats_cleaned.stats);
   EXPECT_EQ(stats.old_versions, 1u);
   EXPECT_FALSE(Has("data/a.lance"));
   EXPECT_TRUE(Has("data/b.lance"));
   EXPECT_TRUE(Has("_transactions/1-b.txn"));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, table_)));
   EXPECT_EQ(ds.version(), 2u);
 }
 
@@ -176,9 +190,11 @@ TEST_P(CleanupTest, YoungVersionsAndTheirFilesStay) {
   MakeHistory();
   CleanupOptions o = Options();
   o.older_than = std::chrono::seconds(60 * kDay);  // everything is younger than that
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs_, table_, o));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), o));
+  CleanupStats stats = std::move(stats_cleaned.stats);
   EXPECT_EQ(stats, CleanupStats{});
-  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(left.versions.size(), 5u);
 }
 
@@ -196,7 +212,9 @@ TEST_P(CleanupTest, UnverifiedFilesByAge) {
     if (it == mtimes.end()) return std::nullopt;
     return it->second;
   };
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs_, table_, o));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), o));
+  CleanupStats stats = std::move(stats_cleaned.stats);
   EXPECT_FALSE(Has("data/orphan.lance"));
   EXPECT_TRUE(Has("_deletions/9-9-9.arrow"));  // younger than Lance's 7-day threshold
   EXPECT_TRUE(Has("_transactions/5-f.txn"));
@@ -204,7 +222,9 @@ TEST_P(CleanupTest, UnverifiedFilesByAge) {
 
   // delete_unverified: only the window counts, unknown ages too.
   o.delete_unverified = true;
-  LND_ASSERT_OK_AND_ASSIGN(stats, CleanupOldVersions(fs_, table_, o));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult cleaned_again,
+                           CleanupOldVersions(TableLocation(fs_, table_), o));
+  stats = cleaned_again.stats;
   EXPECT_FALSE(Has("_deletions/9-9-9.arrow"));
   EXPECT_FALSE(Has("_transactions/5-f.txn"));
   // Still never a referenced file.
@@ -225,7 +245,9 @@ TEST_P(CleanupTest, IndexDirectories) {
   PutFile(old_dir + "/sub/part.bin");
   PutFile(new_dir + "/page_lookup.lance");
   PutFile("_indices/33333333-3333-3333-3333-333333333333/x.idx");  // unverified
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs_, table_, Options()));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs_, table_), Options()));
+  CleanupStats stats = std::move(stats_cleaned.stats);
   EXPECT_EQ(stats.index_files_removed, 2u);
   EXPECT_FALSE(Has(old_dir + "/page_lookup.lance"));
   EXPECT_FALSE(Has(old_dir + "/sub/part.bin"));
@@ -236,8 +258,9 @@ TEST_P(CleanupTest, IndexDirectories) {
 TEST_P(CleanupTest, UnreadableManifestDeletesNothing) {
   MakeHistory();
   Put("_versions/" + ManifestFileName(2, ManifestNaming::kV2), {1, 2, 3, 4});
-  LND_EXPECT_ERROR(CleanupOldVersions(fs_, table_, Options()), StatusCode::kCorrupt, "");
-  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(*fs_, table_));
+  LND_EXPECT_ERROR(CleanupOldVersions(TableLocation(fs_, table_), Options()), StatusCode::kCorrupt,
+                   "");
+  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(left.versions.size(), 5u);
   EXPECT_TRUE(Has("_transactions/0-a.txn"));
   EXPECT_TRUE(Has("_deletions/1-1-7.arrow"));
@@ -248,22 +271,22 @@ TEST_P(CleanupTest, BadIndexSectionDeletesNothing) {
   PutVersion(1, old, {Frag(0, "a.lance")}, "0-a.txn", std::string("\x0a\x05\x0a", 3));
   PutVersion(2, old + 1, {Frag(1, "b.lance")}, "1-b.txn");
   PutFile("data/a.lance");
-  LND_EXPECT_ERROR(CleanupOldVersions(fs_, table_, Options()), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(CleanupOldVersions(TableLocation(fs_, table_), Options()), StatusCode::kCorrupt,
                    "index section of manifest");
   EXPECT_TRUE(Has("data/a.lance"));
-  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(VersionList left, ListVersions(TableLocation(fs_, table_)));
   EXPECT_EQ(left.versions.size(), 2u);
 }
 
 TEST_P(CleanupTest, Errors) {
-  LND_EXPECT_ERROR(CleanupOldVersions(fs_, table_, Options()), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(CleanupOldVersions(TableLocation(fs_, table_), Options()), StatusCode::kNotFound,
                    "no Lance table");
   CleanupOptions o;
   o.older_than = std::chrono::seconds(-1);
-  LND_EXPECT_ERROR(CleanupOldVersions(fs_, table_, o), StatusCode::kInvalidArgument,
+  LND_EXPECT_ERROR(CleanupOldVersions(TableLocation(fs_, table_), o), StatusCode::kInvalidArgument,
                    "older_than must not be negative");
-  LND_EXPECT_ERROR(CleanupOldVersions(nullptr, table_, o), StatusCode::kInvalidArgument,
-                   "needs a file system");
+  LND_EXPECT_ERROR(CleanupOldVersions(TableLocation(nullptr, table_), o),
+                   StatusCode::kInvalidArgument, "needs a file system");
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryAndLocal, CleanupTest, ::testing::Values(false, true),
@@ -278,15 +301,19 @@ TEST(CleanupLance12Test, CleansALance12Table) {
   CleanupOptions o;
   o.older_than = std::chrono::seconds(0);
   o.modified_time = LocalModifiedTime();
-  LND_ASSERT_OK_AND_ASSIGN(CleanupStats stats, CleanupOldVersions(fs, table, o));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult stats_cleaned,
+                           CleanupOldVersions(TableLocation(fs, table), o));
+  CleanupStats stats = std::move(stats_cleaned.stats);
   EXPECT_EQ(stats, CleanupStats{});
-  LND_ASSERT_OK(DeleteTag(*fs, table, "x"));
-  LND_ASSERT_OK(DeleteTag(*fs, table, "v-one"));
-  LND_ASSERT_OK_AND_ASSIGN(stats, CleanupOldVersions(fs, table, o));
+  LND_ASSERT_OK(DeleteTag(TableLocation(fs, table), "x"));
+  LND_ASSERT_OK(DeleteTag(TableLocation(fs, table), "v-one"));
+  LND_ASSERT_OK_AND_ASSIGN(CleanupResult cleaned_again,
+                           CleanupOldVersions(TableLocation(fs, table), o));
+  stats = cleaned_again.stats;
   EXPECT_EQ(stats.old_versions, 2u);
   EXPECT_EQ(stats.transaction_files_removed, 2u);
   EXPECT_EQ(stats.data_files_removed, 0u);  // v3 still uses both data files
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, table));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, table)));
   EXPECT_EQ(ds.version(), 3u);
   EXPECT_EQ(ds.versions().versions, (std::vector<std::uint64_t>{3}));
   EXPECT_EQ(ds.CountRows(), 4u);

@@ -23,7 +23,7 @@ Status ReserveFragmentIds(const Dataset& ds, op::Rewrite* rewrite) {
   reserve.read_version = ds.version();
   reserve.operation = op::ReserveFragments{static_cast<std::uint32_t>(fresh.size())};
   LND_ASSIGN_OR_RETURN(Dataset reserved,
-                       CommitTransaction(ds.file_system(), ds.path(), std::move(reserve)));
+                       CommitTransaction(ds.location(), std::move(reserve)));
   const std::uint64_t end = std::uint64_t{reserved.manifest().max_fragment_id.value_or(0)} + 1;
   if (end < fresh.size()) {
     return Status::InvalidTable("ReserveFragments committed max fragment id " +
@@ -37,7 +37,7 @@ Status ReserveFragmentIds(const Dataset& ds, op::Rewrite* rewrite) {
 
 }  // namespace
 
-Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options) {
+Result<CompactionResult> Compact(const Dataset& ds, const CompactionOptions& options) {
   if (options.target_rows_per_fragment <= 0) {
     return Status::InvalidArgument("Compact: target_rows_per_fragment must be positive (got " +
                                    std::to_string(options.target_rows_per_fragment) + ")");
@@ -50,7 +50,7 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
   }
   const auto groups = internal::PlanCompaction(ds.fragments(), options);
   CompactionMetrics metrics;
-  if (groups.empty()) return metrics;
+  if (groups.empty()) return CompactionResult{ds, metrics};
 
   // Stable row ids (flag 2): the new fragments keep their rows' ids and versions, and, like
   // Lance 12, their fragment ids are reserved by a ReserveFragments commit first.
@@ -70,12 +70,12 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
     RewriteGroup rg;
     rg.old_fragments = group;
     if (!batches.empty()) {
-      LND_ASSIGN_OR_RETURN(rg.new_fragments, WriteFragments(*ds.file_system(), ds.path(),
-                                                            ds.manifest().fields, batches, write));
+      LND_ASSIGN_OR_RETURN(rg.new_fragments,
+                           WriteFragments(ds.location(), ds.manifest().fields, batches, write));
     }
     if (stable) {
-      LND_RETURN_NOT_OK(internal::CarryRowIdsThroughRewrite(*ds.file_system(), ds.path(),
-                                                            rg.old_fragments, &rg.new_fragments));
+      LND_RETURN_NOT_OK(
+          internal::CarryRowIdsThroughRewrite(ds.location(), rg.old_fragments, &rg.new_fragments));
     }
     metrics.fragments_removed += group.size();
     metrics.fragments_added += rg.new_fragments.size();
@@ -89,9 +89,9 @@ Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& op
   txn.read_version = ds.version();
   txn.operation = std::move(rewrite);
   LND_ASSIGN_OR_RETURN(Dataset committed,
-                       CommitTransaction(ds.file_system(), ds.path(), std::move(txn)));
+                       CommitTransaction(ds.location(), std::move(txn)));
   metrics.committed_version = committed.version();
-  return metrics;
+  return CompactionResult{std::move(committed), metrics};
 }
 
 }  // namespace lance_nd::table

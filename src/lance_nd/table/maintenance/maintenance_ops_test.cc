@@ -46,18 +46,18 @@ class MaintenanceOpsTest : public ops_testing::MemoryOrLocalTableTest {
     WriteOptions o;
     o.max_rows_per_file = rows_per_file;
     std::vector<array::RecordBatchPtr> b = {Ids(0, rows)};
-    auto ds = WriteTable(fs_, table_, b, o);
+    auto ds = WriteTable(TableLocation(fs_, table_), b, o);
     ASSERT_TRUE(ds.ok()) << ds.status().ToString();
   }
   void Append(std::int64_t from, std::int64_t to) {
     WriteOptions o;
     o.mode = WriteMode::kAppend;
     std::vector<array::RecordBatchPtr> b = {Ids(from, to)};
-    auto ds = WriteTable(fs_, table_, b, o);
+    auto ds = WriteTable(TableLocation(fs_, table_), b, o);
     ASSERT_TRUE(ds.ok()) << ds.status().ToString();
   }
   Dataset Open(std::optional<std::uint64_t> v = std::nullopt) {
-    return Dataset::Open(fs_, table_, v).value();
+    return Dataset::Open(TableLocation(fs_, table_), v).value();
   }
   std::string Content(const Dataset& ds) { return IdsOf(*ReadTable(ds).value()); }
 };
@@ -67,25 +67,33 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
   Dataset v1 = Open();
   ASSERT_EQ(v1.fragments().size(), 2u);
   const std::vector<std::uint64_t> first = {Addr(0, 1), Addr(0, 3), Addr(1, 0), Addr(0, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, DeleteRows(v1, first));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v2_deleted, DeleteRows(v1, first));
+  EXPECT_EQ(v2_deleted.num_deleted_rows, 3u);  // offset 3 twice
+  Dataset v2 = std::move(v2_deleted.dataset);
   EXPECT_EQ(v2.version(), 2u);
   ASSERT_TRUE(v2.transaction().has_value());
   EXPECT_EQ(v2.transaction()->type(), OperationType::kDelete);
   EXPECT_EQ(Content(v2), Expected({0, 2, 4, 6, 7, 8, 9}));
   EXPECT_EQ(v2.fragments()[0].deletion_file->num_deleted_rows, 2u);
   // Same addresses again: nothing new, no commit.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset same, DeleteRows(v2, first));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult same_deleted, DeleteRows(v2, first));
+  EXPECT_EQ(same_deleted.num_deleted_rows, 0u);
+  Dataset same = std::move(same_deleted.dataset);
   EXPECT_EQ(same.version(), 2u);
   EXPECT_EQ(Open().version(), 2u);
   // Old and new rows: the new deletion file holds the union.
   const std::vector<std::uint64_t> more = {Addr(0, 1), Addr(0, 2)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, DeleteRows(v2, more));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v3_deleted, DeleteRows(v2, more));
+  EXPECT_EQ(v3_deleted.num_deleted_rows, 1u);  // offset 1 was deleted already
+  Dataset v3 = std::move(v3_deleted.dataset);
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.fragments()[0].deletion_file->num_deleted_rows, 3u);
   EXPECT_EQ(Content(v3), Expected({0, 4, 6, 7, 8, 9}));
   // Deleting every remaining row of fragment 1 removes it.
   const std::vector<std::uint64_t> rest = {Addr(1, 1), Addr(1, 2), Addr(1, 3), Addr(1, 4)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v4, DeleteRows(v3, rest));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult v4_deleted, DeleteRows(v3, rest));
+  EXPECT_EQ(v4_deleted.num_deleted_rows, 4u);
+  Dataset v4 = std::move(v4_deleted.dataset);
   ASSERT_EQ(v4.fragments().size(), 1u);
   EXPECT_EQ(v4.fragments()[0].id, 0u);
   ASSERT_NE(v4.transaction()->get<op::Delete>(), nullptr);
@@ -93,7 +101,9 @@ TEST_P(MaintenanceOpsTest, DeleteRowsUnionsAndIsIdempotent) {
             (std::vector<std::uint64_t>{1}));
   EXPECT_EQ(Content(v4), Expected({0, 4}));
   // Empty input: nothing to do.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset none, DeleteRows(v4, {}));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult none_deleted,
+                           DeleteRows(v4, std::span<const std::uint64_t>{}));
+  Dataset none = std::move(none_deleted.dataset);
   EXPECT_EQ(none.version(), 4u);
 }
 
@@ -136,9 +146,11 @@ TEST_P(MaintenanceOpsTest, CompactMergesSmallFragmentsInOrder) {
   Make(2, 2);
   for (std::int64_t i = 1; i < 5; ++i) Append(2 * i, 2 * i + 2);
   const std::vector<std::uint64_t> del = {Addr(1, 0), Addr(3, 1)};  // ids 2 and 7
-  LND_ASSERT_OK_AND_ASSIGN(Dataset before, DeleteRows(Open(), del));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult before_deleted, DeleteRows(Open(), del));
+  Dataset before = std::move(before_deleted.dataset);
   ASSERT_EQ(before.fragments().size(), 5u);
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(before));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(before));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   EXPECT_EQ(m.fragments_removed, 5u);
   EXPECT_EQ(m.fragments_added, 1u);
   EXPECT_EQ(m.files_removed, 7u);  // 5 data files, 2 deletion files
@@ -146,6 +158,8 @@ TEST_P(MaintenanceOpsTest, CompactMergesSmallFragmentsInOrder) {
   EXPECT_EQ(m.committed_version, before.version() + 1);
   Dataset after = Open();
   EXPECT_EQ(after.version(), m.committed_version);
+  EXPECT_EQ(m_compacted.dataset.version(), m.committed_version);
+  EXPECT_EQ(m_compacted.dataset.fragments().size(), 1u);
   ASSERT_EQ(after.fragments().size(), 1u);
   EXPECT_FALSE(after.fragments()[0].deletion_file.has_value());
   EXPECT_EQ(after.fragments()[0].physical_rows, 8u);
@@ -155,8 +169,10 @@ TEST_P(MaintenanceOpsTest, CompactMergesSmallFragmentsInOrder) {
   EXPECT_EQ(Content(after), Expected({0, 1, 3, 4, 5, 6, 8, 9}));
   EXPECT_EQ(Content(after), Content(before));
   // Nothing left to do: no commit.
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics none, Compact(after));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult none_compacted, Compact(after));
+  CompactionMetrics none = std::move(none_compacted.metrics);
   EXPECT_EQ(none, CompactionMetrics{});
+  EXPECT_EQ(none_compacted.dataset.version(), after.version());
   EXPECT_EQ(Open().version(), after.version());
 }
 
@@ -165,7 +181,8 @@ TEST_P(MaintenanceOpsTest, CompactSplitsByTarget) {
   for (std::int64_t i = 1; i < 5; ++i) Append(2 * i, 2 * i + 2);
   CompactionOptions o;
   o.target_rows_per_fragment = 4;
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(Open(), o));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(Open(), o));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   EXPECT_EQ(m.fragments_removed, 5u);
   EXPECT_EQ(m.fragments_added, 3u);  // [0,1] -> 4 rows; [2,3,4] -> 4 + 2 rows
   Dataset after = Open();
@@ -179,14 +196,17 @@ TEST_P(MaintenanceOpsTest, CompactSplitsByTarget) {
 TEST_P(MaintenanceOpsTest, CompactMaterializesDeletionsAlone) {
   Make(10, 10);
   const std::vector<std::uint64_t> del = {Addr(0, 4), Addr(0, 5)};  // 20% deleted
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, DeleteRows(Open(), del));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult ds_deleted, DeleteRows(Open(), del));
+  Dataset ds = std::move(ds_deleted.dataset);
   CompactionOptions o;
   o.target_rows_per_fragment = 10;  // not small
   o.materialize_deletions_threshold = 0.25;
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics none, Compact(ds, o));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult none_compacted, Compact(ds, o));
+  CompactionMetrics none = std::move(none_compacted.metrics);
   EXPECT_EQ(none.committed_version, 0u);
   o.materialize_deletions_threshold = 0.1;
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(ds, o));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(ds, o));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   EXPECT_EQ(m.fragments_removed, 1u);
   Dataset after = Open();
   ASSERT_EQ(after.fragments().size(), 1u);

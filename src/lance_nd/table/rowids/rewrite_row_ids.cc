@@ -8,7 +8,7 @@
 
 namespace lance_nd::table::internal {
 
-Status CarryRowIdsThroughRewrite(io::FileSystem& fs, const std::string& table_path,
+Status CarryRowIdsThroughRewrite(const TableLocation& location,
                                  const std::vector<Fragment>& old_fragments,
                                  std::vector<Fragment>* new_fragments) {
   SegmentList ids;
@@ -19,10 +19,10 @@ Status CarryRowIdsThroughRewrite(io::FileSystem& fs, const std::string& table_pa
       return Status::Corrupt("fragment " + std::to_string(old.id) +
                              " of a table with stable row ids carries no row ids");
     }
-    LND_ASSIGN_OR_RETURN(FragmentRowIdMeta meta, ReadFragmentRowIdMeta(fs, table_path, old));
+    LND_ASSIGN_OR_RETURN(FragmentRowIdMeta meta, ReadFragmentRowIdMeta(location, old));
     if (!meta.has_created_at) meta.created_at = UniformVersionRuns(old.physical_rows, 1);
     if (!meta.has_last_updated_at) meta.last_updated_at = meta.created_at;
-    LND_ASSIGN_OR_RETURN(DeletionVector deleted, ReadFragmentDeletions(fs, table_path, old));
+    LND_ASSIGN_OR_RETURN(DeletionVector deleted, ReadFragmentDeletions(location, old));
     if (!deleted.empty()) {
       const std::vector<std::uint64_t> positions(deleted.begin(), deleted.end());
       MaskSegments(&meta.row_ids, positions);

@@ -8,6 +8,7 @@
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table::internal {
@@ -17,7 +18,7 @@ namespace lance_nd::table::internal {
 /// the matching version runs (missing created_at = version 1, missing last_updated_at =
 /// created_at, as Lance assumes). InvalidArgument when the row counts do not add up; Corrupt
 /// for damaged row-id metadata.
-Status CarryRowIdsThroughRewrite(io::FileSystem& fs, const std::string& table_path,
+Status CarryRowIdsThroughRewrite(const TableLocation& location,
                                  const std::vector<Fragment>& old_fragments,
                                  std::vector<Fragment>* new_fragments);
 

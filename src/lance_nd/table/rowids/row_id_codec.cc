@@ -294,7 +294,7 @@ Result<std::vector<VersionRuns>> RechunkVersionRuns(const VersionRuns& runs,
   return out;
 }
 
-Result<FragmentRowIdMeta> ReadFragmentRowIdMeta(io::FileSystem& fs, const std::string& table_path,
+Result<FragmentRowIdMeta> ReadFragmentRowIdMeta(const TableLocation& location,
                                                 const Fragment& fragment) {
   FragmentRowIdMeta out;
   if (!fragment.has_row_ids) return out;
@@ -308,7 +308,7 @@ Result<FragmentRowIdMeta> ReadFragmentRowIdMeta(io::FileSystem& fs, const std::s
                                                           fragment.physical_rows));
   } else {
     // External file (or damaged): read through the validated flat reader, one segment.
-    LND_ASSIGN_OR_RETURN(FragmentRowIds ids, ReadFragmentRowIds(fs, table_path, fragment));
+    LND_ASSIGN_OR_RETURN(FragmentRowIds ids, ReadFragmentRowIds(location, fragment));
     out.row_ids.push_back(std::move(ids.ids));
   }
   out.has_row_ids = true;

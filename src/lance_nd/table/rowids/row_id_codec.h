@@ -12,6 +12,7 @@
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table::internal {
@@ -84,7 +85,7 @@ struct FragmentRowIdMeta {
 /// \brief Read a fragment's row ids (inline or an external file under `table_path`) and its
 /// inline version sequences (external ones are NotImplemented, as Lance 12 cannot read them
 /// either).
-Result<FragmentRowIdMeta> ReadFragmentRowIdMeta(io::FileSystem& fs, const std::string& table_path,
+Result<FragmentRowIdMeta> ReadFragmentRowIdMeta(const TableLocation& location,
                                                 const Fragment& fragment);
 
 /// \brief Set a fragment's inline row ids (a serialised RowIdSequence) and version sequences

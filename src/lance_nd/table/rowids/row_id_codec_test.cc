@@ -178,16 +178,17 @@ TEST(RowIdCodecTest, FragmentMetaIsSetAndReadBack) {
   LND_ASSERT_OK(SetFragmentRowIdMeta(&f, ids, &created, nullptr));
   EXPECT_TRUE(f.has_row_ids);
   auto fs = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(FragmentRowIdMeta meta, ReadFragmentRowIdMeta(*fs, "/nowhere", f));
+  LND_ASSERT_OK_AND_ASSIGN(FragmentRowIdMeta meta,
+                           ReadFragmentRowIdMeta(TableLocation(fs, "/nowhere"), f));
   EXPECT_TRUE(meta.has_row_ids);
   EXPECT_EQ(meta.row_ids, (SegmentList{{9, 8}, {20, 21}}));
   EXPECT_TRUE(meta.has_created_at);
   EXPECT_EQ(meta.created_at, UniformVersionRuns(4, 2));
   EXPECT_FALSE(meta.has_last_updated_at);
-  LND_ASSERT_OK_AND_ASSIGN(auto flat, ReadFragmentRowIds(*fs, "/nowhere", f));
+  LND_ASSERT_OK_AND_ASSIGN(auto flat, ReadFragmentRowIds(TableLocation(fs, "/nowhere"), f));
   EXPECT_EQ(flat.ids, (std::vector<std::uint64_t>{9, 8, 20, 21}));
   f.physical_rows = 5;
-  LND_EXPECT_ERROR(ReadFragmentRowIdMeta(*fs, "/nowhere", f), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(ReadFragmentRowIdMeta(TableLocation(fs, "/nowhere"), f), StatusCode::kCorrupt,
                    "holds 4 row ids but the fragment has 5 physical rows");
 }
 

@@ -164,16 +164,6 @@ class Decoder {
   std::vector<std::uint64_t>* out_;
 };
 
-std::string Join(const std::string& dir, const std::string& name) {
-  if (dir.empty()) return name;
-  if (dir.back() == '/') return dir + name;
-  return dir + "/" + name;
-}
-
-}  // namespace
-
-namespace {
-
 // All values of a RowIdSequence, with the end offset of each segment in `ends`.
 Result<std::vector<std::uint64_t>> DecodeFlat(std::string_view bytes, std::uint64_t fragment_id,
                                               std::uint64_t physical_rows,
@@ -252,8 +242,7 @@ Result<VersionRuns> DecodeVersionRuns(std::string_view bytes, std::uint64_t frag
   return runs;
 }
 
-Result<FragmentRowIds> ReadFragmentRowIds(io::FileSystem& fs, const std::string& table_path,
-                                          const Fragment& fragment) {
+Result<FragmentRowIds> ReadFragmentRowIds(const TableLocation& location, const Fragment& fragment) {
   FragmentRowIds out;
   if (!fragment.has_row_ids) return out;
   lance::table::DataFragment proto;
@@ -268,10 +257,10 @@ Result<FragmentRowIds> ReadFragmentRowIds(io::FileSystem& fs, const std::string&
       break;
     case lance::table::DataFragment::kExternalRowIds: {
       const auto& ext = proto.external_row_ids();
-      const std::string path = Join(table_path, ext.path());
-      LND_ASSIGN_OR_RETURN(auto file,
-                           fs.OpenForRead(path).WithContext("external row ids of fragment " +
-                                                            std::to_string(fragment.id)));
+      const std::string path = location.Path(ext.path());
+      LND_ASSIGN_OR_RETURN(
+          auto file, location.fs().OpenForRead(path).WithContext("external row ids of fragment " +
+                                                                 std::to_string(fragment.id)));
       if (ext.offset() > file->Size() || ext.size() > file->Size() - ext.offset()) {
         return Status::Corrupt("external row ids of fragment " + std::to_string(fragment.id) +
                                " at offset " + std::to_string(ext.offset()) + ", size " +

@@ -9,6 +9,7 @@
 
 #include "lance_nd/core/result.h"
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table::internal {
@@ -27,7 +28,6 @@ struct FragmentRowIds {
   bool present = false;
   std::vector<std::uint64_t> ids;
 };
-Result<FragmentRowIds> ReadFragmentRowIds(io::FileSystem& fs, const std::string& table_path,
-                                          const Fragment& fragment);
+Result<FragmentRowIds> ReadFragmentRowIds(const TableLocation& location, const Fragment& fragment);
 
 }  // namespace lance_nd::table::internal

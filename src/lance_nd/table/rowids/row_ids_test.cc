@@ -116,7 +116,7 @@ TEST(RowIdSequenceTest, FragmentInlineAndMissingIds) {
   Fragment f;
   f.id = 3;
   f.physical_rows = 2;
-  LND_ASSERT_OK_AND_ASSIGN(FragmentRowIds none, ReadFragmentRowIds(*fs, "/t", f));
+  LND_ASSERT_OK_AND_ASSIGN(FragmentRowIds none, ReadFragmentRowIds(TableLocation(fs, "/t"), f));
   EXPECT_FALSE(none.present);
 
   RowIdSequence s;
@@ -125,19 +125,19 @@ TEST(RowIdSequenceTest, FragmentInlineAndMissingIds) {
   proto.set_inline_row_ids(s.SerializeAsString());
   f.has_row_ids = true;
   f.unmodelled_proto = proto.SerializeAsString();
-  LND_ASSERT_OK_AND_ASSIGN(FragmentRowIds ids, ReadFragmentRowIds(*fs, "/t", f));
+  LND_ASSERT_OK_AND_ASSIGN(FragmentRowIds ids, ReadFragmentRowIds(TableLocation(fs, "/t"), f));
   EXPECT_TRUE(ids.present);
   EXPECT_EQ(ids.ids, (std::vector<std::uint64_t>{40, 41}));
 
   f.unmodelled_proto.clear();
-  LND_EXPECT_ERROR(ReadFragmentRowIds(*fs, "/t", f), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(ReadFragmentRowIds(TableLocation(fs, "/t"), f), StatusCode::kCorrupt,
                    "fragment 3 is marked as carrying row ids but none are stored");
 
   proto.mutable_external_row_ids()->set_path("_rowids/x.bin");
   proto.mutable_external_row_ids()->set_offset(0);
   proto.mutable_external_row_ids()->set_size(100);
   f.unmodelled_proto = proto.SerializeAsString();
-  LND_EXPECT_ERROR(ReadFragmentRowIds(*fs, "/t", f), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(ReadFragmentRowIds(TableLocation(fs, "/t"), f), StatusCode::kNotFound,
                    "external row ids of fragment 3");
 
   // The sequence at offset 5 of an external file.
@@ -148,11 +148,11 @@ TEST(RowIdSequenceTest, FragmentInlineAndMissingIds) {
   proto.mutable_external_row_ids()->set_offset(5);
   proto.mutable_external_row_ids()->set_size(seq.size());
   f.unmodelled_proto = proto.SerializeAsString();
-  LND_ASSERT_OK_AND_ASSIGN(ids, ReadFragmentRowIds(*fs, "/t", f));
+  LND_ASSERT_OK_AND_ASSIGN(ids, ReadFragmentRowIds(TableLocation(fs, "/t"), f));
   EXPECT_EQ(ids.ids, (std::vector<std::uint64_t>{40, 41}));
   proto.mutable_external_row_ids()->set_size(seq.size() + 1);
   f.unmodelled_proto = proto.SerializeAsString();
-  LND_EXPECT_ERROR(ReadFragmentRowIds(*fs, "/t", f), StatusCode::kCorrupt,
+  LND_EXPECT_ERROR(ReadFragmentRowIds(TableLocation(fs, "/t"), f), StatusCode::kCorrupt,
                    "external row ids of fragment 3 at offset 5, size " +
                        std::to_string(seq.size() + 1) + " lie past the end of '/t/_rowids/x.bin'");
 }

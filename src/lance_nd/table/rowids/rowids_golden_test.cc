@@ -40,8 +40,8 @@ TEST(TableRowIdsGolden, ScanAndRowIdsEqualLanceDbAtEveryVersion) {
   for (const auto& e : expected) {
     const auto version = e["version"].get<std::uint64_t>();
     SCOPED_TRACE("version " + std::to_string(version));
-    LND_ASSERT_OK_AND_ASSIGN(Dataset ds,
-                             Dataset::Open(fs, TestData("lance12_rowids.lance"), version));
+    LND_ASSERT_OK_AND_ASSIGN(
+        Dataset ds, Dataset::Open(TableLocation(fs, TestData("lance12_rowids.lance")), version));
     EXPECT_EQ(ds.manifest().reader_feature_flags & kFlagStableRowIds, kFlagStableRowIds);
     TableScanOptions o;
     o.with_row_id = true;

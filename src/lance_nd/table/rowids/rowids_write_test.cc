@@ -57,7 +57,7 @@ class RowIdsWriteTest : public ::testing::Test {
   }
 
   static internal::FragmentRowIdMeta Meta(const Dataset& ds, const Fragment& f) {
-    auto m = internal::ReadFragmentRowIdMeta(*ds.file_system(), ds.path(), f);
+    auto m = internal::ReadFragmentRowIdMeta(ds.location(), f);
     EXPECT_TRUE(m.ok()) << m.status().ToString();
     return m.ok() ? *m : internal::FragmentRowIdMeta{};
   }
@@ -77,7 +77,7 @@ TEST_F(RowIdsWriteTest, LanceSequencesReEncodeToTheSameBytes) {
   // comes out byte-identical from our encoder: our forms are Lance's.
   int checked = 0;
   for (std::uint64_t v = 1; v <= 8; ++v) {
-    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, GoldenDir(), v));
+    LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, GoldenDir()), v));
     for (const Fragment& f : ds.fragments()) {
       lance::table::DataFragment p;
       ASSERT_TRUE(p.ParseFromString(f.unmodelled_proto));
@@ -95,14 +95,14 @@ TEST_F(RowIdsWriteTest, LanceSequencesReEncodeToTheSameBytes) {
 
 TEST_F(RowIdsWriteTest, AppendNumbersNewRowsFromNextRowId) {
   const std::string path = CopyGolden();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, path)));
   const std::uint64_t next = ds.manifest().next_row_id;
   const auto before = RowIds(ds);
   LND_ASSERT_OK_AND_ASSIGN(auto rows, ReadTable(ds));
   WriteOptions w;
   w.mode = WriteMode::kAppend;
   std::vector<array::RecordBatchPtr> batches = {rows};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset after, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset after, WriteTable(TableLocation(fs_, path), batches, w));
   EXPECT_EQ(after.version(), ds.version() + 1);
   EXPECT_EQ(after.manifest().reader_feature_flags & kFlagStableRowIds, kFlagStableRowIds);
   EXPECT_EQ(after.manifest().writer_feature_flags & kFlagStableRowIds, kFlagStableRowIds);
@@ -121,7 +121,7 @@ TEST_F(RowIdsWriteTest, AppendNumbersNewRowsFromNextRowId) {
 
 TEST_F(RowIdsWriteTest, RebasedAppendTakesIdsAfterTheWinner) {
   const std::string path = CopyGolden();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, path)));
   const std::uint64_t next = ds.manifest().next_row_id;
   LND_ASSERT_OK_AND_ASSIGN(auto rows, ReadTable(ds));
   std::vector<array::RecordBatchPtr> batches = {rows};
@@ -132,14 +132,14 @@ TEST_F(RowIdsWriteTest, RebasedAppendTakesIdsAfterTheWinner) {
     t.read_version = ds.version();
     op::Append append;
     LND_ASSIGN_OR_RETURN(append.fragments,
-                         WriteFragments(*fs_, path, ds.manifest().fields, batches, w));
+                         WriteFragments(TableLocation(fs_, path), ds.manifest().fields, batches, w));
     t.operation = std::move(append);
     return t;
   };
   LND_ASSERT_OK_AND_ASSIGN(Transaction first, plan());
   LND_ASSERT_OK_AND_ASSIGN(Transaction second, plan());
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, CommitTransaction(fs_, path, first));
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction(fs_, path, second));  // rebased
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, CommitTransaction({fs_, path}, first));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, CommitTransaction({fs_, path}, second));  // rebased
   const std::uint64_t n = static_cast<std::uint64_t>(rows->num_rows());
   EXPECT_EQ(v2.version(), v1.version() + 1);
   EXPECT_EQ(Meta(v1, v1.fragments().back()).row_ids, (internal::SegmentList{Iota(next, n)}));
@@ -149,7 +149,7 @@ TEST_F(RowIdsWriteTest, RebasedAppendTakesIdsAfterTheWinner) {
 
 TEST_F(RowIdsWriteTest, DeleteKeepsIdsAndCompactionKeepsThemAfterAReservation) {
   const std::string path = CopyGolden();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs_, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs_, path)));
   const std::uint64_t next = ds.manifest().next_row_id;
   // Delete every third live row by address.
   TableScanOptions o;
@@ -166,20 +166,23 @@ TEST_F(RowIdsWriteTest, DeleteKeepsIdsAndCompactionKeepsThemAfterAReservation) {
       kept.push_back(ids[static_cast<std::size_t>(i)]);
     }
   }
-  LND_ASSERT_OK_AND_ASSIGN(Dataset deleted, DeleteRows(ds, addrs));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult deleted_deleted, DeleteRows(ds, addrs));
+  Dataset deleted = std::move(deleted_deleted.dataset);
   EXPECT_EQ(RowIds(deleted), kept);
   EXPECT_EQ(deleted.manifest().next_row_id, next);
   EXPECT_EQ(deleted.manifest().reader_feature_flags & kFlagStableRowIds, kFlagStableRowIds);
 
   CompactionOptions c;
   c.target_rows_per_fragment = 40;  // several new fragments
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(deleted, c));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(deleted, c));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   ASSERT_GT(m.fragments_added, 1u);
   EXPECT_EQ(m.committed_version, deleted.version() + 2);  // ReserveFragments, then Rewrite
-  LND_ASSERT_OK_AND_ASSIGN(Dataset reserve, Dataset::Open(fs_, path, deleted.version() + 1));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset reserve,
+                           Dataset::Open(TableLocation(fs_, path), deleted.version() + 1));
   EXPECT_EQ(*reserve.manifest().max_fragment_id,
             *deleted.manifest().max_fragment_id + m.fragments_added);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset compacted, Dataset::Open(fs_, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset compacted, Dataset::Open(TableLocation(fs_, path)));
   EXPECT_EQ(RowIds(compacted), kept);
   EXPECT_EQ(compacted.manifest().next_row_id, next);
   std::uint64_t live = 0;
@@ -205,7 +208,7 @@ TEST_F(RowIdsWriteTest, CreateWithStableRowIdsThenAppendOverwriteAndCompact) {
   w.enable_stable_row_ids = true;
   w.max_rows_per_file = 4;
   std::vector<array::RecordBatchPtr> batches = {TestBatch(0, 10)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset created, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset created, WriteTable(TableLocation(fs_, path), batches, w));
   EXPECT_EQ(created.manifest().reader_feature_flags & kFlagStableRowIds, kFlagStableRowIds);
   EXPECT_EQ(created.manifest().next_row_id, 10u);
   EXPECT_EQ(RowIds(created), Iota(0, 10));
@@ -214,14 +217,16 @@ TEST_F(RowIdsWriteTest, CreateWithStableRowIdsThenAppendOverwriteAndCompact) {
   w.mode = WriteMode::kAppend;
   w.enable_stable_row_ids = false;  // the table's setting wins
   batches = {TestBatch(10, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset appended, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset appended, WriteTable(TableLocation(fs_, path), batches, w));
   EXPECT_EQ(RowIds(appended), Iota(0, 13));
 
   const std::vector<std::uint64_t> gone = {(std::uint64_t{1} << 32) | 1};  // row id 5
-  LND_ASSERT_OK_AND_ASSIGN(Dataset deleted, DeleteRows(appended, gone));
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(deleted));
+  LND_ASSERT_OK_AND_ASSIGN(DeleteResult deleted_deleted, DeleteRows(appended, gone));
+  Dataset deleted = std::move(deleted_deleted.dataset);
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(deleted));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   EXPECT_EQ(m.fragments_added, 1u);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset compacted, Dataset::Open(fs_, path));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset compacted, Dataset::Open(TableLocation(fs_, path)));
   auto expected = Iota(0, 13);
   expected.erase(expected.begin() + 5);
   EXPECT_EQ(RowIds(compacted), expected);
@@ -234,7 +239,7 @@ TEST_F(RowIdsWriteTest, CreateWithStableRowIdsThenAppendOverwriteAndCompact) {
 
   w.mode = WriteMode::kOverwrite;
   batches = {TestBatch(0, 2)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset over, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset over, WriteTable(TableLocation(fs_, path), batches, w));
   EXPECT_EQ(RowIds(over), Iota(13, 2));  // Lance keeps counting across an overwrite
   EXPECT_EQ(over.manifest().next_row_id, 15u);
 }
@@ -244,10 +249,10 @@ TEST_F(RowIdsWriteTest, EvolveAndRestoreKeepIdsAndNextRowIdNeverGoesBack) {
   WriteOptions w;
   w.enable_stable_row_ids = true;
   std::vector<array::RecordBatchPtr> batches = {TestBatch(0, 5)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs_, path), batches, w));
   w.mode = WriteMode::kAppend;
   batches = {TestBatch(5, 4)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs_, path), batches, w));
   EXPECT_EQ(v2.manifest().next_row_id, 9u);
 
   // A new column (a Merge of the same fragments) keeps every fragment's ids.
@@ -264,7 +269,7 @@ TEST_F(RowIdsWriteTest, EvolveAndRestoreKeepIdsAndNextRowIdNeverGoesBack) {
   EXPECT_EQ(RowIds(restored), Iota(0, 5));
   EXPECT_EQ(restored.manifest().next_row_id, 9u);
   batches = {TestBatch(20, 2)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v5, WriteTable(TableLocation(fs_, path), batches, w));
   EXPECT_EQ(RowIds(v5), (std::vector<std::uint64_t>{0, 1, 2, 3, 4, 9, 10}));
 }
 
@@ -273,17 +278,17 @@ TEST_F(RowIdsWriteTest, WhatIsNotDoneIsRefused) {
   WriteOptions w;
   w.enable_stable_row_ids = true;
   std::vector<array::RecordBatchPtr> empty = {TestBatch(0, 0)};
-  LND_EXPECT_ERROR(WriteTable(fs_, path, empty, w), StatusCode::kNotImplemented,
+  LND_EXPECT_ERROR(WriteTable(TableLocation(fs_, path), empty, w), StatusCode::kNotImplemented,
                    "with stable row ids needs at least one row");
 
   std::vector<array::RecordBatchPtr> batches = {TestBatch(0, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(fs_, path, batches, w));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(TableLocation(fs_, path), batches, w));
   Transaction update;
   update.read_version = ds.version();
   op::Update removal;
   removal.removed_fragment_ids = {0};
   update.operation = removal;
-  LND_EXPECT_ERROR(CommitTransaction(fs_, path, update), StatusCode::kNotImplemented,
+  LND_EXPECT_ERROR(CommitTransaction({fs_, path}, update), StatusCode::kNotImplemented,
                    "the table uses stable row ids (feature flag 2)");
 
   // A fragment without row ids cannot enter a stable-row-id table by a Merge.
@@ -293,19 +298,19 @@ TEST_F(RowIdsWriteTest, WhatIsNotDoneIsRefused) {
   replaced.fragments[0].has_row_ids = false;
   replaced.fragments[0].unmodelled_proto.clear();
   merge.operation = replaced;
-  LND_EXPECT_ERROR(CommitTransaction(fs_, path, merge), StatusCode::kInvalidArgument,
+  LND_EXPECT_ERROR(CommitTransaction({fs_, path}, merge), StatusCode::kInvalidArgument,
                    "fragment 0 carries no row ids but the table uses stable row ids");
 
   // Numbered fragments cannot turn stable row ids on for an existing table.
   const std::string plain = (dir_ / "plain.lance").string();
-  LND_ASSERT_OK_AND_ASSIGN(Dataset p, WriteTable(fs_, plain, batches, {}));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset p, WriteTable(TableLocation(fs_, plain), batches, {}));
   EXPECT_EQ(p.manifest().reader_feature_flags & kFlagStableRowIds, 0u);
   Transaction append;
   append.read_version = p.version();
   op::Append numbered{ds.fragments()};
   numbered.fragments[0].id = 0;
   append.operation = numbered;
-  LND_EXPECT_ERROR(CommitTransaction(fs_, plain, append), StatusCode::kInvalidArgument,
+  LND_EXPECT_ERROR(CommitTransaction({fs_, plain}, append), StatusCode::kInvalidArgument,
                    "stable row ids can only be enabled when a table is created");
 }
 

@@ -14,11 +14,6 @@ namespace {
 using array::ArrayPtr;
 using array::TypeId;
 
-std::string Join(const std::string& dir, const std::string& name) {
-  if (dir.empty()) return name;
-  return dir.back() == '/' ? dir + name : dir + "/" + name;
-}
-
 // Run f(i) for i in `items` on the caller's thread and the shared pool's workers; the first
 // failure in item order is returned.
 template <typename F>
@@ -319,7 +314,7 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
   }
   cursor->readers.resize(num_files);
   std::vector<FileFields> files(num_files);
-  const std::string data_dir = Join(ds.path(), "data");
+  const std::string data_dir = ds.location().DataDir();
   LND_RETURN_NOT_OK(ParallelFor(to_open, [&](std::size_t i) -> Status {
     const DataFile& df = fragment.files[i];
     if (df.base_id) {
@@ -327,7 +322,7 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
                                     std::to_string(*df.base_id) +
                                     "; base paths are not supported yet");
     }
-    const std::string path = Join(data_dir, df.path);
+    const std::string path = JoinPath(data_dir, df.path);
     auto opened = ds.file_system()->OpenForRead(path);
     if (!opened.ok()) {
       if (opened.status().code() == StatusCode::kNotFound) {
@@ -382,16 +377,14 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
     LND_ASSIGN_OR_RETURN(NodeSource src, planner.Plan(c));
     cursor->columns.push_back(std::move(src));
   }
-  LND_ASSIGN_OR_RETURN(cursor->deletions,
-                       ReadFragmentDeletions(*ds.file_system(), ds.path(), fragment));
+  LND_ASSIGN_OR_RETURN(cursor->deletions, ReadFragmentDeletions(ds.location(), fragment));
   if (!cursor->deletions.empty() && cursor->deletions.offsets().back() >= cursor->physical_rows) {
     return Status::Corrupt(frag + " deletes row offset " +
                            std::to_string(cursor->deletions.offsets().back()) + " but holds only " +
                            std::to_string(cursor->physical_rows) + " rows");
   }
   if (plan.with_row_id) {
-    LND_ASSIGN_OR_RETURN(FragmentRowIds ids,
-                         ReadFragmentRowIds(*ds.file_system(), ds.path(), fragment));
+    LND_ASSIGN_OR_RETURN(FragmentRowIds ids, ReadFragmentRowIds(ds.location(), fragment));
     cursor->has_row_ids = ids.present;
     cursor->row_ids = std::move(ids.ids);
   }

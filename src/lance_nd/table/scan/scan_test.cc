@@ -113,7 +113,7 @@ class ScanTest : public ::testing::Test {
             .ok());
   }
 
-  Dataset Open() { return Dataset::Open(fs_, "/t").value(); }
+  Dataset Open() { return Dataset::Open(TableLocation(fs_, "/t")).value(); }
 
   std::shared_ptr<io::FileSystem> fs_ = io::MakeMemoryFileSystem();
 };
@@ -148,7 +148,7 @@ TEST_F(ScanTest, FilesMappedByFieldIdMissingFieldsNull) {
 
 TEST_F(ScanTest, DeletionsRowAddressesAndBatches) {
   auto dv = DeletionVector({1, 3});
-  DeletionFile df = WriteDeletionFile(*fs_, "/t", 0, 1, dv).value();
+  DeletionFile df = WriteDeletionFile(TableLocation(fs_, "/t"), 0, 1, dv).value();
   MakeTable(df);
   Dataset ds = Open();
   EXPECT_EQ(ds.CountRows(), 5u);
@@ -181,7 +181,8 @@ TEST_F(ScanTest, DeletionsRowAddressesAndBatches) {
 }
 
 TEST_F(ScanTest, TakeRowsByLogicalIndex) {
-  DeletionFile df = WriteDeletionFile(*fs_, "/t", 0, 1, DeletionVector({0, 2})).value();
+  DeletionFile df =
+      WriteDeletionFile(TableLocation(fs_, "/t"), 0, 1, DeletionVector({0, 2})).value();
   MakeTable(df);
   Dataset ds = Open();  // live: id 1, 3 | 20, 21, 22
   TableScanOptions o;
@@ -243,12 +244,14 @@ TEST_F(ScanTest, MissingDataFileNamesFragmentAndFile) {
 }
 
 TEST_F(ScanTest, CorruptDeletionFileIsReported) {
-  DeletionFile df = WriteDeletionFile(*fs_, "/t", 0, 1, DeletionVector({1, 3})).value();
+  DeletionFile df =
+      WriteDeletionFile(TableLocation(fs_, "/t"), 0, 1, DeletionVector({1, 3})).value();
   df.num_deleted_rows = 3;  // the manifest disagrees with the file
   MakeTable(df);
   LND_EXPECT_ERROR(ReadTable(Open()), StatusCode::kCorrupt,
                    "holds 2 distinct deleted rows but the manifest says num_deleted_rows = 3");
-  DeletionFile df2 = WriteDeletionFile(*fs_, "/t", 0, 1, DeletionVector({1, 9})).value();
+  DeletionFile df2 =
+      WriteDeletionFile(TableLocation(fs_, "/t"), 0, 1, DeletionVector({1, 9})).value();
   MakeTable(df2);
   LND_EXPECT_ERROR(ReadTable(Open()), StatusCode::kCorrupt,
                    "deletes row offset 9 but the fragment has only 4 physical rows");

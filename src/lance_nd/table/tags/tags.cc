@@ -7,19 +7,15 @@
 #include <string>
 #include <utility>
 
-#include "lance_nd/table/tags/table_paths.h"
-
 namespace lance_nd::table {
 namespace {
-
-using internal::JoinPath;
 
 bool IsAsciiAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-std::string TagPath(const std::string& path, const std::string& tag) {
-  return JoinPath(JoinPath(path, internal::kTagsDir), tag + ".json");
+std::string TagPath(const TableLocation& location, const std::string& tag) {
+  return location.Path(kTagsDir, tag + ".json");
 }
 
 // RFC 3339 like chrono's serde form (SecondsFormat::AutoSi): 0, 3, 6 or 9 fraction digits.
@@ -74,24 +70,26 @@ Status ValidateTagName(std::string_view tag) {
   return Status::OK();
 }
 
-Status CreateTag(io::FileSystem& fs, const std::string& path, const std::string& tag,
-                 std::uint64_t version) {
+Result<TagInfo> CreateTag(const TableLocation& location, const std::string& tag,
+                          std::uint64_t version) {
   LND_RETURN_NOT_OK(ValidateTagName(tag));
-  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(fs, path));
+  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(location));
+  io::FileSystem& fs = location.fs();
+  const std::string& path = location.root();
   if (!std::binary_search(versions.versions.begin(), versions.versions.end(), version)) {
     return Status::NotFound(
         "cannot tag version " + std::to_string(version) + " of table '" + path + "' as '" + tag +
         "': the version does not exist (versions " + std::to_string(versions.versions.front()) +
         ".." + std::to_string(versions.versions.back()) + ", old ones may have been cleaned up)");
   }
-  const std::string file = TagPath(path, tag);
+  const std::string file = TagPath(location, tag);
   LND_ASSIGN_OR_RETURN(bool exists, fs.Exists(file));
   if (exists) {
     return Status::AlreadyExists("tag '" + tag + "' already exists in table '" + path +
                                  "'; delete it first to move it");
   }
   const std::string manifest_path =
-      JoinPath(JoinPath(path, internal::kVersionsDir), ManifestFileName(version, versions.naming));
+      location.Path(kVersionsDir, ManifestFileName(version, versions.naming));
   LND_ASSIGN_OR_RETURN(auto manifest, fs.OpenForRead(manifest_path));
   TagInfo info;
   info.name = tag;
@@ -101,31 +99,34 @@ Status CreateTag(io::FileSystem& fs, const std::string& path, const std::string&
       std::chrono::time_point_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now()));
   info.updated_at = info.created_at;
   const std::string json = TagFileJson(info);
-  LND_RETURN_NOT_OK(fs.CreateDir(JoinPath(path, internal::kTagsDir)));
+  LND_RETURN_NOT_OK(fs.CreateDir(location.TagsDir()));
   const Status st = fs.CreateIfAbsent(
       file, std::span(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()));
   if (st.code() == StatusCode::kAlreadyExists) {
     return Status::AlreadyExists("tag '" + tag + "' already exists in table '" + path +
                                  "' (created concurrently); delete it first to move it");
   }
-  return st;
+  LND_RETURN_NOT_OK(st);
+  return info;
 }
 
-Status DeleteTag(io::FileSystem& fs, const std::string& path, const std::string& tag) {
+Status DeleteTag(const TableLocation& location, const std::string& tag) {
   LND_RETURN_NOT_OK(ValidateTagName(tag));
-  const std::string file = TagPath(path, tag);
-  const Status st = fs.Delete(file);
+  const std::string& path = location.root();
+  const std::string file = TagPath(location, tag);
+  const Status st = location.fs().Delete(file);
   if (st.code() == StatusCode::kNotFound) {
     return Status::NotFound("tag '" + tag + "' does not exist in table '" + path + "'");
   }
   return st;
 }
 
-Result<TagInfo> GetTag(io::FileSystem& fs, const std::string& path, const std::string& tag) {
+Result<TagInfo> GetTag(const TableLocation& location, const std::string& tag) {
   LND_RETURN_NOT_OK(ValidateTagName(tag));
-  const std::string file = TagPath(path, tag);
+  const std::string& path = location.root();
+  const std::string file = TagPath(location, tag);
   std::string text;
-  const Status st = ReadText(fs, file, &text);
+  const Status st = ReadText(location.fs(), file, &text);
   if (st.code() == StatusCode::kNotFound) {
     return Status::NotFound("tag '" + tag + "' does not exist in table '" + path + "'");
   }
@@ -133,21 +134,21 @@ Result<TagInfo> GetTag(io::FileSystem& fs, const std::string& path, const std::s
   return ParseTagFileJson(text, tag, file);
 }
 
-Result<std::vector<TagInfo>> ListTags(io::FileSystem& fs, const std::string& path) {
-  const std::string dir = JoinPath(path, internal::kTagsDir);
-  auto entries = fs.List(dir);
+Result<std::vector<TagInfo>> ListTags(const TableLocation& location) {
+  const std::string dir = location.TagsDir();
+  auto entries = location.fs().ListFileNames(dir);
   if (!entries.ok()) {
     if (entries.status().code() == StatusCode::kNotFound) return std::vector<TagInfo>{};
     return std::move(entries).status();
   }
   std::vector<TagInfo> out;
-  for (const io::FileInfo& e : *entries) {
-    if (e.is_directory || !e.name.ends_with(".json")) continue;
-    const std::string name = e.name.substr(0, e.name.size() - 5);
+  for (const std::string& entry : *entries) {
+    if (!entry.ends_with(".json")) continue;
+    const std::string name = entry.substr(0, entry.size() - 5);
     if (!ValidateTagName(name).ok()) continue;
     std::string text;
-    const std::string file = JoinPath(dir, e.name);
-    const Status st = ReadText(fs, file, &text);
+    const std::string file = JoinPath(dir, entry);
+    const Status st = ReadText(location.fs(), file, &text);
     if (st.code() == StatusCode::kNotFound) continue;  // deleted while listing
     LND_RETURN_NOT_OK(st);
     LND_ASSIGN_OR_RETURN(TagInfo info, ParseTagFileJson(text, name, file));
@@ -158,15 +159,17 @@ Result<std::vector<TagInfo>> ListTags(io::FileSystem& fs, const std::string& pat
   return out;
 }
 
-Result<Dataset> OpenTag(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                        const std::string& tag) {
-  if (fs == nullptr) return Status::InvalidArgument("OpenTag needs a file system");
-  LND_ASSIGN_OR_RETURN(TagInfo info, GetTag(*fs, path, tag));
-  if (info.branch) {
-    return Status::NotImplemented("tag '" + tag + "' of table '" + path + "' points at branch '" +
-                                  *info.branch + "'; branches are not supported yet");
+Result<Dataset> OpenTag(const TableLocation& location, const std::string& tag) {
+  if (location.file_system() == nullptr) {
+    return Status::InvalidArgument("OpenTag needs a file system");
   }
-  return Dataset::Open(std::move(fs), path, info.version)
+  LND_ASSIGN_OR_RETURN(TagInfo info, GetTag(location, tag));
+  if (info.branch) {
+    return Status::NotImplemented("tag '", tag, "' of table '", location.root(),
+                                  "' points at branch '", *info.branch,
+                                  "'; branches are not supported yet");
+  }
+  return Dataset::Open(location, info.version)
       .WithContext("opening tag '" + tag + "' (version " + std::to_string(info.version) + ")");
 }
 

@@ -84,7 +84,7 @@ TEST(TagNameTest, LanceRules) {
 
 TEST(TagsLance12Test, ListsAndOpensLanceTags) {
   auto local = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(auto tags, ListTags(*local, Lance12TaggedTable()));
+  LND_ASSERT_OK_AND_ASSIGN(auto tags, ListTags(TableLocation(local, Lance12TaggedTable())));
   ASSERT_EQ(tags.size(), 2u);
   EXPECT_EQ(tags[0].name, "v-one");
   EXPECT_EQ(tags[0].version, 1u);
@@ -92,10 +92,11 @@ TEST(TagsLance12Test, ListsAndOpensLanceTags) {
   EXPECT_EQ(tags[1].name, "x");
   EXPECT_EQ(tags[1].version, 2u);
   EXPECT_EQ(tags[1].manifest_size, 464u);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, OpenTag(local, Lance12TaggedTable(), "v-one"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1,
+                           OpenTag(TableLocation(local, Lance12TaggedTable()), "v-one"));
   EXPECT_EQ(v1.version(), 1u);
   EXPECT_EQ(v1.CountRows(), 3u);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, OpenTag(local, Lance12TaggedTable(), "x"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, OpenTag(TableLocation(local, Lance12TaggedTable()), "x"));
   EXPECT_EQ(v2.CountRows(), 5u);
 }
 
@@ -128,9 +129,14 @@ bool IsRfc3339Utc(const std::string& s) {
 }
 
 TEST_P(TagsTest, CreateWritesLanceForm) {
-  LND_ASSERT_OK_AND_ASSIGN(auto none, ListTags(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(auto none, ListTags(TableLocation(fs_, table_)));
   EXPECT_TRUE(none.empty());
-  LND_ASSERT_OK(CreateTag(*fs_, table_, "rel-1", 2));
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo created, CreateTag(TableLocation(fs_, table_), "rel-1", 2));
+  // What CreateTag returns is what its file holds.
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo read, GetTag(TableLocation(fs_, table_), "rel-1"));
+  EXPECT_EQ(created, read);
+  EXPECT_EQ(created.name, "rel-1");
+  EXPECT_EQ(created.version, 2u);
   LND_ASSERT_OK_AND_ASSIGN(std::string text, ReadText(*fs_, table_ + "/_refs/tags/rel-1.json"));
   // Same shape as Lance's file; only the timestamps differ. (No std::regex: g++ 12 under
   // ASan reports a false -Wmaybe-uninitialized inside libstdc++'s regex compiler.)
@@ -145,69 +151,73 @@ TEST_P(TagsTest, CreateWritesLanceForm) {
                                stamp + "\",\n  \"updatedAt\": \"" + stamp +
                                "\",\n  \"manifestSize\": 464,\n  \"metadata\": {}\n}";
   EXPECT_EQ(text, expected);
-  LND_ASSERT_OK_AND_ASSIGN(TagInfo got, GetTag(*fs_, table_, "rel-1"));
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo got, GetTag(TableLocation(fs_, table_), "rel-1"));
   EXPECT_EQ(got.version, 2u);
   EXPECT_EQ(got.manifest_size, 464u);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, OpenTag(fs_, table_, "rel-1"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, OpenTag(TableLocation(fs_, table_), "rel-1"));
   EXPECT_EQ(ds.version(), 2u);
   EXPECT_EQ(ds.CountRows(), 5u);
 }
 
 TEST_P(TagsTest, CreateListDelete) {
-  LND_ASSERT_OK(CreateTag(*fs_, table_, "b", 3));
-  LND_ASSERT_OK(CreateTag(*fs_, table_, "a", 1));
-  LND_ASSERT_OK(CreateTag(*fs_, table_, "c", 1));
+  LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "b", 3));
+  LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "a", 1));
+  LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "c", 1));
   // A temporary file and a non-tag name in the directory are ignored.
   LND_ASSERT_OK(testing::WriteBytes(*fs_, table_ + "/_refs/tags/.tmpAB12", {'x'}));
-  LND_ASSERT_OK_AND_ASSIGN(auto tags, ListTags(*fs_, table_));
+  LND_ASSERT_OK_AND_ASSIGN(auto tags, ListTags(TableLocation(fs_, table_)));
   ASSERT_EQ(tags.size(), 3u);
   EXPECT_EQ(tags[0].name, "a");
   EXPECT_EQ(tags[1].name, "b");
   EXPECT_EQ(tags[1].version, 3u);
   EXPECT_EQ(tags[1].manifest_size, 510u);
   EXPECT_EQ(tags[2].name, "c");
-  LND_ASSERT_OK(DeleteTag(*fs_, table_, "b"));
-  LND_ASSERT_OK_AND_ASSIGN(tags, ListTags(*fs_, table_));
+  LND_ASSERT_OK(DeleteTag(TableLocation(fs_, table_), "b"));
+  LND_ASSERT_OK_AND_ASSIGN(tags, ListTags(TableLocation(fs_, table_)));
   ASSERT_EQ(tags.size(), 2u);
   EXPECT_EQ(tags[1].name, "c");
   // Deleted tags can be created again, at another version.
-  LND_ASSERT_OK(CreateTag(*fs_, table_, "b", 2));
-  LND_ASSERT_OK_AND_ASSIGN(TagInfo b, GetTag(*fs_, table_, "b"));
+  LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "b", 2));
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo b, GetTag(TableLocation(fs_, table_), "b"));
   EXPECT_EQ(b.version, 2u);
 }
 
 TEST_P(TagsTest, Errors) {
-  LND_ASSERT_OK(CreateTag(*fs_, table_, "x", 1));
-  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "x", 2), StatusCode::kAlreadyExists,
+  LND_ASSERT_OK(CreateTag(TableLocation(fs_, table_), "x", 1));
+  LND_EXPECT_ERROR(CreateTag(TableLocation(fs_, table_), "x", 2), StatusCode::kAlreadyExists,
                    "tag 'x' already exists");
-  LND_ASSERT_OK_AND_ASSIGN(TagInfo x, GetTag(*fs_, table_, "x"));
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo x, GetTag(TableLocation(fs_, table_), "x"));
   EXPECT_EQ(x.version, 1u);  // not overwritten
-  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "y", 99), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(CreateTag(TableLocation(fs_, table_), "y", 99), StatusCode::kNotFound,
                    "cannot tag version 99 of table");
-  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "y", 0), StatusCode::kNotFound, "versions 1..3");
-  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "a..b", 1), StatusCode::kInvalidArgument, "'..'");
-  LND_EXPECT_ERROR(CreateTag(*fs_, table_, "../x", 1), StatusCode::kInvalidArgument, "only ASCII");
-  LND_EXPECT_ERROR(DeleteTag(*fs_, table_, "nope"), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(CreateTag(TableLocation(fs_, table_), "y", 0), StatusCode::kNotFound,
+                   "versions 1..3");
+  LND_EXPECT_ERROR(CreateTag(TableLocation(fs_, table_), "a..b", 1), StatusCode::kInvalidArgument,
+                   "'..'");
+  LND_EXPECT_ERROR(CreateTag(TableLocation(fs_, table_), "../x", 1), StatusCode::kInvalidArgument,
+                   "only ASCII");
+  LND_EXPECT_ERROR(DeleteTag(TableLocation(fs_, table_), "nope"), StatusCode::kNotFound,
                    "tag 'nope' does not exist");
-  LND_EXPECT_ERROR(GetTag(*fs_, table_, "nope"), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(GetTag(TableLocation(fs_, table_), "nope"), StatusCode::kNotFound,
                    "tag 'nope' does not exist");
-  LND_EXPECT_ERROR(OpenTag(fs_, table_, "nope"), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(OpenTag(TableLocation(fs_, table_), "nope"), StatusCode::kNotFound,
                    "tag 'nope' does not exist");
-  LND_EXPECT_ERROR(CreateTag(*fs_, table_ + "-missing", "x", 1), StatusCode::kNotFound,
-                   "no Lance table");
+  LND_EXPECT_ERROR(CreateTag(TableLocation(fs_, table_ + "-missing"), "x", 1),
+                   StatusCode::kNotFound, "no Lance table");
   // A tag whose version was removed: OpenTag says which tag and version.
   LND_ASSERT_OK(testing::WriteBytes(
       *fs_, table_ + "/_refs/tags/gone.json",
       std::vector<std::uint8_t>{'{', '"', 'v', 'e', 'r', 's', 'i', 'o', 'n', '"', ':', '9', '}'}));
-  LND_EXPECT_ERROR(OpenTag(fs_, table_, "gone"), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(OpenTag(TableLocation(fs_, table_), "gone"), StatusCode::kNotFound,
                    "opening tag 'gone' (version 9)");
   LND_ASSERT_OK(testing::WriteBytes(*fs_, table_ + "/_refs/tags/bad.json", {'[', ']'}));
-  LND_EXPECT_ERROR(ListTags(*fs_, table_), StatusCode::kCorrupt, "bad.json");
+  LND_EXPECT_ERROR(ListTags(TableLocation(fs_, table_)), StatusCode::kCorrupt, "bad.json");
   LND_ASSERT_OK(testing::WriteBytes(
       *fs_, table_ + "/_refs/tags/br.json",
       std::vector<std::uint8_t>{'{', '"', 'v', 'e', 'r', 's', 'i', 'o', 'n', '"', ':', '1', ',',
                                 '"', 'b', 'r', 'a', 'n', 'c', 'h', '"', ':', '"', 'd', '"', '}'}));
-  LND_EXPECT_ERROR(OpenTag(fs_, table_, "br"), StatusCode::kNotImplemented, "branch 'd'");
+  LND_EXPECT_ERROR(OpenTag(TableLocation(fs_, table_), "br"), StatusCode::kNotImplemented,
+                   "branch 'd'");
 }
 
 INSTANTIATE_TEST_SUITE_P(MemoryAndLocal, TagsTest, ::testing::Values(false, true),

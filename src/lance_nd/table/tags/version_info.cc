@@ -3,20 +3,16 @@
 #include <utility>
 
 #include "lance_nd/table/dataset.h"
-#include "lance_nd/table/tags/table_paths.h"
 
 namespace lance_nd::table {
 namespace {
 
-using internal::JoinPath;
-
 // The operation of a version: the inline transaction, else the `.txn` file, else "".
-std::string OperationOf(io::FileSystem& fs, const std::string& path, const ManifestFile& mf) {
+std::string OperationOf(const TableLocation& location, const ManifestFile& mf) {
   if (mf.transaction) return std::string(mf.transaction->name());
   if (mf.manifest.transaction_file.empty()) return "";
-  const std::string file =
-      JoinPath(JoinPath(path, internal::kTransactionsDir), mf.manifest.transaction_file);
-  auto f = fs.OpenForRead(file);
+  const std::string file = location.Path(kTransactionsDir, mf.manifest.transaction_file);
+  auto f = location.fs().OpenForRead(file);
   if (!f.ok()) return "";
   auto bytes = io::ReadWholeFile(**f);
   if (!bytes.ok()) return "";
@@ -26,21 +22,20 @@ std::string OperationOf(io::FileSystem& fs, const std::string& path, const Manif
 
 }  // namespace
 
-Result<std::vector<VersionInfo>> ListVersionInfos(io::FileSystem& fs, const std::string& path) {
-  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(fs, path));
+Result<std::vector<VersionInfo>> ListVersionInfos(const TableLocation& location) {
+  LND_ASSIGN_OR_RETURN(VersionList versions, ListVersions(location));
   std::vector<VersionInfo> out;
   out.reserve(versions.versions.size());
   for (const std::uint64_t v : versions.versions) {
-    const std::string file =
-        JoinPath(JoinPath(path, internal::kVersionsDir), ManifestFileName(v, versions.naming));
-    LND_ASSIGN_OR_RETURN(auto f, fs.OpenForRead(file));
+    const std::string file = location.Path(kVersionsDir, ManifestFileName(v, versions.naming));
+    LND_ASSIGN_OR_RETURN(auto f, location.fs().OpenForRead(file));
     LND_ASSIGN_OR_RETURN(ManifestFile mf, ReadManifestFile(*f));
     const Manifest& m = mf.manifest;
     VersionInfo info;
     info.version = m.version;
     info.timestamp = std::chrono::sys_time<std::chrono::nanoseconds>(
         std::chrono::seconds(m.timestamp_seconds) + std::chrono::nanoseconds(m.timestamp_nanos));
-    info.operation = OperationOf(fs, path, mf);
+    info.operation = OperationOf(location, mf);
     info.num_fragments = m.fragments.size();
     for (const Fragment& frag : m.fragments) {
       info.num_rows += frag.num_rows();

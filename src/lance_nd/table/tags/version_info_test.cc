@@ -15,7 +15,8 @@ using std::chrono::nanoseconds;
 // What Lance 12's listVersions() printed for the table (make_tagged_table.mjs).
 TEST(VersionInfoTest, MatchesLance12ListVersions) {
   auto local = io::LocalFileSystem();
-  LND_ASSERT_OK_AND_ASSIGN(auto infos, ListVersionInfos(*local, ops_testing::Lance12TaggedTable()));
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto infos, ListVersionInfos(TableLocation(local, ops_testing::Lance12TaggedTable())));
   ASSERT_EQ(infos.size(), 3u);
   const char* ops[] = {"Overwrite", "Append", "Delete"};
   const std::uint64_t rows[] = {3, 5, 4}, frags[] = {1, 2, 2}, sizes[] = {638, 1276, 1276},
@@ -54,7 +55,7 @@ TEST(VersionInfoTest, OperationFromTxnFileOrNone) {
   LND_ASSERT_OK_AND_ASSIGN(auto b2, SerializeManifestFile(m2, nullptr));
   LND_ASSERT_OK(testing::WriteBytes(
       *fs, table + "/_versions/" + ManifestFileName(2, ManifestNaming::kV2), b2));
-  LND_ASSERT_OK_AND_ASSIGN(auto infos, ListVersionInfos(*fs, table));
+  LND_ASSERT_OK_AND_ASSIGN(auto infos, ListVersionInfos(TableLocation(fs, table)));
   ASSERT_EQ(infos.size(), 2u);
   EXPECT_EQ(infos[0].operation, "Append");
   EXPECT_EQ(infos[1].operation, "");
@@ -66,10 +67,11 @@ TEST(VersionInfoTest, OperationFromTxnFileOrNone) {
 
 TEST(VersionInfoTest, Errors) {
   auto fs = io::MakeMemoryFileSystem();
-  LND_EXPECT_ERROR(ListVersionInfos(*fs, "none.lance"), StatusCode::kNotFound, "no Lance table");
+  LND_EXPECT_ERROR(ListVersionInfos(TableLocation(fs, "none.lance")), StatusCode::kNotFound,
+                   "no Lance table");
   LND_ASSERT_OK(testing::WriteBytes(
       *fs, "t.lance/_versions/" + ManifestFileName(1, ManifestNaming::kV2), {1, 2, 3}));
-  LND_EXPECT_ERROR(ListVersionInfos(*fs, "t.lance"), StatusCode::kCorrupt, "");
+  LND_EXPECT_ERROR(ListVersionInfos(TableLocation(fs, "t.lance")), StatusCode::kCorrupt, "");
 }
 
 }  // namespace

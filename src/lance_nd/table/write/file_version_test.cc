@@ -32,7 +32,7 @@ Dataset Create21(const std::shared_ptr<io::FileSystem>& fs, const std::string& p
   create.file_options.version = file::WriterVersion::kV2_1;
   create.max_rows_per_file = 4;
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 10)};
-  auto ds = WriteTable(fs, path, rows, create);
+  auto ds = WriteTable(TableLocation(fs, path), rows, create);
   EXPECT_TRUE(ds.ok()) << ds.status().ToString();
   return std::move(ds).value();
 }
@@ -44,7 +44,7 @@ TEST(TableFileVersion, AppendWithDefaultOptionsKeepsTheTablesVersion) {
   WriteOptions append;  // file_options.version is 2.2 by default
   append.mode = WriteMode::kAppend;
   std::vector<array::RecordBatchPtr> more = {TestBatch(10, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, "mem/t.lance", more, append));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs, "mem/t.lance"), more, append));
   EXPECT_EQ(v2.manifest().data_format_version, "2.1");
   EXPECT_EQ(FileVersions(v2), std::vector<std::string>(4, "2.1"));
 }
@@ -53,9 +53,10 @@ TEST(TableFileVersion, CompactionKeepsTheTablesVersion) {
   auto fs = io::MakeMemoryFileSystem();
   const Dataset v1 = Create21(fs, "mem/t.lance");
   ASSERT_EQ(v1.fragments().size(), 3u);
-  LND_ASSERT_OK_AND_ASSIGN(CompactionMetrics m, Compact(v1));
+  LND_ASSERT_OK_AND_ASSIGN(CompactionResult m_compacted, Compact(v1));
+  CompactionMetrics m = std::move(m_compacted.metrics);
   EXPECT_EQ(m.fragments_added, 1u);
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, Dataset::Open(fs, "mem/t.lance"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, Dataset::Open(TableLocation(fs, "mem/t.lance")));
   EXPECT_EQ(v2.CountRows(), 10u);
   EXPECT_EQ(FileVersions(v2), std::vector<std::string>{"2.1"});
 }

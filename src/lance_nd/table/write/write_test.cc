@@ -55,7 +55,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   std::vector<array::RecordBatchPtr> first = {TestBatch(0, 10), TestBatch(10, 5)};
   WriteOptions create;
   create.max_rows_per_file = 8;  // 15 rows -> files of 8 and 7 rows
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(fs, path, first, create));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, path), first, create));
   EXPECT_EQ(v1.version(), 1u);
   EXPECT_EQ(v1.CountRows(), 15u);
   ASSERT_EQ(v1.fragments().size(), 2u);
@@ -90,7 +90,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   WriteOptions append;
   append.mode = WriteMode::kAppend;
   std::vector<array::RecordBatchPtr> more = {TestBatch(15, 3)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(fs, path, more, append));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs, path), more, append));
   EXPECT_EQ(v2.version(), 2u);
   EXPECT_EQ(v2.CountRows(), 18u);
   ASSERT_EQ(v2.fragments().size(), 3u);
@@ -105,7 +105,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   WriteOptions overwrite;
   overwrite.mode = WriteMode::kOverwrite;
   std::vector<array::RecordBatchPtr> fresh = {TestBatch(100, 4)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, WriteTable(fs, path, fresh, overwrite));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v3, WriteTable(TableLocation(fs, path), fresh, overwrite));
   EXPECT_EQ(v3.version(), 3u);
   EXPECT_EQ(v3.CountRows(), 4u);
   ASSERT_EQ(v3.fragments().size(), 1u);
@@ -116,7 +116,7 @@ void CreateAppendOverwrite(std::shared_ptr<io::FileSystem> fs, const std::string
   EXPECT_EQ(ReadIds(v3), Range(100, 104));
 
   // Every version is still there, each with its transaction file.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset old, Dataset::Open(fs, path, 2));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset old, Dataset::Open(TableLocation(fs, path), 2));
   EXPECT_EQ(ReadIds(old), Range(0, 18));
   LND_ASSERT_OK_AND_ASSIGN(auto txns, fs->List(path + "/_transactions"));
   EXPECT_EQ(txns.size(), 3u);
@@ -137,8 +137,9 @@ TEST(TableWrite, CreateAppendOverwriteOnLocalDisk) {
 TEST(TableWrite, CreateOnExistingTableIsAlreadyExists) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
-  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
-  LND_EXPECT_ERROR(WriteTable(fs, "t", rows), StatusCode::kAlreadyExists, "use WriteMode::kAppend");
+  LND_ASSERT_OK(WriteTable(TableLocation(fs, "t"), rows).status());
+  LND_EXPECT_ERROR(WriteTable(TableLocation(fs, "t"), rows), StatusCode::kAlreadyExists,
+                   "use WriteMode::kAppend");
 }
 
 TEST(TableWrite, AppendToMissingTableIsNotFound) {
@@ -146,14 +147,14 @@ TEST(TableWrite, AppendToMissingTableIsNotFound) {
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
   WriteOptions append;
   append.mode = WriteMode::kAppend;
-  LND_EXPECT_ERROR(WriteTable(fs, "t", rows, append), StatusCode::kNotFound,
+  LND_EXPECT_ERROR(WriteTable(TableLocation(fs, "t"), rows, append), StatusCode::kNotFound,
                    "create it with WriteMode::kCreate");
 }
 
 TEST(TableWrite, AppendWithOtherTypeIsSchemaMismatch) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
-  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  LND_ASSERT_OK(WriteTable(TableLocation(fs, "t"), rows).status());
   auto schema = std::make_shared<array::Schema>(
       std::vector<array::FieldPtr>{std::make_shared<array::Field>("id", array::Int32(), false),
                                    testing::TestSchema()->field(1)});
@@ -165,11 +166,11 @@ TEST(TableWrite, AppendWithOtherTypeIsSchemaMismatch) {
   std::vector<array::RecordBatchPtr> bad = {batch};
   WriteOptions append;
   append.mode = WriteMode::kAppend;
-  LND_EXPECT_ERROR(WriteTable(fs, "t", bad, append), StatusCode::kSchemaMismatch,
+  LND_EXPECT_ERROR(WriteTable(TableLocation(fs, "t"), bad, append), StatusCode::kSchemaMismatch,
                    "field 'id' of the appended data has type int32 but the table 't' stores "
                    "it as int64");
   // Nothing was committed.
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(fs, "t"));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, Dataset::Open(TableLocation(fs, "t")));
   EXPECT_EQ(ds.version(), 1u);
 }
 
@@ -198,31 +199,31 @@ array::RecordBatchPtr NonNullItemVectors() {
 TEST(TableWrite, AppendOfNonNullableFixedSizeListItems) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {NonNullItemVectors()};
-  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  LND_ASSERT_OK(WriteTable(TableLocation(fs, "t"), rows).status());
   WriteOptions append;
   append.mode = WriteMode::kAppend;
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(fs, "t", rows, append));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(TableLocation(fs, "t"), rows, append));
   EXPECT_EQ(ds.CountRows(), 6u);
 }
 
 TEST(TableWrite, AppendWithMissingColumnIsSchemaMismatch) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3)};
-  LND_ASSERT_OK(WriteTable(fs, "t", rows).status());
+  LND_ASSERT_OK(WriteTable(TableLocation(fs, "t"), rows).status());
   auto schema = std::make_shared<array::Schema>(
       std::vector<array::FieldPtr>{testing::TestSchema()->field(0)});
   LND_ASSERT_OK_AND_ASSIGN(auto batch, array::RecordBatch::Make(schema, 3, {rows[0]->column(0)}));
   std::vector<array::RecordBatchPtr> bad = {batch};
   WriteOptions append;
   append.mode = WriteMode::kAppend;
-  LND_EXPECT_ERROR(WriteTable(fs, "t", bad, append), StatusCode::kSchemaMismatch,
+  LND_EXPECT_ERROR(WriteTable(TableLocation(fs, "t"), bad, append), StatusCode::kSchemaMismatch,
                    "has no field 's'");
 }
 
 TEST(TableWrite, EmptyCreateHasNoFragments) {
   auto fs = io::MakeMemoryFileSystem();
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 0)};
-  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(fs, "t", rows));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset ds, WriteTable(TableLocation(fs, "t"), rows));
   EXPECT_EQ(ds.version(), 1u);
   EXPECT_TRUE(ds.fragments().empty());
   EXPECT_FALSE(ds.manifest().max_fragment_id.has_value());
@@ -251,7 +252,7 @@ TEST(TableWrite, WriteFragmentsRollsFilesByBytes) {
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 3), TestBatch(3, 3), TestBatch(6, 3)};
   WriteOptions o;
   o.max_bytes_per_file = 1;  // every batch closes its file
-  LND_ASSERT_OK_AND_ASSIGN(auto fragments, WriteFragments(*fs, "t", fields, rows, o));
+  LND_ASSERT_OK_AND_ASSIGN(auto fragments, WriteFragments(TableLocation(fs, "t"), fields, rows, o));
   ASSERT_EQ(fragments.size(), 3u);
   for (const Fragment& f : fragments) {
     EXPECT_EQ(f.id, 0u);
@@ -260,7 +261,8 @@ TEST(TableWrite, WriteFragmentsRollsFilesByBytes) {
     EXPECT_TRUE(exists);
   }
   // Not committed: no table.
-  LND_EXPECT_ERROR(Dataset::Open(fs, "t").status(), StatusCode::kNotFound, "no Lance table");
+  LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs, "t")).status(), StatusCode::kNotFound,
+                   "no Lance table");
 }
 
 }  // namespace
