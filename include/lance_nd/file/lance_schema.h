@@ -49,6 +49,28 @@ Result<array::SchemaPtr> SchemaFromLanceFields(std::span<const LanceSchemaField>
 Result<std::vector<LanceSchemaField>> LanceFieldsFromSchema(const array::Schema& schema,
                                                             std::int32_t first_id = 0);
 
+/// \brief A field as lance-nd writes it into a Lance schema: the modelled members, plus the
+/// members of lance.file.Field that LanceSchemaField leaves out (the encoding hint and the
+/// extension name the writer sets) as protobuf wire bytes. A table manifest stores both, so that
+/// its fields match the data files' byte for byte.
+struct WrittenLanceField {
+  LanceSchemaField field;
+  std::string unmodelled_proto;  // a serialised lance.file.Field with the modelled members unset
+  bool operator==(const WrittenLanceField&) const = default;
+};
+
+/// \brief LanceFieldsFromSchema, with each field's unmodelled members as the writer sets them.
+Result<std::vector<WrittenLanceField>> WrittenLanceFieldsFromSchema(const array::Schema& schema,
+                                                                    std::int32_t first_id = 0);
+
+/// \brief `type` as it reads back from a Lance schema: a fixed-size list's item is always
+/// nullable there (its logical type "fixed_size_list:T:n" keeps no item nullability).
+array::DataTypePtr StoredType(const array::DataTypePtr& type);
+
+/// \brief Whether data of type `data` can be written under the schema type `schema`: equal
+/// types once both are in their stored form (metadata ignored).
+bool SameStoredType(const array::DataTypePtr& schema, const array::DataTypePtr& data);
+
 /// \brief The Lance logical type string of `type` ("float", "timestamp:us:UTC", "list.struct",
 /// "fixed_size_list:float:128", ...). NotImplemented for types Lance cannot store.
 Result<std::string> LanceLogicalType(const array::DataType& type);
