@@ -11,33 +11,34 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::file {
 
 /// \brief A Lance file format version as stored in the footer (2.1 -> {2, 1}).
-struct FileVersion {
+struct LANCE_ND_EXPORT FileVersion {
   std::uint16_t major = 0;
   std::uint16_t minor = 0;
   std::string ToString() const { return std::to_string(major) + "." + std::to_string(minor); }
   bool operator==(const FileVersion&) const = default;
 };
 
-struct ReaderOptions {
+struct LANCE_ND_EXPORT ReaderOptions {
   /// Threads used to decode the columns of one read (1 = decode on the calling thread).
   int num_threads = 2;
 };
 
 /// \brief Limits of one batch of a streaming read; a batch never splits a row, holds at least
 /// one row, at most `max_rows` rows and roughly at most `max_bytes` of encoded data.
-struct ScanOptions {
+struct LANCE_ND_EXPORT ScanOptions {
   std::int64_t max_rows = 64 * 1024;
   std::int64_t max_bytes = 64 * 1024 * 1024;
 };
 
 // ---- Description of a file (lance-nd inspect) ----------------------------------------------
 
-struct PageDescription {
+struct LANCE_ND_EXPORT PageDescription {
   std::uint64_t first_row = 0;
   std::uint64_t num_rows = 0;
   std::string layout;  // "mini-block layers=[...] rep=... values=flat(32) ..."
@@ -45,7 +46,7 @@ struct PageDescription {
   std::uint64_t num_bytes = 0;                                   // sum of buffer sizes
 };
 
-struct ColumnDescription {
+struct LANCE_ND_EXPORT ColumnDescription {
   int index = 0;
   std::string path;  // dotted field path of the leaf ("t.values.item")
   std::int32_t field_id = 0;
@@ -55,7 +56,7 @@ struct ColumnDescription {
   std::vector<PageDescription> pages;
 };
 
-struct FieldDescription {
+struct LANCE_ND_EXPORT FieldDescription {
   std::int32_t id = 0;
   std::int32_t parent_id = -1;
   std::string path;          // dotted path
@@ -66,7 +67,7 @@ struct FieldDescription {
   std::string unsupported;  // why lance-nd cannot read this field; empty when it can
 };
 
-struct FileDescription {
+struct LANCE_ND_EXPORT FileDescription {
   FileVersion version;
   std::uint64_t file_size = 0;
   std::uint64_t num_rows = 0;
@@ -88,7 +89,7 @@ class BatchReader;
 /// Projections name top-level fields ("temperature") or a path into nested structs
 /// ("temperature.attrs.units"); a struct path keeps the enclosing structs with only the chosen
 /// children. An empty projection reads every field. Unknown names are InvalidArgument.
-class FileReader {
+class LANCE_ND_EXPORT FileReader {
  public:
   /// \brief Read and validate the footer, offset tables, schema and column metadata.
   /// Errors: Corrupt (naming what is wrong), NotImplemented (versions other than 2.1/2.2, empty
@@ -126,7 +127,7 @@ class FileReader {
 };
 
 /// \brief Batches of a streaming read, in file order.
-class BatchReader {
+class LANCE_ND_EXPORT BatchReader {
  public:
   /// \brief The next batch, or nullptr after the last one.
   Result<array::RecordBatchPtr> Next();

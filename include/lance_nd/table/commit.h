@@ -10,6 +10,7 @@
 #include <string>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/manifest.h"
@@ -17,7 +18,7 @@
 
 namespace lance_nd::table {
 
-struct CommitOptions {
+struct LANCE_ND_EXPORT CommitOptions {
   /// Attempts at creating the next manifest before giving up (Lance: 20).
   int max_attempts = 20;
   /// Also write `_transactions/{read_version}-{uuid}.txn` (Lance 12 always does).
@@ -55,11 +56,12 @@ struct CommitOptions {
 /// appending to a missing table, NotImplemented when the latest manifest has writer flags
 /// lance-nd cannot honour. Returns the dataset at the committed version, built in memory (no
 /// re-read): nothing can fail after the manifest is created. `txn.uuid` is generated when empty.
-Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                  Transaction txn, const CommitOptions& options = {});
+LANCE_ND_EXPORT Result<Dataset> CommitTransaction(std::shared_ptr<io::FileSystem> fs,
+                                                  const std::string& path, Transaction txn,
+                                                  const CommitOptions& options = {});
 
 /// \brief A random hyphenated version-4 UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx").
-std::string NewUuid();
+LANCE_ND_EXPORT std::string NewUuid();
 
 /// \brief The writer version lance-nd records in manifests ("lance-nd", this value).
 inline constexpr const char* kWriterLibrary = "lance-nd";

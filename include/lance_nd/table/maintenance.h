@@ -11,6 +11,7 @@
 #include <string>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
 
@@ -24,14 +25,15 @@ namespace lance_nd::table {
 /// does. No commit (returns `ds` reopened unchanged) when nothing new is deleted. Stable row
 /// ids (flag 2) are unchanged: only deletion files are written, as in Lance 12.
 /// InvalidArgument naming the first bad address: unknown fragment, offset >= physical_rows.
-Result<Dataset> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row_addresses);
+LANCE_ND_EXPORT Result<Dataset> DeleteRows(const Dataset& ds,
+                                           std::span<const std::uint64_t> row_addresses);
 
 /// \brief Make the content of `old_version` the latest version again: commits Restore{version}
 /// on top of the latest version (fragments and schema of the old version; max_fragment_id kept
 /// monotonic). Returns the dataset at the new version.
-Result<Dataset> Restore(const Dataset& old_version);
+LANCE_ND_EXPORT Result<Dataset> Restore(const Dataset& old_version);
 
-struct CompactionOptions {
+struct LANCE_ND_EXPORT CompactionOptions {
   /// Fragments with fewer physical rows are merged with adjacent small fragments; also the
   /// maximum rows per written fragment (Lance's default 1 Mi rows).
   std::int64_t target_rows_per_fragment = 1024 * 1024;
@@ -40,7 +42,7 @@ struct CompactionOptions {
   double materialize_deletions_threshold = 0.1;  // >= 1.0 disables materialisation
 };
 
-struct CompactionMetrics {
+struct LANCE_ND_EXPORT CompactionMetrics {
   std::uint64_t fragments_removed = 0;
   std::uint64_t fragments_added = 0;
   std::uint64_t files_removed = 0;  // data files and deletion files of the removed fragments
@@ -56,16 +58,17 @@ struct CompactionMetrics {
 /// Tables with stable row ids (flag 2) keep every live row's id and created_at /
 /// last_updated_at version; as Lance 12 does, a ReserveFragments commit numbers the new
 /// fragments first, so such a compaction adds two versions (committed_version is the second).
-Result<CompactionMetrics> Compact(const Dataset& ds, const CompactionOptions& options = {});
+LANCE_ND_EXPORT Result<CompactionMetrics> Compact(const Dataset& ds,
+                                                  const CompactionOptions& options = {});
 
 /// \brief When a file was last modified; nullopt when unknown.
 using ModifiedTimeFn =
     std::function<std::optional<std::chrono::system_clock::time_point>(const std::string& path)>;
 
 /// \brief Modification times of local files (std::filesystem); for io::LocalFileSystem().
-ModifiedTimeFn LocalModifiedTime();
+LANCE_ND_EXPORT ModifiedTimeFn LocalModifiedTime();
 
-struct CleanupOptions {
+struct LANCE_ND_EXPORT CleanupOptions {
   /// Versions whose manifest timestamp is older than this are removed (except the latest and
   /// tagged versions).
   std::chrono::seconds older_than{7 * 24 * 3600};
@@ -79,7 +82,7 @@ struct CleanupOptions {
   std::optional<std::chrono::system_clock::time_point> now;
 };
 
-struct CleanupStats {
+struct LANCE_ND_EXPORT CleanupStats {
   std::uint64_t old_versions = 0;   // manifests removed
   std::uint64_t bytes_removed = 0;  // all files removed
   std::uint64_t files_removed = 0;  // all files removed, manifests included
@@ -95,7 +98,8 @@ struct CleanupStats {
 /// version. Every manifest is read and the full referenced set computed before anything is
 /// deleted; an unreadable manifest aborts the cleanup with nothing deleted. Old manifests are
 /// deleted first, then the files.
-Result<CleanupStats> CleanupOldVersions(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                                        const CleanupOptions& options = {});
+LANCE_ND_EXPORT Result<CleanupStats> CleanupOldVersions(std::shared_ptr<io::FileSystem> fs,
+                                                        const std::string& path,
+                                                        const CleanupOptions& options = {});
 
 }  // namespace lance_nd::table

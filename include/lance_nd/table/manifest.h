@@ -12,12 +12,13 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::table {
 
 /// \brief One field of the flattened (pre-order) table schema, as stored (lance.file.Field).
-struct LanceField {
+struct LANCE_ND_EXPORT LanceField {
   std::string name;
   std::int32_t id = 0;
   std::int32_t parent_id = -1;  // -1 for top-level fields
@@ -31,7 +32,7 @@ struct LanceField {
 };
 
 /// \brief One Lance file holding some columns of a fragment (path relative to `data/`).
-struct DataFile {
+struct LANCE_ND_EXPORT DataFile {
   std::string path;
   std::vector<std::int32_t> fields;          // field ids; -2 = tombstone
   std::vector<std::int32_t> column_indices;  // parallel to fields; -1 = no column
@@ -44,7 +45,7 @@ struct DataFile {
 
 enum class DeletionFileType : std::uint8_t { kArrowArray = 0, kBitmap = 1 };
 
-struct DeletionFile {
+struct LANCE_ND_EXPORT DeletionFile {
   DeletionFileType file_type = DeletionFileType::kArrowArray;
   std::uint64_t read_version = 0;
   std::uint64_t id = 0;
@@ -55,7 +56,7 @@ struct DeletionFile {
   bool operator==(const DeletionFile&) const = default;
 };
 
-struct Fragment {
+struct LANCE_ND_EXPORT Fragment {
   std::uint64_t id = 0;
   std::vector<DataFile> files;
   std::optional<DeletionFile> deletion_file;
@@ -78,11 +79,11 @@ inline constexpr std::uint64_t kFlagBasePaths = 16;
 inline constexpr std::uint64_t kFlagNoTransactionFile = 32;
 
 /// \brief Reader flags lance-nd can read: deletion files, v2 format, table config, no txn file.
-Status CheckReaderFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
+LANCE_ND_EXPORT Status CheckReaderFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
 /// \brief Writer flags lance-nd can write under (same set as the reader's).
-Status CheckWriterFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
+LANCE_ND_EXPORT Status CheckWriterFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
 
-struct Manifest {
+struct LANCE_ND_EXPORT Manifest {
   std::uint64_t version = 0;
   std::vector<LanceField> fields;  // pre-order, parents before children
   array::Metadata schema_metadata;
@@ -136,18 +137,18 @@ enum class OperationType : std::uint8_t {
 };
 
 /// \brief "Append", "Delete", ... (Lance's operation names); "Unknown" for kUnknown.
-std::string_view OperationTypeName(OperationType type);
+LANCE_ND_EXPORT std::string_view OperationTypeName(OperationType type);
 
 /// \brief A map update of UpdateConfig: set keys to values, remove keys whose value is nullopt,
 /// or (replace) replace the whole map by the set entries.
-struct UpdateMap {
+struct LANCE_ND_EXPORT UpdateMap {
   std::vector<std::pair<std::string, std::optional<std::string>>> entries;
   bool replace = false;
   bool operator==(const UpdateMap&) const = default;
 };
 
 /// \brief One compaction group of a Rewrite: old fragments replaced by new ones.
-struct RewriteGroup {
+struct LANCE_ND_EXPORT RewriteGroup {
   std::vector<Fragment> old_fragments;
   std::vector<Fragment> new_fragments;  // id 0 = assigned at commit
   bool operator==(const RewriteGroup&) const = default;
@@ -171,7 +172,7 @@ struct RewriteGroup {
 ///              field_metadata_updates.
 ///  - DataReplacement: replacements.
 ///  - CreateIndex: num_new_indices / num_removed_indices (read only; lance-nd cannot write it).
-struct Transaction {
+struct LANCE_ND_EXPORT Transaction {
   std::uint64_t read_version = 0;
   std::string uuid;
   OperationType operation = OperationType::kUnknown;
@@ -206,7 +207,7 @@ struct Transaction {
 };
 
 /// \brief A manifest file's content: the manifest and, when inline, its transaction.
-struct ManifestFile {
+struct LANCE_ND_EXPORT ManifestFile {
   Manifest manifest;
   std::optional<Transaction> transaction;  // from transaction_section, when present
 };
@@ -214,24 +215,27 @@ struct ManifestFile {
 /// \brief Parse a whole manifest file. `name` is used in messages. Errors: Corrupt naming the
 /// file and what is wrong (short file, bad magic, offsets outside the file, length mismatch,
 /// undecodable protobuf).
-Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std::string_view name);
+LANCE_ND_EXPORT Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes,
+                                                       std::string_view name);
 
 /// \brief Read a manifest file (footer first, then the blobs it points at).
-Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file);
+LANCE_ND_EXPORT Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file);
 
 /// \brief Serialise a manifest file: [index section] [transaction] manifest, footer, like Lance 12.
 /// The manifest's index_section / transaction_section offsets are set from the blobs written
 /// (index_section_blob when present; the transaction when given).
-Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest,
-                                                        const Transaction* transaction);
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> SerializeManifestFile(
+    const Manifest& manifest, const Transaction* transaction);
 
 /// \brief A transaction as stored in a `.txn` file (raw protobuf, no length prefix).
-Result<std::vector<std::uint8_t>> SerializeTransaction(const Transaction& transaction);
-Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes, std::string_view name);
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> SerializeTransaction(
+    const Transaction& transaction);
+LANCE_ND_EXPORT Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes,
+                                                     std::string_view name);
 
 /// \brief The Arrow schema of the manifest's fields (tree rebuilt from parent ids, logical types
 /// mapped back to Arrow types). Corrupt for a malformed tree, NotImplemented for unknown types.
-Result<array::SchemaPtr> SchemaFromFields(const std::vector<LanceField>& fields,
-                                          const array::Metadata& schema_metadata);
+LANCE_ND_EXPORT Result<array::SchemaPtr> SchemaFromFields(const std::vector<LanceField>& fields,
+                                                          const array::Metadata& schema_metadata);
 
 }  // namespace lance_nd::table

@@ -10,6 +10,7 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/file/writer_options.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/commit.h"
@@ -24,7 +25,7 @@ enum class WriteMode : std::uint8_t {
   kOverwrite,  // replace all rows (and the schema) of a table; creates it when missing
 };
 
-struct WriteOptions {
+struct LANCE_ND_EXPORT WriteOptions {
   WriteMode mode = WriteMode::kCreate;
   std::int64_t max_rows_per_file = 1024 * 1024;  // Lance's default
   std::int64_t max_bytes_per_file = 90LL << 30;  // Lance's default
@@ -47,10 +48,9 @@ struct WriteOptions {
 /// ids are left 0 (assigned at commit); DataFile.fields are the leaf field ids of `fields`,
 /// column_indices 0..n-1, file_size_bytes exact. Files are synced before returning. NOT
 /// committed. Batches must match `fields` (SchemaMismatch naming the field otherwise).
-Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::string& path,
-                                             const std::vector<LanceField>& fields,
-                                             std::span<const array::RecordBatchPtr> batches,
-                                             const WriteOptions& options);
+LANCE_ND_EXPORT Result<std::vector<Fragment>> WriteFragments(
+    io::FileSystem& fs, const std::string& path, const std::vector<LanceField>& fields,
+    std::span<const array::RecordBatchPtr> batches, const WriteOptions& options);
 
 /// \brief Create / append / overwrite. Create: an Overwrite transaction with read_version 0
 /// (AlreadyExists when a table is there: use kAppend or kOverwrite). Append: an Append on the
@@ -58,17 +58,18 @@ Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::stri
 /// and both types; evolution.h adds columns). Overwrite: an Overwrite on the latest version
 /// (a create when there is no table). At least one batch is needed for create / overwrite (the
 /// schema comes from it); a zero-row batch creates an empty table.
-Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string& path,
-                           std::span<const array::RecordBatchPtr> batches,
-                           const WriteOptions& options = {});
+LANCE_ND_EXPORT Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs,
+                                           const std::string& path,
+                                           std::span<const array::RecordBatchPtr> batches,
+                                           const WriteOptions& options = {});
 
 /// \brief The version of the data files of a table with manifest `m` (its data format,
 /// "2.1" or "2.2"): the version every new data file of the table must have. NotImplemented
 /// for other data formats (lance-nd writes 2.1 and 2.2 files only).
-Result<file::WriterVersion> TableFileVersion(const Manifest& m);
+LANCE_ND_EXPORT Result<file::WriterVersion> TableFileVersion(const Manifest& m);
 
 /// \brief Fields with fresh ids (pre-order, 0..n-1) for a new table's Arrow schema, logical
 /// types as Lance writes them. NotImplemented for types the table layer cannot store.
-Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema);
+LANCE_ND_EXPORT Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema);
 
 }  // namespace lance_nd::table
