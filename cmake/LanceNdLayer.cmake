@@ -49,6 +49,8 @@ endfunction()
 #   A static library lance_nd_<layer> from src/lance_nd/<layer>/**.cc (tests excluded), and,
 #   when tests are on, one GoogleTest binary lance_nd_<layer>_test from **/*_test.cc.
 #   A layer links only the layers below it, so a call into an undeclared layer fails to link.
+#   Its objects are compiled with hidden visibility: the shared library lance_nd exports only
+#   what the public headers mark LANCE_ND_EXPORT.
 function(lance_nd_add_layer)
   cmake_parse_arguments(L "" "NAME" "DEPS;PRIVATE_DEPS;TEST_DEPS" ${ARGN})
   set(dir ${PROJECT_SOURCE_DIR}/src/lance_nd/${L_NAME})
@@ -70,7 +72,8 @@ function(lance_nd_add_layer)
   target_link_libraries(${target} PUBLIC ${L_DEPS}
                         PRIVATE lance_nd_core_internal ${L_PRIVATE_DEPS})
   set_target_properties(${target} PROPERTIES LANCE_ND_PRIVATE_ROOT ${private_root}
-                        LANCE_ND_PRIVATE_DEPS "${L_PRIVATE_DEPS}")
+                        LANCE_ND_PRIVATE_DEPS "${L_PRIVATE_DEPS}"
+                        CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   lance_nd_set_warnings(${target})
   if(LANCE_ND_BUILD_TESTS AND tests)
     add_executable(${target}_test ${tests})
