@@ -1,7 +1,7 @@
 # cmake -DCASES=<cases.cmake> -DCXX=<compiler> -DWORK=<dir> [-DIMPLICIT=<compiler's own include
 # dirs>] -P check_private_includes.cmake
-# Each case is "<target>|<header>|compiles" or "<target>|<header>|not-found": a file holding
-# only `#include "<header>"` is compiled with the target's include directories. A case whose
+# Each case is "<target>|<header>|found" or "<target>|<header>|not-found": a file holding only
+# `#include "<header>"` is preprocessed with the target's include directories. A case whose
 # outcome differs fails the test; a not-found case must fail because the header is not found,
 # not for another reason.
 include(${CASES})
@@ -26,17 +26,17 @@ foreach(case IN LISTS cases)
   foreach(dir IN LISTS dirs)
     list(APPEND flags -I${dir})
   endforeach()
-  execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only ${flags} ${tu}
+  execute_process(COMMAND ${CXX} -std=c++20 -E -o /dev/null ${flags} ${tu}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   math(EXPR checked "${checked} + 1")
   string(REPLACE "." "\\." header_re "${header}")
-  if(expected STREQUAL "compiles")
+  if(expected STREQUAL "found")
     if(NOT rc EQUAL 0)
-      message(SEND_ERROR "${target} must compile #include \"${header}\" but:\n${out}")
+      message(SEND_ERROR "${target} must find all of #include \"${header}\" but:\n${out}")
       math(EXPR failed "${failed} + 1")
     endif()
   elseif(rc EQUAL 0)
-    message(SEND_ERROR "${target} compiled #include \"${header}\", a private header of "
+    message(SEND_ERROR "${target} found #include \"${header}\", a private header of "
                        "another layer: the layer is not sealed")
     math(EXPR failed "${failed} + 1")
   elseif(NOT out MATCHES "${header_re}: No such file or directory|'${header_re}' file not found")
