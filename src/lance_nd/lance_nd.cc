@@ -1,4 +1,3 @@
-// The shared library is made of the layer archives; this file anchors the target.
-namespace lance_nd {
-const char* VersionString() { return "0.1.0"; }
-}  // namespace lance_nd
+// The shared library is made of the layer archives' objects; this file anchors the target and
+// compiles the umbrella header (every public header) with the library's own flags and warnings.
+#include "lance_nd/lance_nd.h"

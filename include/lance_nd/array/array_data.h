@@ -9,6 +9,7 @@
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array {
 
@@ -26,7 +27,7 @@ using ArrayPtr = std::shared_ptr<const ArrayData>;
 /// semantics: it applies to this array's buffers, and for struct and fixed_size_list also to
 /// the children (struct row i is child slot offset+i; fixed-size-list row i starts at child
 /// slot (offset+i)*list_size). List offsets index into the child as they are.
-struct ArrayData {
+struct LANCE_ND_EXPORT ArrayData {
   DataTypePtr type;
   int64_t length = 0;
   /// Number of nulls, or kUnknownNullCount to compute lazily with null_count().
@@ -54,36 +55,39 @@ struct ArrayData {
   }
 };
 
-ArrayPtr MakeArrayData(DataTypePtr type, int64_t length, std::vector<BufferPtr> buffers,
-                       std::vector<ArrayPtr> children = {},
-                       int64_t null_count = ArrayData::kUnknownNullCount, int64_t offset = 0);
+LANCE_ND_EXPORT ArrayPtr MakeArrayData(DataTypePtr type, int64_t length,
+                                       std::vector<BufferPtr> buffers,
+                                       std::vector<ArrayPtr> children = {},
+                                       int64_t null_count = ArrayData::kUnknownNullCount,
+                                       int64_t offset = 0);
 
 /// \brief Zero-copy slice of [offset, offset + length): adjusts `offset` and `length` only.
-Result<ArrayPtr> Slice(const ArrayPtr& array, int64_t offset, int64_t length);
+LANCE_ND_EXPORT Result<ArrayPtr> Slice(const ArrayPtr& array, int64_t offset, int64_t length);
 
 /// \brief An array of `length` nulls of any type, with valid empty children where required.
-ArrayPtr MakeArrayOfNulls(const DataTypePtr& type, int64_t length);
+LANCE_ND_EXPORT ArrayPtr MakeArrayOfNulls(const DataTypePtr& type, int64_t length);
 
 /// \brief An empty (length 0) array of any type.
-ArrayPtr MakeEmptyArray(const DataTypePtr& type);
+LANCE_ND_EXPORT ArrayPtr MakeEmptyArray(const DataTypePtr& type);
 
 /// \brief Concatenate arrays of one type into a new array.
-Result<ArrayPtr> Concatenate(const std::vector<ArrayPtr>& arrays);
+LANCE_ND_EXPORT Result<ArrayPtr> Concatenate(const std::vector<ArrayPtr>& arrays);
 
 /// \brief Full validation of untrusted data: buffer counts and sizes, offsets monotonic and in
 /// range, utf8 valid, child lengths, null counts. Errors are InvalidArgument naming what was
 /// wrong and where.
-Status Validate(const ArrayData& array);
+LANCE_ND_EXPORT Status Validate(const ArrayData& array);
 
 /// \brief Logical equality: same type and length, same validity and same valid values
 /// (offsets and slicing do not matter; values under a null slot are ignored).
-bool ArrayEquals(const ArrayData& a, const ArrayData& b, bool check_metadata = true);
+LANCE_ND_EXPORT bool ArrayEquals(const ArrayData& a, const ArrayData& b,
+                                 bool check_metadata = true);
 
 /// \brief Readable multi-line rendering: "[1, null, 3]", structs as "-- child: ..." blocks.
-std::string PrettyPrint(const ArrayData& array, int indent = 0);
+LANCE_ND_EXPORT std::string PrettyPrint(const ArrayData& array, int indent = 0);
 
 /// \brief A set of equal-length columns with a schema.
-class RecordBatch {
+class LANCE_ND_EXPORT RecordBatch {
  public:
   RecordBatch(SchemaPtr schema, int64_t num_rows, std::vector<ArrayPtr> columns);
 

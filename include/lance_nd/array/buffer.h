@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array {
 
@@ -16,7 +17,7 @@ using BufferPtr = std::shared_ptr<const Buffer>;
 
 /// \brief Immutable bytes plus whatever keeps them alive (an owned allocation, a parent buffer,
 /// a memory map, an imported Arrow C array). Never mutated after construction.
-class Buffer {
+class LANCE_ND_EXPORT Buffer {
  public:
   static constexpr int64_t kAlignment = 64;
 
@@ -65,7 +66,7 @@ class Buffer {
 };
 
 /// \brief A growable, 64-byte-aligned byte buffer; Finish() hands the bytes over without a copy.
-class BufferBuilder {
+class LANCE_ND_EXPORT BufferBuilder {
  public:
   BufferBuilder() = default;
   BufferBuilder(const BufferBuilder&) = delete;
@@ -114,6 +115,6 @@ inline void SetBitTo(std::uint8_t* bits, int64_t i, bool v) {
 }
 inline int64_t BytesForBits(int64_t bits) { return (bits + 7) / 8; }
 /// \brief Number of set bits in [offset, offset + length).
-int64_t CountSetBits(const std::uint8_t* bits, int64_t offset, int64_t length);
+LANCE_ND_EXPORT int64_t CountSetBits(const std::uint8_t* bits, int64_t offset, int64_t length);
 
 }  // namespace lance_nd::array

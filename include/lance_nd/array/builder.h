@@ -8,11 +8,12 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/buffer.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array {
 
 /// \brief Base of every builder. Builders are reusable after Finish().
-class ArrayBuilder {
+class LANCE_ND_EXPORT ArrayBuilder {
  public:
   explicit ArrayBuilder(DataTypePtr type) : type_(std::move(type)) {}
   virtual ~ArrayBuilder() = default;
@@ -48,7 +49,7 @@ class ArrayBuilder {
 /// \brief Any fixed-width type (ints, floats, float16 as uint16 bits, date, timestamp,
 /// duration). T must match the type's byte width.
 template <typename T>
-class PrimitiveBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT PrimitiveBuilder final : public ArrayBuilder {
  public:
   explicit PrimitiveBuilder(DataTypePtr type) : ArrayBuilder(std::move(type)) {}
   void Append(T value) {
@@ -70,7 +71,7 @@ class PrimitiveBuilder final : public ArrayBuilder {
   BufferBuilder values_;
 };
 
-class BoolBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT BoolBuilder final : public ArrayBuilder {
  public:
   BoolBuilder();
   void Append(bool value);
@@ -83,7 +84,7 @@ class BoolBuilder final : public ArrayBuilder {
 };
 
 /// \brief utf8, large_utf8, binary, large_binary.
-class BinaryBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT BinaryBuilder final : public ArrayBuilder {
  public:
   explicit BinaryBuilder(DataTypePtr type);
   void Append(std::string_view value);
@@ -97,7 +98,7 @@ class BinaryBuilder final : public ArrayBuilder {
   BufferBuilder data_;
 };
 
-class FixedSizeBinaryBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT FixedSizeBinaryBuilder final : public ArrayBuilder {
  public:
   explicit FixedSizeBinaryBuilder(DataTypePtr type);
   /// \brief `value.size()` must equal the byte width (else InvalidArgument).
@@ -112,7 +113,7 @@ class FixedSizeBinaryBuilder final : public ArrayBuilder {
 
 /// \brief list and large_list. Append(true) opens a new list: then append its items to
 /// value_builder(). A null or empty list adds no items.
-class ListBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT ListBuilder final : public ArrayBuilder {
  public:
   ListBuilder(DataTypePtr type, std::unique_ptr<ArrayBuilder> value_builder);
   explicit ListBuilder(DataTypePtr type);  // value builder made with MakeBuilder
@@ -131,7 +132,7 @@ class ListBuilder final : public ArrayBuilder {
 
 /// \brief fixed_size_list: after Append(valid), append exactly list_size items (also for
 /// a null list) to value_builder().
-class FixedSizeListBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT FixedSizeListBuilder final : public ArrayBuilder {
  public:
   explicit FixedSizeListBuilder(DataTypePtr type);
   void Append(bool valid = true);
@@ -146,7 +147,7 @@ class FixedSizeListBuilder final : public ArrayBuilder {
 
 /// \brief struct: after Append(valid), append exactly one slot to every child builder
 /// (AppendNull() does that for you).
-class StructBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT StructBuilder final : public ArrayBuilder {
  public:
   explicit StructBuilder(DataTypePtr type);
   void Append(bool valid = true);
@@ -160,7 +161,7 @@ class StructBuilder final : public ArrayBuilder {
   std::vector<std::unique_ptr<ArrayBuilder>> children_;
 };
 
-class NullBuilder final : public ArrayBuilder {
+class LANCE_ND_EXPORT NullBuilder final : public ArrayBuilder {
  public:
   NullBuilder();
   void AppendNull() override;
@@ -169,13 +170,14 @@ class NullBuilder final : public ArrayBuilder {
 };
 
 /// \brief A builder for any supported type (nested types get nested builders).
-std::unique_ptr<ArrayBuilder> MakeBuilder(const DataTypePtr& type);
+LANCE_ND_EXPORT std::unique_ptr<ArrayBuilder> MakeBuilder(const DataTypePtr& type);
 
 // Convenience constructors for tests and small arrays. nullopt is a null slot.
 template <typename T>
-ArrayPtr MakePrimitiveArray(const DataTypePtr& type, const std::vector<std::optional<T>>& values);
-ArrayPtr MakeBoolArray(const std::vector<std::optional<bool>>& values);
-ArrayPtr MakeStringArray(const std::vector<std::optional<std::string>>& values,
-                         const DataTypePtr& type = Utf8());
+LANCE_ND_EXPORT ArrayPtr MakePrimitiveArray(const DataTypePtr& type,
+                                            const std::vector<std::optional<T>>& values);
+LANCE_ND_EXPORT ArrayPtr MakeBoolArray(const std::vector<std::optional<bool>>& values);
+LANCE_ND_EXPORT ArrayPtr MakeStringArray(const std::vector<std::optional<std::string>>& values,
+                                         const DataTypePtr& type = Utf8());
 
 }  // namespace lance_nd::array

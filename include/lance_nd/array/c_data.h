@@ -16,54 +16,57 @@
 #include "lance_nd/array/c_abi.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array {
 
 // ---- Schemas --------------------------------------------------------------------------------
 
 /// \brief Export a bare type: empty name, no metadata, flags 0.
-Status ExportType(const DataType& type, ArrowSchema* out);
+LANCE_ND_EXPORT Status ExportType(const DataType& type, ArrowSchema* out);
 /// \brief Export a field: name, type, ARROW_FLAG_NULLABLE when nullable, metadata.
-Status ExportField(const Field& field, ArrowSchema* out);
+LANCE_ND_EXPORT Status ExportField(const Field& field, ArrowSchema* out);
 /// \brief Export a schema as a struct ("+s") whose children are the fields; the schema metadata
 /// is the metadata of the top-level struct.
-Status ExportSchema(const Schema& schema, ArrowSchema* out);
+LANCE_ND_EXPORT Status ExportSchema(const Schema& schema, ArrowSchema* out);
 
 /// \brief Import a type. Unsupported Arrow types (dictionary, decimal, time, map, union, ...)
 /// return NotImplemented naming the format string; malformed input returns InvalidArgument.
 /// The struct is released, also on failure.
-Result<DataTypePtr> ImportType(ArrowSchema* schema);
+LANCE_ND_EXPORT Result<DataTypePtr> ImportType(ArrowSchema* schema);
 /// \brief Import a field (name, type, nullability, metadata; extension metadata is kept as field
 /// metadata). The struct is released, also on failure.
-Result<FieldPtr> ImportField(ArrowSchema* schema);
+LANCE_ND_EXPORT Result<FieldPtr> ImportField(ArrowSchema* schema);
 /// \brief Import a schema from a struct ("+s") ArrowSchema. The struct is released, also on
 /// failure.
-Result<SchemaPtr> ImportSchema(ArrowSchema* schema);
+LANCE_ND_EXPORT Result<SchemaPtr> ImportSchema(ArrowSchema* schema);
 
 // ---- Arrays ---------------------------------------------------------------------------------
 
 /// \brief Export an array without copying: the ArrowArray pins `array` (buffers and children)
 /// until the consumer releases it. With `out_schema`, also export its type (ExportType).
-Status ExportArray(const ArrayPtr& array, ArrowArray* out, ArrowSchema* out_schema = nullptr);
+LANCE_ND_EXPORT Status ExportArray(const ArrayPtr& array, ArrowArray* out,
+                                   ArrowSchema* out_schema = nullptr);
 
 /// \brief Import an array of the given type without copying. The buffers point into the
 /// producer's memory and keep it alive; the producer's release callback runs exactly once, when
 /// the last array or buffer referencing it is destroyed. The result is validated (the producer
 /// is untrusted): validation errors are returned as InvalidArgument. The struct is moved
 /// (marked released), also on failure, after which the producer's memory is released.
-Result<ArrayPtr> ImportArray(ArrowArray* array, const DataTypePtr& type);
+LANCE_ND_EXPORT Result<ArrayPtr> ImportArray(ArrowArray* array, const DataTypePtr& type);
 /// \brief Import the type from `schema` (released, also on failure), then the array.
-Result<ArrayPtr> ImportArray(ArrowArray* array, ArrowSchema* schema);
+LANCE_ND_EXPORT Result<ArrayPtr> ImportArray(ArrowArray* array, ArrowSchema* schema);
 
 /// \brief Export a batch as a struct array without top-level nulls; with `out_schema`, also the
 /// schema (ExportSchema).
-Status ExportRecordBatch(const RecordBatch& batch, ArrowArray* out,
-                         ArrowSchema* out_schema = nullptr);
+LANCE_ND_EXPORT Status ExportRecordBatch(const RecordBatch& batch, ArrowArray* out,
+                                         ArrowSchema* out_schema = nullptr);
 /// \brief Import a batch from a struct array whose fields are `schema`'s. A top-level struct
 /// with nulls is rejected (InvalidArgument). Moves/releases `array` as ImportArray does.
-Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, const SchemaPtr& schema);
+LANCE_ND_EXPORT Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array,
+                                                         const SchemaPtr& schema);
 /// \brief Import the schema (released, also on failure), then the batch.
-Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, ArrowSchema* schema);
+LANCE_ND_EXPORT Result<RecordBatchPtr> ImportRecordBatch(ArrowArray* array, ArrowSchema* schema);
 
 // ---- Streams --------------------------------------------------------------------------------
 
@@ -75,14 +78,16 @@ using RecordBatchSource = std::function<Result<RecordBatchPtr>()>;
 /// schema (checked; a mismatch is reported to the consumer as EINVAL). The source is destroyed
 /// when the consumer releases the stream. Status codes map to errno values: InvalidArgument and
 /// SchemaMismatch -> EINVAL, NotImplemented -> ENOSYS, everything else -> EIO.
-Status ExportRecordBatchStream(SchemaPtr schema, RecordBatchSource source, ArrowArrayStream* out);
+LANCE_ND_EXPORT Status ExportRecordBatchStream(SchemaPtr schema, RecordBatchSource source,
+                                               ArrowArrayStream* out);
 /// \brief Export a fixed list of batches as a stream.
-Status ExportRecordBatchStream(SchemaPtr schema, std::vector<RecordBatchPtr> batches,
-                               ArrowArrayStream* out);
+LANCE_ND_EXPORT Status ExportRecordBatchStream(SchemaPtr schema,
+                                               std::vector<RecordBatchPtr> batches,
+                                               ArrowArrayStream* out);
 
 /// \brief Reads an imported ArrowArrayStream. Owns the stream and releases it when closed or
 /// destroyed. Not thread-safe.
-class CStreamReader {
+class LANCE_ND_EXPORT CStreamReader {
  public:
   /// \brief Take ownership of `stream` (marked released, also on failure) and read its schema.
   static Result<std::unique_ptr<CStreamReader>> Make(ArrowArrayStream* stream);
@@ -114,6 +119,7 @@ class CStreamReader {
 };
 
 /// \brief Same as CStreamReader::Make.
-Result<std::unique_ptr<CStreamReader>> ImportRecordBatchStream(ArrowArrayStream* stream);
+LANCE_ND_EXPORT Result<std::unique_ptr<CStreamReader>> ImportRecordBatchStream(
+    ArrowArrayStream* stream);
 
 }  // namespace lance_nd::array

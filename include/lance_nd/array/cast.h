@@ -4,6 +4,7 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array {
 
@@ -16,7 +17,7 @@ namespace lance_nd::array {
 /// fixed_size_list -> list/large_list too); struct field by field (same names, same order).
 /// Identical types are always representable. Nested field names and nullability are not
 /// compared: the target type's fields are used as they are.
-bool CanRepresentAll(const DataType& from, const DataType& to);
+LANCE_ND_EXPORT bool CanRepresentAll(const DataType& from, const DataType& to);
 
 enum class CastMode {
   /// Only casts where CanRepresentAll(from, to).
@@ -31,12 +32,12 @@ enum class CastMode {
 
 /// \brief True when Cast(array of `from`, `to`, mode) is supported (values may still fail
 /// the checks of kSameKind).
-bool CanCast(const DataType& from, const DataType& to, CastMode mode);
+LANCE_ND_EXPORT bool CanCast(const DataType& from, const DataType& to, CastMode mode);
 
 /// \brief Cast `array` to `to`. Nulls are preserved; values under null slots are never checked.
 /// An unsupported cast is InvalidArgument ("cannot cast X to Y ..."). The result has offset 0
 /// unless the input is returned unchanged (identical types).
-Result<ArrayPtr> Cast(const ArrayPtr& array, const DataTypePtr& to,
-                      CastMode mode = CastMode::kSafe);
+LANCE_ND_EXPORT Result<ArrayPtr> Cast(const ArrayPtr& array, const DataTypePtr& to,
+                                      CastMode mode = CastMode::kSafe);
 
 }  // namespace lance_nd::array

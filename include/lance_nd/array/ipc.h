@@ -21,27 +21,28 @@
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array::ipc {
 
 /// \brief Body compression of record batches (Arrow's BodyCompression, method BUFFER).
 enum class Compression : std::uint8_t { kNone, kLz4Frame, kZstd };
 
-struct IpcWriteOptions {
+struct LANCE_ND_EXPORT IpcWriteOptions {
   Compression compression = Compression::kNone;
   /// zstd level when compression is kZstd.
   int zstd_level = 3;
 };
 
 /// \brief A schema and its record batches, as read from a stream or file.
-struct IpcContents {
+struct LANCE_ND_EXPORT IpcContents {
   SchemaPtr schema;
   std::vector<RecordBatchPtr> batches;
 };
 
 /// \brief Writes the Arrow IPC streaming format to memory or to a file. The schema message is
 /// written on open; Close() writes the end-of-stream marker.
-class IpcStreamWriter {
+class LANCE_ND_EXPORT IpcStreamWriter {
  public:
   /// \brief A writer whose bytes are taken with TakeBytes().
   static Result<IpcStreamWriter> OpenInMemory(SchemaPtr schema, IpcWriteOptions options = {});
@@ -71,7 +72,7 @@ class IpcStreamWriter {
 
 /// \brief Writes the Arrow IPC file format: magic, stream, footer with the schema and the
 /// location of every record batch, footer length, magic.
-class IpcFileWriter {
+class LANCE_ND_EXPORT IpcFileWriter {
  public:
   static Result<IpcFileWriter> OpenInMemory(SchemaPtr schema, IpcWriteOptions options = {});
   static Result<IpcFileWriter> Open(const std::string& path, SchemaPtr schema,
@@ -96,7 +97,7 @@ class IpcFileWriter {
 
 /// \brief Reads the Arrow IPC streaming format from bytes held in memory. The schema message is
 /// read on open.
-class IpcStreamReader {
+class LANCE_ND_EXPORT IpcStreamReader {
  public:
   /// \brief Read from `bytes` (kept alive by the batches read, which slice it).
   static Result<IpcStreamReader> Open(BufferPtr bytes);
@@ -119,7 +120,7 @@ class IpcStreamReader {
 };
 
 /// \brief Random access to the record batches of an Arrow IPC file.
-class IpcFileReader {
+class LANCE_ND_EXPORT IpcFileReader {
  public:
   static Result<IpcFileReader> Open(BufferPtr bytes);
   static Result<IpcFileReader> OpenFile(const std::string& path);
@@ -143,25 +144,26 @@ class IpcFileReader {
 
 // Convenience functions.
 
-Result<std::vector<std::uint8_t>> WriteIpcStream(const SchemaPtr& schema,
-                                                 std::span<const RecordBatchPtr> batches,
-                                                 const IpcWriteOptions& options = {});
-Status WriteIpcStreamFile(const std::string& path, const SchemaPtr& schema,
-                          std::span<const RecordBatchPtr> batches,
-                          const IpcWriteOptions& options = {});
-Result<std::vector<std::uint8_t>> WriteIpcFileBytes(const SchemaPtr& schema,
-                                                    std::span<const RecordBatchPtr> batches,
-                                                    const IpcWriteOptions& options = {});
-Status WriteIpcFile(const std::string& path, const SchemaPtr& schema,
-                    std::span<const RecordBatchPtr> batches, const IpcWriteOptions& options = {});
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> WriteIpcStream(
+    const SchemaPtr& schema, std::span<const RecordBatchPtr> batches,
+    const IpcWriteOptions& options = {});
+LANCE_ND_EXPORT Status WriteIpcStreamFile(const std::string& path, const SchemaPtr& schema,
+                                          std::span<const RecordBatchPtr> batches,
+                                          const IpcWriteOptions& options = {});
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> WriteIpcFileBytes(
+    const SchemaPtr& schema, std::span<const RecordBatchPtr> batches,
+    const IpcWriteOptions& options = {});
+LANCE_ND_EXPORT Status WriteIpcFile(const std::string& path, const SchemaPtr& schema,
+                                    std::span<const RecordBatchPtr> batches,
+                                    const IpcWriteOptions& options = {});
 
 /// \brief Read a whole stream. The span overload copies the bytes into an aligned buffer first.
-Result<IpcContents> ReadIpcStream(BufferPtr bytes);
-Result<IpcContents> ReadIpcStream(std::span<const std::uint8_t> bytes);
+LANCE_ND_EXPORT Result<IpcContents> ReadIpcStream(BufferPtr bytes);
+LANCE_ND_EXPORT Result<IpcContents> ReadIpcStream(std::span<const std::uint8_t> bytes);
 /// \brief Read every batch of an IPC file held in memory.
-Result<IpcContents> ReadIpcFileBytes(BufferPtr bytes);
-Result<IpcContents> ReadIpcFileBytes(std::span<const std::uint8_t> bytes);
+LANCE_ND_EXPORT Result<IpcContents> ReadIpcFileBytes(BufferPtr bytes);
+LANCE_ND_EXPORT Result<IpcContents> ReadIpcFileBytes(std::span<const std::uint8_t> bytes);
 /// \brief Read every batch of the IPC file at `path`.
-Result<IpcContents> ReadIpcFile(const std::string& path);
+LANCE_ND_EXPORT Result<IpcContents> ReadIpcFile(const std::string& path);
 
 }  // namespace lance_nd::array::ipc

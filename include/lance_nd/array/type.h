@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "lance_nd/export.h"
+
 namespace lance_nd::array {
 
 /// \brief The Arrow type ids lance-nd supports.
@@ -54,7 +56,7 @@ using FieldPtr = std::shared_ptr<const Field>;
 using SchemaPtr = std::shared_ptr<const Schema>;
 
 /// \brief Ordered string key/value pairs (Arrow field and schema metadata). Keys are unique.
-class Metadata {
+class LANCE_ND_EXPORT Metadata {
  public:
   Metadata() = default;
   explicit Metadata(std::vector<std::pair<std::string, std::string>> entries);
@@ -80,7 +82,7 @@ class Metadata {
 
 /// \brief An immutable logical type. Parameterised types carry their parameters; nested types
 /// carry child fields (list and fixed-size list: one child named "item" by convention).
-class DataType {
+class LANCE_ND_EXPORT DataType {
  public:
   TypeId id() const { return id_; }
   /// Bytes per value for fixed-width types (bool: 0, since it is bit-packed), else -1.
@@ -135,54 +137,56 @@ class DataType {
 };
 
 // Factories. Parameter-free types return shared singletons.
-DataTypePtr Null();
-DataTypePtr Bool();
-DataTypePtr Int8();
-DataTypePtr Int16();
-DataTypePtr Int32();
-DataTypePtr Int64();
-DataTypePtr UInt8();
-DataTypePtr UInt16();
-DataTypePtr UInt32();
-DataTypePtr UInt64();
-DataTypePtr Float16();
-DataTypePtr Float32();
-DataTypePtr Float64();
-DataTypePtr Utf8();
-DataTypePtr LargeUtf8();
-DataTypePtr Binary();
-DataTypePtr LargeBinary();
-DataTypePtr FixedSizeBinary(int32_t byte_width);
-DataTypePtr Date32();
-DataTypePtr Date64();
-DataTypePtr Timestamp(TimeUnit unit, std::string timezone = {});
-DataTypePtr Duration(TimeUnit unit);
-DataTypePtr List(FieldPtr value_field);
-DataTypePtr List(DataTypePtr value_type);  // item field "item", nullable
-DataTypePtr LargeList(FieldPtr value_field);
-DataTypePtr LargeList(DataTypePtr value_type);
-DataTypePtr FixedSizeList(FieldPtr value_field, int32_t list_size);
-DataTypePtr FixedSizeList(DataTypePtr value_type, int32_t list_size);
-DataTypePtr Struct(std::vector<FieldPtr> fields);
+LANCE_ND_EXPORT DataTypePtr Null();
+LANCE_ND_EXPORT DataTypePtr Bool();
+LANCE_ND_EXPORT DataTypePtr Int8();
+LANCE_ND_EXPORT DataTypePtr Int16();
+LANCE_ND_EXPORT DataTypePtr Int32();
+LANCE_ND_EXPORT DataTypePtr Int64();
+LANCE_ND_EXPORT DataTypePtr UInt8();
+LANCE_ND_EXPORT DataTypePtr UInt16();
+LANCE_ND_EXPORT DataTypePtr UInt32();
+LANCE_ND_EXPORT DataTypePtr UInt64();
+LANCE_ND_EXPORT DataTypePtr Float16();
+LANCE_ND_EXPORT DataTypePtr Float32();
+LANCE_ND_EXPORT DataTypePtr Float64();
+LANCE_ND_EXPORT DataTypePtr Utf8();
+LANCE_ND_EXPORT DataTypePtr LargeUtf8();
+LANCE_ND_EXPORT DataTypePtr Binary();
+LANCE_ND_EXPORT DataTypePtr LargeBinary();
+LANCE_ND_EXPORT DataTypePtr FixedSizeBinary(int32_t byte_width);
+LANCE_ND_EXPORT DataTypePtr Date32();
+LANCE_ND_EXPORT DataTypePtr Date64();
+LANCE_ND_EXPORT DataTypePtr Timestamp(TimeUnit unit, std::string timezone = {});
+LANCE_ND_EXPORT DataTypePtr Duration(TimeUnit unit);
+LANCE_ND_EXPORT DataTypePtr List(FieldPtr value_field);
+LANCE_ND_EXPORT DataTypePtr List(DataTypePtr value_type);  // item field "item", nullable
+LANCE_ND_EXPORT DataTypePtr LargeList(FieldPtr value_field);
+LANCE_ND_EXPORT DataTypePtr LargeList(DataTypePtr value_type);
+LANCE_ND_EXPORT DataTypePtr FixedSizeList(FieldPtr value_field, int32_t list_size);
+LANCE_ND_EXPORT DataTypePtr FixedSizeList(DataTypePtr value_type, int32_t list_size);
+LANCE_ND_EXPORT DataTypePtr Struct(std::vector<FieldPtr> fields);
 /// \brief Arrow decimal128 / decimal256 (C Data format "d:p,s" / "d:p,s,256"). Precision is
 /// 1..38 (128) or 1..76 (256) and the scale at most the precision (it may be negative); the
 /// factories do not check, MakeDecimal (for untrusted parameters) does.
-DataTypePtr Decimal128(int32_t precision, int32_t scale);
-DataTypePtr Decimal256(int32_t precision, int32_t scale);
+LANCE_ND_EXPORT DataTypePtr Decimal128(int32_t precision, int32_t scale);
+LANCE_ND_EXPORT DataTypePtr Decimal256(int32_t precision, int32_t scale);
 /// \brief A decimal of `bit_width` 128 or 256 bits; nullptr and `*error` set when the width,
 /// precision or scale is out of range.
-DataTypePtr MakeDecimal(int32_t bit_width, int32_t precision, int32_t scale, std::string* error);
+LANCE_ND_EXPORT DataTypePtr MakeDecimal(int32_t bit_width, int32_t precision, int32_t scale,
+                                        std::string* error);
 /// \brief The text of one decimal value: `byte_width` (16 or 32) little-endian two's complement
 /// bytes at `value`, `scale` digits after the point ("-12.34", "0.05", "1200" for scale -2).
-std::string DecimalToString(const std::uint8_t* value, int byte_width, std::int32_t scale);
+LANCE_ND_EXPORT std::string DecimalToString(const std::uint8_t* value, int byte_width,
+                                            std::int32_t scale);
 /// \brief The type for a fixed-width id (ints, floats, date32/64, bool, null, utf8...). Returns
 /// nullptr for parameterised ids.
-DataTypePtr TypeForId(TypeId id);
+LANCE_ND_EXPORT DataTypePtr TypeForId(TypeId id);
 
-std::string_view TimeUnitName(TimeUnit unit);  // "s", "ms", "us", "ns"
+LANCE_ND_EXPORT std::string_view TimeUnitName(TimeUnit unit);  // "s", "ms", "us", "ns"
 
 /// \brief A named, typed, possibly nullable column with metadata.
-class Field {
+class LANCE_ND_EXPORT Field {
  public:
   Field(std::string name, DataTypePtr type, bool nullable = true, Metadata metadata = {});
 
@@ -207,11 +211,11 @@ class Field {
   Metadata metadata_;
 };
 
-FieldPtr MakeField(std::string name, DataTypePtr type, bool nullable = true,
-                   Metadata metadata = {});
+LANCE_ND_EXPORT FieldPtr MakeField(std::string name, DataTypePtr type, bool nullable = true,
+                                   Metadata metadata = {});
 
 /// \brief An ordered list of fields plus schema metadata.
-class Schema {
+class LANCE_ND_EXPORT Schema {
  public:
   explicit Schema(std::vector<FieldPtr> fields, Metadata metadata = {});
 
@@ -233,6 +237,6 @@ class Schema {
   Metadata metadata_;
 };
 
-SchemaPtr MakeSchema(std::vector<FieldPtr> fields, Metadata metadata = {});
+LANCE_ND_EXPORT SchemaPtr MakeSchema(std::vector<FieldPtr> fields, Metadata metadata = {});
 
 }  // namespace lance_nd::array

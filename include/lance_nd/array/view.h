@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "lance_nd/array/array_data.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::array {
 
@@ -23,7 +24,7 @@ class PrimitiveView {
   const T* values_;
 };
 
-class BoolView {
+class LANCE_ND_EXPORT BoolView {
  public:
   explicit BoolView(const ArrayData& a) : a_(&a) {}
   int64_t length() const { return a_->length; }
@@ -35,7 +36,7 @@ class BoolView {
 };
 
 /// \brief utf8 / binary (int32 offsets) and their large forms (int64 offsets).
-class BinaryView {
+class LANCE_ND_EXPORT BinaryView {
  public:
   explicit BinaryView(const ArrayData& a);
   int64_t length() const { return a_->length; }
@@ -59,7 +60,7 @@ class BinaryView {
 
 /// \brief list / large_list / fixed_size_list: row i covers child slots
 /// [ValueOffset(i), ValueOffset(i) + ValueLength(i)).
-class ListView {
+class LANCE_ND_EXPORT ListView {
  public:
   explicit ListView(const ArrayData& a);
   int64_t length() const { return a_->length; }

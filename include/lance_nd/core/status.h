@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "lance_nd/export.h"
+
 namespace lance_nd {
 
 /// \brief The kind of an error. Callers branch on the kind, humans read the message.
@@ -30,7 +32,7 @@ enum class StatusCode : std::uint8_t {
 };
 
 /// \brief A stable lowercase name of the code ("invalid argument", "corrupt", ...).
-std::string_view StatusCodeName(StatusCode code) noexcept;
+LANCE_ND_EXPORT std::string_view StatusCodeName(StatusCode code) noexcept;
 
 /// \brief A finer kind inside a StatusCode, for callers (and the Python exceptions) to branch on
 /// without parsing messages. The nd kinds are those of the nd-arrow encoding.
@@ -45,10 +47,10 @@ enum class ErrorKind : std::uint8_t {
 };
 
 /// \brief A stable lowercase name of the kind ("invalid dimensions", ...; "" when unspecified).
-std::string_view ErrorKindName(ErrorKind kind) noexcept;
+LANCE_ND_EXPORT std::string_view ErrorKindName(ErrorKind kind) noexcept;
 
 /// \brief The typed detail a Status carries besides its code and message.
-struct ErrorDetail {
+struct LANCE_ND_EXPORT ErrorDetail {
   ErrorKind kind = ErrorKind::kUnspecified;
   /// Whether retrying the same operation can succeed (e.g. a commit that lost a race).
   bool retryable = false;
@@ -91,7 +93,7 @@ std::string StrCat(const Pieces&... pieces) {
 /// and what to do. OK costs one null pointer; copies share the immutable state.
 ///
 /// Constructors take the message in pieces: `Status::Corrupt("page ", i, ": ", n, " rows")`.
-class [[nodiscard]] Status {
+class [[nodiscard]] LANCE_ND_EXPORT Status {
  public:
   Status() = default;
 

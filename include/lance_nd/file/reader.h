@@ -12,33 +12,34 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::file {
 
 /// \brief A Lance file format version as stored in the footer (2.1 -> {2, 1}).
-struct FileVersion {
+struct LANCE_ND_EXPORT FileVersion {
   std::uint16_t major = 0;
   std::uint16_t minor = 0;
   std::string ToString() const { return std::to_string(major) + "." + std::to_string(minor); }
   bool operator==(const FileVersion&) const = default;
 };
 
-struct ReaderOptions {
+struct LANCE_ND_EXPORT ReaderOptions {
   /// Threads used to decode the columns of one read (1 = decode on the calling thread).
   int num_threads = 2;
 };
 
 /// \brief Limits of one batch of a streaming read; a batch never splits a row, holds at least
 /// one row, at most `max_rows` rows and roughly at most `max_bytes` of encoded data.
-struct ScanOptions {
+struct LANCE_ND_EXPORT ScanOptions {
   std::int64_t max_rows = 64 * 1024;
   std::int64_t max_bytes = 64 * 1024 * 1024;
 };
 
 // ---- Description of a file (lance-nd inspect) ----------------------------------------------
 
-struct PageDescription {
+struct LANCE_ND_EXPORT PageDescription {
   std::uint64_t first_row = 0;
   std::uint64_t num_rows = 0;
   std::string layout;  // "mini-block layers=[...] rep=... values=flat(32) ..."
@@ -46,7 +47,7 @@ struct PageDescription {
   std::uint64_t num_bytes = 0;                                   // sum of buffer sizes
 };
 
-struct ColumnDescription {
+struct LANCE_ND_EXPORT ColumnDescription {
   int index = 0;
   std::string path;  // dotted field path of the leaf ("t.values.item")
   std::int32_t field_id = 0;
@@ -56,7 +57,7 @@ struct ColumnDescription {
   std::vector<PageDescription> pages;
 };
 
-struct FieldDescription {
+struct LANCE_ND_EXPORT FieldDescription {
   std::int32_t id = 0;
   std::int32_t parent_id = -1;
   std::string path;          // dotted path
@@ -67,7 +68,7 @@ struct FieldDescription {
   std::string unsupported;  // why lance-nd cannot read this field; empty when it can
 };
 
-struct FileDescription {
+struct LANCE_ND_EXPORT FileDescription {
   FileVersion version;
   std::uint64_t file_size = 0;
   std::uint64_t num_rows = 0;
@@ -83,7 +84,7 @@ struct FileDescription {
 // ---- Layout of a file (what the table layer needs, without text) ----------------------------
 
 /// \brief One field of the file schema.
-struct FieldLayout {
+struct LANCE_ND_EXPORT FieldLayout {
   std::int32_t id = 0;
   std::int32_t parent_id = -1;  // -1 for top-level fields
   std::string name;             // the field's own name
@@ -93,14 +94,14 @@ struct FieldLayout {
 };
 
 /// \brief One leaf column of the file.
-struct ColumnLayout {
+struct LANCE_ND_EXPORT ColumnLayout {
   std::int32_t field_id = 0;
   std::uint64_t num_pages = 0;
   std::uint64_t num_rows = 0;  // the sum of its pages' rows
 };
 
 /// \brief The structure of a file, computed once when it is opened.
-struct FileLayout {
+struct LANCE_ND_EXPORT FileLayout {
   FileVersion version;
   std::uint64_t num_rows = 0;
   std::vector<FieldLayout> fields;    // pre-order
@@ -117,7 +118,7 @@ struct FileLayout {
 /// child works like its path. Either way a struct child keeps the enclosing structs with only
 /// the chosen children, fields come back in schema order, and an empty list selects every
 /// field. Unknown names or ids are InvalidArgument.
-class Projection {
+class LANCE_ND_EXPORT Projection {
  public:
   /// Every field.
   Projection() = default;
@@ -152,7 +153,7 @@ class Projection {
 class BatchReader;
 
 /// \brief An open Lance data file. Cheap to copy (shares its state); reads are thread-safe.
-class FileReader {
+class LANCE_ND_EXPORT FileReader {
  public:
   /// \brief Read and validate the footer, offset tables, schema and column metadata.
   /// Errors: Corrupt (naming what is wrong), NotImplemented (versions other than 2.1/2.2, empty
@@ -192,7 +193,7 @@ class FileReader {
 };
 
 /// \brief Batches of a streaming read, in file order.
-class BatchReader {
+class LANCE_ND_EXPORT BatchReader {
  public:
   /// \brief The next batch, or nullptr after the last one.
   Result<array::RecordBatchPtr> Next();

@@ -9,13 +9,14 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/file/writer_options.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::file {
 
 /// \brief What Finish() wrote.
-struct WrittenFile {
+struct LANCE_ND_EXPORT WrittenFile {
   std::uint64_t num_rows = 0;
   std::uint64_t file_size = 0;    // bytes (the manifest's DataFile.file_size_bytes)
   std::uint32_t num_columns = 0;  // leaf columns
@@ -34,7 +35,7 @@ struct WrittenFile {
 /// mini-block (values < 256 bytes), full-zip (larger values) or constant (all null), as Lance
 /// chooses. Leaf field metadata `lance-encoding:*` keys are honoured
 /// (structural-encoding, compression, compression-level, ...).
-class FileWriter {
+class LANCE_ND_EXPORT FileWriter {
  public:
   static Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::OutputFile> out,
                                                   array::SchemaPtr schema,

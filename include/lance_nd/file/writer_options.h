@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "lance_nd/export.h"
+
 namespace lance_nd::file {
 
 /// \brief Lance file format versions the writer produces.
@@ -12,7 +14,7 @@ enum class WriterVersion : std::uint8_t {
   kV2_2,  // footer (2, 2), 32-bit chunk grammar; what Lance 12 writes by default
 };
 
-struct WriterOptions {
+struct LANCE_ND_EXPORT WriterOptions {
   WriterVersion version = WriterVersion::kV2_2;
   /// Data buffered per leaf column before a page is written (Lance: 8 MiB). A page holds whole
   /// top-level rows: a large Write() is cut into row slices of about this size per leaf column

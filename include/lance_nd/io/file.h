@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::io {
 
@@ -17,14 +18,14 @@ namespace lance_nd::io {
 using Bytes = std::shared_ptr<const std::vector<std::uint8_t>>;
 
 /// \brief Bytes of a file mapped into memory: valid while `owner` lives.
-struct MappedView {
+struct LANCE_ND_EXPORT MappedView {
   std::span<const std::uint8_t> bytes;
   std::shared_ptr<const void> owner;
 };
 
 /// \brief A file opened for positional reads. Implementations are thread-safe: ReadAt may be
 /// called concurrently.
-class RandomAccessFile {
+class LANCE_ND_EXPORT RandomAccessFile {
  public:
   virtual ~RandomAccessFile() = default;
 
@@ -52,7 +53,7 @@ class RandomAccessFile {
 
 /// \brief A file opened for sequential writing. Close() must be called to finish it; a file
 /// destroyed without Close() is closed silently (errors lost).
-class OutputFile {
+class LANCE_ND_EXPORT OutputFile {
  public:
   virtual ~OutputFile() = default;
 
@@ -70,8 +71,9 @@ class OutputFile {
 };
 
 /// \brief A random-access file over bytes already in memory (tests, fuzzers, small files).
-std::shared_ptr<RandomAccessFile> MakeBufferFile(Bytes bytes, std::string name = "<memory>");
-std::shared_ptr<RandomAccessFile> MakeBufferFile(std::vector<std::uint8_t> bytes,
-                                                 std::string name = "<memory>");
+LANCE_ND_EXPORT std::shared_ptr<RandomAccessFile> MakeBufferFile(Bytes bytes,
+                                                                 std::string name = "<memory>");
+LANCE_ND_EXPORT std::shared_ptr<RandomAccessFile> MakeBufferFile(std::vector<std::uint8_t> bytes,
+                                                                 std::string name = "<memory>");
 
 }  // namespace lance_nd::io

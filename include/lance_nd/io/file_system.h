@@ -9,18 +9,19 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::io {
 
 /// \brief One directory entry returned by FileSystem::List.
-struct FileInfo {
+struct LANCE_ND_EXPORT FileInfo {
   std::string name;  // entry name (no directory part)
   bool is_directory = false;
   std::uint64_t size = 0;  // bytes, for files
 };
 
-class FileSystem {
+class LANCE_ND_EXPORT FileSystem {
  public:
   virtual ~FileSystem() = default;
 
@@ -49,12 +50,12 @@ class FileSystem {
 };
 
 /// \brief The local disk (POSIX).
-std::shared_ptr<FileSystem> LocalFileSystem();
+LANCE_ND_EXPORT std::shared_ptr<FileSystem> LocalFileSystem();
 
 /// \brief A fresh, empty, thread-safe in-memory file system (tests).
-std::shared_ptr<FileSystem> MakeMemoryFileSystem();
+LANCE_ND_EXPORT std::shared_ptr<FileSystem> MakeMemoryFileSystem();
 
 /// \brief Read a whole file into memory.
-Result<Bytes> ReadWholeFile(const RandomAccessFile& file);
+LANCE_ND_EXPORT Result<Bytes> ReadWholeFile(const RandomAccessFile& file);
 
 }  // namespace lance_nd::io

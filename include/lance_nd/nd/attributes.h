@@ -12,6 +12,7 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::nd {
 
@@ -26,7 +27,7 @@ concept AttributeNumber = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
 ///
 /// Equality compares keys and values, not their order (like a Python dict): a row's
 /// attributes read back in the column's key order, which may differ from the order written.
-class Attributes {
+class LANCE_ND_EXPORT Attributes {
  public:
   using Entry = std::pair<std::string, array::ArrayPtr>;
 

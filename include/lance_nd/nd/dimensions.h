@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::nd {
 
 /// \brief One named axis.
-struct Dimension {
+struct LANCE_ND_EXPORT Dimension {
   std::string name;
   uint64_t size = 0;
 
@@ -24,7 +25,7 @@ struct Dimension {
 /// \brief Ordered (name, size) pairs, first axis outermost (C order). Always valid: names are
 /// non-empty and unique, every size fits a UInt32 (the stored type), and the element count
 /// fits int64. Rank 0 (no axes) is a scalar with one element; a zero-size axis gives 0 elements.
-class Dimensions {
+class LANCE_ND_EXPORT Dimensions {
  public:
   /// \brief Rank 0: a scalar.
   Dimensions() = default;

@@ -6,17 +6,19 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::nd {
 
 /// \brief True when `field` carries ARROW:extension:name = nd_arrow.array (the storage type
 /// is not checked; ParseNdStorage does that).
-bool IsNdField(const array::Field& field);
+LANCE_ND_EXPORT bool IsNdField(const array::Field& field);
 /// \brief True when `field` carries ARROW:extension:name = nd_arrow.global_attributes.
-bool IsGlobalAttributesField(const array::Field& field);
+LANCE_ND_EXPORT bool IsGlobalAttributesField(const array::Field& field);
 
 /// \brief `metadata` plus the extension name `extension_name` and {"version":1}.
-array::Metadata WithExtensionTag(array::Metadata metadata, std::string_view extension_name);
+LANCE_ND_EXPORT array::Metadata WithExtensionTag(array::Metadata metadata,
+                                                 std::string_view extension_name);
 
 /// \brief The storage type of an nd column:
 ///   Struct{values: List<item: value_type, nullable> not null,
@@ -24,20 +26,21 @@ array::Metadata WithExtensionTag(array::Metadata metadata, std::string_view exte
 ///          dim_sizes: List<item: uint32 not null> not null,
 ///          [attrs: Struct{one nullable field per key} (nullable, but never null when written)]}
 /// `attrs` is present only when `attribute_fields` is non-empty.
-array::DataTypePtr NdStorageType(const array::DataTypePtr& value_type,
-                                 const std::vector<array::FieldPtr>& attribute_fields = {});
+LANCE_ND_EXPORT array::DataTypePtr NdStorageType(
+    const array::DataTypePtr& value_type,
+    const std::vector<array::FieldPtr>& attribute_fields = {});
 
 /// \brief The nd field of a logical field: same name, the logical metadata plus the extension
 /// tags, storage NdStorageType(logical type, attribute_fields), nullable.
-array::FieldPtr EncodedField(const array::Field& logical,
-                             const std::vector<array::FieldPtr>& attribute_fields = {});
+LANCE_ND_EXPORT array::FieldPtr EncodedField(
+    const array::Field& logical, const std::vector<array::FieldPtr>& attribute_fields = {});
 
 /// \brief The `__global_attrs__` field: a nullable Struct of `fields` tagged
 /// nd_arrow.global_attributes with {"version":1}.
-array::FieldPtr GlobalAttributesField(std::vector<array::FieldPtr> fields);
+LANCE_ND_EXPORT array::FieldPtr GlobalAttributesField(std::vector<array::FieldPtr> fields);
 
 /// \brief The parts of a parsed nd storage type.
-struct NdStorageLayout {
+struct LANCE_ND_EXPORT NdStorageLayout {
   array::FieldPtr value_field;                    // the item field of `values`
   std::vector<array::FieldPtr> attribute_fields;  // empty when there are no attributes
   bool has_attrs_child = false;                   // true also for a zero-field attrs struct
@@ -47,27 +50,28 @@ struct NdStorageLayout {
 /// children values: List<T>, dim_names: List<Utf8>, dim_sizes: List<UInt32> and optionally
 /// attrs: Struct, in that order and with those names. Nullability is not checked. Errors are
 /// Corrupt "invalid nd encoding: ...".
-Result<NdStorageLayout> ParseNdStorage(const array::DataType& storage);
+LANCE_ND_EXPORT Result<NdStorageLayout> ParseNdStorage(const array::DataType& storage);
 
 /// \brief Check an nd field: the extension tag, the extension metadata (absent, or JSON with
 /// "version": 1) and the storage layout. Errors are Corrupt "invalid nd encoding: ...".
-Result<NdStorageLayout> ParseNdField(const array::Field& field);
+LANCE_ND_EXPORT Result<NdStorageLayout> ParseNdField(const array::Field& field);
 
 /// \brief The logical field of an nd field: same name, the values element type, the item
 /// field's nullability and the field metadata without the extension keys.
-Result<array::FieldPtr> LogicalField(const array::Field& encoded);
+LANCE_ND_EXPORT Result<array::FieldPtr> LogicalField(const array::Field& encoded);
 
 /// \brief True when values of `value_type` get a stats column: integers, floats, utf8 and
 /// large utf8, timestamps, dates and durations (not booleans, binaries or nested types).
-bool HasStatsType(const array::DataType& value_type);
+LANCE_ND_EXPORT bool HasStatsType(const array::DataType& value_type);
 /// \brief The stats column of `variable`: `__stats__:<variable>`, a nullable
 /// Struct{min: T, max: T} with both children nullable.
-array::FieldPtr StatsField(std::string_view variable, const array::DataTypePtr& value_type);
+LANCE_ND_EXPORT array::FieldPtr StatsField(std::string_view variable,
+                                           const array::DataTypePtr& value_type);
 /// \brief True when `schema` has at least one `__stats__:` column.
-bool HasStats(const array::Schema& schema);
+LANCE_ND_EXPORT bool HasStats(const array::Schema& schema);
 
 /// \brief `field` without `lance-encoding:*` metadata keys, here and in every nested field.
-array::FieldPtr StripEncodingKeys(const array::FieldPtr& field);
-array::DataTypePtr StripEncodingKeys(const array::DataTypePtr& type);
+LANCE_ND_EXPORT array::FieldPtr StripEncodingKeys(const array::FieldPtr& field);
+LANCE_ND_EXPORT array::DataTypePtr StripEncodingKeys(const array::DataTypePtr& type);
 
 }  // namespace lance_nd::nd

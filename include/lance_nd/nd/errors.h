@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "lance_nd/core/status.h"
+#include "lance_nd/export.h"
 
 namespace lance_nd::nd {
 
@@ -24,16 +25,16 @@ inline constexpr std::string_view kInvalidArgumentPrefix = "invalid argument: ";
 inline constexpr std::string_view kNotSupportedPrefix = "not supported: ";
 
 /// \brief An empty or duplicate dimension name, or a size that cannot be stored.
-Status InvalidDimensions(std::string_view detail);
+LANCE_ND_EXPORT Status InvalidDimensions(std::string_view detail);
 /// \brief A values length that differs from the product of the sizes, or no broadcast.
-Status ShapeMismatch(std::string_view detail);
+LANCE_ND_EXPORT Status ShapeMismatch(std::string_view detail);
 /// \brief An attribute that is not one non-null value.
-Status InvalidAttribute(std::string_view detail);
+LANCE_ND_EXPORT Status InvalidAttribute(std::string_view detail);
 /// \brief Stored data that breaks the nd encoding (kCorrupt).
-Status InvalidEncoding(std::string_view detail);
+LANCE_ND_EXPORT Status InvalidEncoding(std::string_view detail);
 /// \brief Types or schemas that do not match (kSchemaMismatch).
-Status SchemaMismatch(std::string_view detail);
-Status InvalidArgument(std::string_view detail);
-Status NotSupported(std::string_view detail);
+LANCE_ND_EXPORT Status SchemaMismatch(std::string_view detail);
+LANCE_ND_EXPORT Status InvalidArgument(std::string_view detail);
+LANCE_ND_EXPORT Status NotSupported(std::string_view detail);
 
 }  // namespace lance_nd::nd

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "lance_nd/export.h"
+
 namespace lance_nd::nd {
 
 // --- Arrow extension tags (field metadata) ---
@@ -50,13 +52,13 @@ inline constexpr std::string_view kColumnDefaultsPrefix = "lance_nd.column_defau
 inline constexpr std::string_view kEncodingKeyPrefix = "lance-encoding:";
 
 /// \brief `__stats__:<variable>`.
-std::string StatsColumn(std::string_view variable);
+LANCE_ND_EXPORT std::string StatsColumn(std::string_view variable);
 /// \brief The variable of a stats column name, or nullopt when `column` is not one.
-std::optional<std::string_view> StatsVariable(std::string_view column);
+LANCE_ND_EXPORT std::optional<std::string_view> StatsVariable(std::string_view column);
 /// \brief True for `__global_attrs__` and every name starting with `__stats__`.
-bool IsReservedName(std::string_view name);
+LANCE_ND_EXPORT bool IsReservedName(std::string_view name);
 /// \brief True for schema-metadata keys owned by the table layer (format, stats marker,
 /// column defaults). The row decoder leaves them out of the logical schemas it returns.
-bool IsTableMetadataKey(std::string_view key);
+LANCE_ND_EXPORT bool IsTableMetadataKey(std::string_view key);
 
 }  // namespace lance_nd::nd

@@ -7,6 +7,7 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/nd/attributes.h"
 #include "lance_nd/nd/dimensions.h"
 
@@ -15,7 +16,7 @@ namespace lance_nd::nd {
 /// \brief Values (any Arrow type, nulls are missing elements) laid out in C order over
 /// `dimensions`, plus per-array attributes. Always valid: the values length equals the
 /// product of the sizes (1 for a scalar).
-class NdArrowArray {
+class LANCE_ND_EXPORT NdArrowArray {
  public:
   /// \brief Errors: InvalidArgument "shape mismatch: values length {n} does not match
   /// dimensions {dims} ({k} elements)"; "invalid argument: ..." for missing values.

@@ -10,6 +10,7 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/nd/attributes.h"
 #include "lance_nd/nd/dimensions.h"
 #include "lance_nd/nd/nd_array.h"
@@ -19,24 +20,24 @@ namespace lance_nd::nd {
 /// \brief OK when an array with dimensions `from` broadcasts onto `target`: every axis of
 /// `from` is an axis of `target` (matched by name, in any order) with the same size or size 1.
 /// Errors are InvalidArgument "shape mismatch: ...".
-Status CheckBroadcast(const Dimensions& from, const Dimensions& target);
+LANCE_ND_EXPORT Status CheckBroadcast(const Dimensions& from, const Dimensions& target);
 
 /// \brief The grid the columns share: the first column of the highest rank sets the axis
 /// order; axes found only in other (lower-rank) columns are appended in the order they are
 /// met; a size-1 axis takes the size another column gives it. Two sizes other than 1 for one
 /// axis are a "shape mismatch". No columns (or only scalars) give rank 0. `names`, when given,
 /// names the columns in messages.
-Result<Dimensions> InferTarget(std::span<const NdArrowArray> columns,
-                               std::span<const std::string> names = {});
+LANCE_ND_EXPORT Result<Dimensions> InferTarget(std::span<const NdArrowArray> columns,
+                                               std::span<const std::string> names = {});
 
 /// \brief `array` materialised on `target` (target axis order; values repeated along axes the
 /// array lacks or has with size 1). Attributes are kept.
-Result<NdArrowArray> Broadcast(const NdArrowArray& array, const Dimensions& target);
+LANCE_ND_EXPORT Result<NdArrowArray> Broadcast(const NdArrowArray& array, const Dimensions& target);
 
 /// \brief Named arrays over subsets of one target grid, stored un-broadcast, plus global
 /// (batch-level) attributes. The logical schema has one field per column, typed by the
 /// column's value type; its field and schema metadata are carried through encoding.
-class NdRecordBatch {
+class LANCE_ND_EXPORT NdRecordBatch {
  public:
   /// \brief No columns, a scalar target, no attributes.
   NdRecordBatch();

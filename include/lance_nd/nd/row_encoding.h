@@ -8,6 +8,7 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/nd/record_batch.h"
 
 namespace lance_nd::nd {
@@ -22,7 +23,7 @@ namespace lance_nd::nd {
 /// name with two value types, an attribute key with two types in one column, or conflicting
 /// schema metadata; InvalidArgument "invalid attribute: ..." for an empty attribute key;
 /// InvalidArgument when a column would hold more than 2^31-1 values or names.
-Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows);
+LANCE_ND_EXPORT Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows);
 
 /// \brief Encode `rows` in exactly the `target` encoded schema (a table's schema, usually after
 /// MergeEncodedSchema): the target's columns in its order, its attrs and global keys in its
@@ -31,11 +32,11 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows);
 /// job. Errors: SchemaMismatch when a row has an array, attribute key or global key that the
 /// target lacks, or a type other than the target's (metadata aside); Corrupt when `target` is
 /// not an encoded schema; otherwise as EncodeRows.
-Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
-                                           const array::Schema& target);
+LANCE_ND_EXPORT Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
+                                                           const array::Schema& target);
 
 /// \brief Decodes rows of record batches in the encoded schema back into nd record batches.
-class RowDecoder {
+class LANCE_ND_EXPORT RowDecoder {
  public:
   /// \brief Validate `schema`: every column is an nd column (tag, version 1, storage layout),
   /// the global-attributes column (a Struct; at most one) or a `__stats__*` column (ignored).

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/location.h"
@@ -18,7 +19,7 @@
 
 namespace lance_nd::table {
 
-struct CommitOptions {
+struct LANCE_ND_EXPORT CommitOptions {
   /// Attempts at creating the next manifest before giving up (Lance: 20).
   int max_attempts = 20;
   /// Also write `_transactions/{read_version}-{uuid}.txn` (Lance 12 always does).
@@ -57,11 +58,11 @@ struct CommitOptions {
 /// appending to a missing table, NotImplemented when the latest manifest has writer flags
 /// lance-nd cannot honour. Returns the dataset at the committed version, built in memory (no
 /// re-read): nothing can fail after the manifest is created. `txn.uuid` is generated when empty.
-Result<Dataset> CommitTransaction(const TableLocation& location, Transaction txn,
-                                  const CommitOptions& options = {});
+LANCE_ND_EXPORT Result<Dataset> CommitTransaction(const TableLocation& location, Transaction txn,
+                                                  const CommitOptions& options = {});
 
 /// \brief A random hyphenated version-4 UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx").
-std::string NewUuid();
+LANCE_ND_EXPORT std::string NewUuid();
 
 /// \brief The writer version lance-nd records in manifests ("lance-nd", this value).
 inline constexpr const char* kWriterLibrary = "lance-nd";

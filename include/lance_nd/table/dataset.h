@@ -10,6 +10,7 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
@@ -18,7 +19,7 @@
 namespace lance_nd::table {
 
 /// \brief The committed versions of a table (ascending) and the naming scheme in use.
-struct VersionList {
+struct LANCE_ND_EXPORT VersionList {
   std::vector<std::uint64_t> versions;
   ManifestNaming naming = ManifestNaming::kV2;
 };
@@ -26,9 +27,9 @@ struct VersionList {
 /// \brief List the table's `_versions/` (FileSystem::ListFileNames: names only, like Lance 12 on
 /// local disks). NotFound when there is no `_versions/` or no manifest; InvalidTable when V1 and
 /// V2 names are mixed.
-Result<VersionList> ListVersions(const TableLocation& location);
+LANCE_ND_EXPORT Result<VersionList> ListVersions(const TableLocation& location);
 
-class Dataset {
+class LANCE_ND_EXPORT Dataset {
  public:
   /// \brief Open the table at `location` at `version` (default: the latest). Unknown reader
   /// feature flags, base paths and branches are refused (NotImplemented naming them).
@@ -81,6 +82,6 @@ class Dataset {
 /// reuse a parse only when the manifest file's bytes are identical to the bytes parsed (so a
 /// changed or re-created table is always read afresh). This drops those parses, e.g. for a
 /// benchmark of cold opens or to release memory.
-void ClearManifestCache();
+LANCE_ND_EXPORT void ClearManifestCache();
 
 }  // namespace lance_nd::table

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
@@ -15,7 +16,7 @@
 namespace lance_nd::table {
 
 /// \brief The deleted physical row offsets of one fragment: sorted, unique uint32 values.
-class DeletionVector {
+class LANCE_ND_EXPORT DeletionVector {
  public:
   DeletionVector() = default;
   /// \brief From offsets in any order; duplicates collapse.
@@ -50,38 +51,46 @@ inline constexpr std::size_t kDeletionArrowMaxRows = 5000;
 /// `physical_rows` bounds the offsets; `expected_count` (0 = unknown, as written by old Lance
 /// versions) must equal the number of deleted rows. Every error is Corrupt naming the file, what
 /// was found and what was expected.
-Result<DeletionVector> ParseDeletionFile(std::span<const std::uint8_t> bytes, DeletionFileType type,
-                                         std::uint64_t physical_rows, std::uint64_t expected_count,
-                                         const std::string& name);
+LANCE_ND_EXPORT Result<DeletionVector> ParseDeletionFile(std::span<const std::uint8_t> bytes,
+                                                         DeletionFileType type,
+                                                         std::uint64_t physical_rows,
+                                                         std::uint64_t expected_count,
+                                                         const std::string& name);
 
 /// \brief Read the table's `_deletions/{fragment_id}-{read_version}-{id}.{arrow|bin}` and
 /// validate it against `file.num_deleted_rows` and, when non-zero, `physical_rows`.
 /// A missing file is NotFound naming it (the table may be damaged).
-Result<DeletionVector> ReadDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
-                                        const DeletionFile& file, std::uint64_t physical_rows = 0);
+LANCE_ND_EXPORT Result<DeletionVector> ReadDeletionFile(const TableLocation& location,
+                                                        std::uint64_t fragment_id,
+                                                        const DeletionFile& file,
+                                                        std::uint64_t physical_rows = 0);
 
 /// \brief The form Lance 12 picks for `num_rows` deleted rows (kDeletionArrowMaxRows).
-DeletionFileType PreferredDeletionFileType(std::size_t num_rows);
+LANCE_ND_EXPORT DeletionFileType PreferredDeletionFileType(std::size_t num_rows);
 
 /// \brief Serialise `rows` in form `type`: an Arrow IPC file (one non-null UInt32 column
 /// `row_id`, ZSTD body, sorted offsets) or a portable Roaring bitmap (cookie 12346).
-Result<std::vector<std::uint8_t>> SerializeDeletionVector(const DeletionVector& rows,
-                                                          DeletionFileType type);
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> SerializeDeletionVector(
+    const DeletionVector& rows, DeletionFileType type);
 
 /// \brief Write _deletions/{fragment_id}-{read_version}-{random id}.{arrow|bin} in the form Lance
 /// would pick (PreferredDeletionFileType); returns the DeletionFile to put in the fragment
 /// (num_deleted_rows set). An empty vector is InvalidArgument (drop the deletion file instead;
 /// a fragment with every row deleted should be removed from the manifest).
-Result<DeletionFile> WriteDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
-                                       std::uint64_t read_version, const DeletionVector& rows);
+LANCE_ND_EXPORT Result<DeletionFile> WriteDeletionFile(const TableLocation& location,
+                                                       std::uint64_t fragment_id,
+                                                       std::uint64_t read_version,
+                                                       const DeletionVector& rows);
 
 /// \brief Same, with an explicit form (tests; rebased merges, which Lance writes as bitmaps).
-Result<DeletionFile> WriteDeletionFile(const TableLocation& location, std::uint64_t fragment_id,
-                                       std::uint64_t read_version, const DeletionVector& rows,
-                                       DeletionFileType type);
+LANCE_ND_EXPORT Result<DeletionFile> WriteDeletionFile(const TableLocation& location,
+                                                       std::uint64_t fragment_id,
+                                                       std::uint64_t read_version,
+                                                       const DeletionVector& rows,
+                                                       DeletionFileType type);
 
 /// \brief The deletion vector of `fragment` (empty when it has no deletion file).
-Result<DeletionVector> ReadFragmentDeletions(const TableLocation& location,
-                                             const Fragment& fragment);
+LANCE_ND_EXPORT Result<DeletionVector> ReadFragmentDeletions(const TableLocation& location,
+                                                             const Fragment& fragment);
 
 }  // namespace lance_nd::table

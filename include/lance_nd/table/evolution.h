@@ -7,6 +7,7 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/manifest.h"
 
@@ -27,19 +28,19 @@ namespace lance_nd::table {
 /// fixed-size-list type); InvalidArgument for a top-level name containing '.' or duplicate names;
 /// NotImplemented for new struct children on tables whose data format is older than 2.2 (Lance
 /// 12 refuses those too) or for all-null column adds on legacy (0.x) tables.
-Result<Dataset> EvolveSchema(const Dataset& ds, const array::Schema& wanted);
+LANCE_ND_EXPORT Result<Dataset> EvolveSchema(const Dataset& ds, const array::Schema& wanted);
 
 /// \brief The pure part of EvolveSchema: the merged field list (pre-order) for `table_fields`
 /// (whose Arrow schema is `table_schema`) extended by `wanted`, with new ids starting at
 /// `first_new_id`. `added` (optional) receives the dotted paths of the added fields' roots.
 /// Same errors as EvolveSchema except the data-format checks.
-Result<std::vector<LanceField>> MergeFields(const std::vector<LanceField>& table_fields,
-                                            const array::Schema& table_schema,
-                                            const array::Schema& wanted, std::int32_t first_new_id,
-                                            std::vector<std::string>* added = nullptr);
+LANCE_ND_EXPORT Result<std::vector<LanceField>> MergeFields(
+    const std::vector<LanceField>& table_fields, const array::Schema& table_schema,
+    const array::Schema& wanted, std::int32_t first_new_id,
+    std::vector<std::string>* added = nullptr);
 
 /// \brief The first id a newly added field may take: one more than the largest id in the
 /// manifest's schema or in any data file's field list (ids are never reused).
-std::int32_t NextFieldId(const Manifest& manifest);
+LANCE_ND_EXPORT std::int32_t NextFieldId(const Manifest& manifest);
 
 }  // namespace lance_nd::table

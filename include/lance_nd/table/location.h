@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 
 namespace lance_nd::table {
@@ -20,9 +21,9 @@ inline constexpr std::string_view kIndicesDir = "_indices";
 inline constexpr std::string_view kTagsDir = "_refs/tags";
 
 /// \brief `dir` and `name` joined with exactly one '/' ("" + name is name).
-std::string JoinPath(std::string_view dir, std::string_view name);
+LANCE_ND_EXPORT std::string JoinPath(std::string_view dir, std::string_view name);
 
-class TableLocation {
+class LANCE_ND_EXPORT TableLocation {
  public:
   /// \brief The table rooted at `root` on `fs`. A trailing '/' of the root is dropped.
   TableLocation(std::shared_ptr<io::FileSystem> fs, std::string root);

@@ -14,13 +14,14 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/location.h"
 
 namespace lance_nd::table {
 
-struct DeleteResult {
+struct LANCE_ND_EXPORT DeleteResult {
   Dataset dataset;                     // the new version (`ds` itself when nothing was deleted)
   std::uint64_t num_deleted_rows = 0;  // rows live before and deleted now
 };
@@ -33,14 +34,15 @@ struct DeleteResult {
 /// does. No commit (the result holds `ds`) when nothing new is deleted. Stable row ids (flag 2)
 /// are unchanged: only deletion files are written, as in Lance 12.
 /// InvalidArgument naming the first bad address: unknown fragment, offset >= physical_rows.
-Result<DeleteResult> DeleteRows(const Dataset& ds, std::span<const std::uint64_t> row_addresses);
+LANCE_ND_EXPORT Result<DeleteResult> DeleteRows(const Dataset& ds,
+                                                std::span<const std::uint64_t> row_addresses);
 
 /// \brief The rows of `batch` a predicate selects: indices 0..num_rows-1, any order, repeats
 /// allowed.
 using RowSelection = std::vector<std::int64_t>;
 
 /// \brief A condition on rows, evaluated over the columns it names.
-struct RowPredicate {
+struct LANCE_ND_EXPORT RowPredicate {
   /// What the predicate reads, as TableScanOptions::projection (top-level names or dotted
   /// paths into structs; empty = every column). `select` sees exactly these columns, in schema
   /// order; "_rowid" and "_rowaddr" may be named too.
@@ -55,14 +57,14 @@ struct RowPredicate {
 /// DeleteRows by address does (one Delete commit; emptied fragments removed; no commit when
 /// nothing is selected). InvalidArgument for a predicate without `select` or a selection
 /// index outside its batch (naming it); errors of `select` are returned with context.
-Result<DeleteResult> DeleteRows(const Dataset& ds, const RowPredicate& predicate);
+LANCE_ND_EXPORT Result<DeleteResult> DeleteRows(const Dataset& ds, const RowPredicate& predicate);
 
 /// \brief Make the content of `old_version` the latest version again: commits Restore{version}
 /// on top of the latest version (fragments and schema of the old version; max_fragment_id kept
 /// monotonic). Returns the dataset at the new version.
-Result<Dataset> Restore(const Dataset& old_version);
+LANCE_ND_EXPORT Result<Dataset> Restore(const Dataset& old_version);
 
-struct CompactionOptions {
+struct LANCE_ND_EXPORT CompactionOptions {
   /// Fragments with fewer physical rows are merged with adjacent small fragments; also the
   /// maximum rows per written fragment (Lance's default 1 Mi rows).
   std::int64_t target_rows_per_fragment = 1024 * 1024;
@@ -71,7 +73,7 @@ struct CompactionOptions {
   double materialize_deletions_threshold = 0.1;  // >= 1.0 disables materialisation
 };
 
-struct CompactionMetrics {
+struct LANCE_ND_EXPORT CompactionMetrics {
   std::uint64_t fragments_removed = 0;
   std::uint64_t fragments_added = 0;
   std::uint64_t files_removed = 0;  // data files and deletion files of the removed fragments
@@ -80,7 +82,7 @@ struct CompactionMetrics {
   bool operator==(const CompactionMetrics&) const = default;
 };
 
-struct CompactionResult {
+struct LANCE_ND_EXPORT CompactionResult {
   Dataset dataset;  // the compacted version (`ds` itself when there was nothing to do)
   CompactionMetrics metrics;
 };
@@ -92,16 +94,17 @@ struct CompactionResult {
 /// Tables with stable row ids (flag 2) keep every live row's id and created_at /
 /// last_updated_at version; as Lance 12 does, a ReserveFragments commit numbers the new
 /// fragments first, so such a compaction adds two versions (committed_version is the second).
-Result<CompactionResult> Compact(const Dataset& ds, const CompactionOptions& options = {});
+LANCE_ND_EXPORT Result<CompactionResult> Compact(const Dataset& ds,
+                                                 const CompactionOptions& options = {});
 
 /// \brief When a file was last modified; nullopt when unknown.
 using ModifiedTimeFn =
     std::function<std::optional<std::chrono::system_clock::time_point>(const std::string& path)>;
 
 /// \brief Modification times of local files (std::filesystem); for io::LocalFileSystem().
-ModifiedTimeFn LocalModifiedTime();
+LANCE_ND_EXPORT ModifiedTimeFn LocalModifiedTime();
 
-struct CleanupOptions {
+struct LANCE_ND_EXPORT CleanupOptions {
   /// Versions whose manifest timestamp is older than this are removed (except the latest and
   /// tagged versions).
   std::chrono::seconds older_than{7 * 24 * 3600};
@@ -115,7 +118,7 @@ struct CleanupOptions {
   std::optional<std::chrono::system_clock::time_point> now;
 };
 
-struct CleanupStats {
+struct LANCE_ND_EXPORT CleanupStats {
   std::uint64_t old_versions = 0;   // manifests removed
   std::uint64_t bytes_removed = 0;  // all files removed
   std::uint64_t files_removed = 0;  // all files removed, manifests included
@@ -126,7 +129,7 @@ struct CleanupStats {
   bool operator==(const CleanupStats&) const = default;
 };
 
-struct CleanupResult {
+struct LANCE_ND_EXPORT CleanupResult {
   Dataset dataset;  // the latest version after the cleanup
   CleanupStats stats;
 };
@@ -136,7 +139,7 @@ struct CleanupResult {
 /// version. Every manifest is read and the full referenced set computed before anything is
 /// deleted; an unreadable manifest aborts the cleanup with nothing deleted. Old manifests are
 /// deleted first, then the files.
-Result<CleanupResult> CleanupOldVersions(const TableLocation& location,
-                                         const CleanupOptions& options = {});
+LANCE_ND_EXPORT Result<CleanupResult> CleanupOldVersions(const TableLocation& location,
+                                                         const CleanupOptions& options = {});
 
 }  // namespace lance_nd::table

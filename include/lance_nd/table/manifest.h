@@ -13,12 +13,13 @@
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::table {
 
 /// \brief One field of the flattened (pre-order) table schema, as stored (lance.file.Field).
-struct LanceField {
+struct LANCE_ND_EXPORT LanceField {
   std::string name;
   std::int32_t id = 0;
   std::int32_t parent_id = -1;  // -1 for top-level fields
@@ -32,7 +33,7 @@ struct LanceField {
 };
 
 /// \brief One Lance file holding some columns of a fragment (path relative to `data/`).
-struct DataFile {
+struct LANCE_ND_EXPORT DataFile {
   std::string path;
   std::vector<std::int32_t> fields;          // field ids; -2 = tombstone
   std::vector<std::int32_t> column_indices;  // parallel to fields; -1 = no column
@@ -45,7 +46,7 @@ struct DataFile {
 
 enum class DeletionFileType : std::uint8_t { kArrowArray = 0, kBitmap = 1 };
 
-struct DeletionFile {
+struct LANCE_ND_EXPORT DeletionFile {
   DeletionFileType file_type = DeletionFileType::kArrowArray;
   std::uint64_t read_version = 0;
   std::uint64_t id = 0;
@@ -56,7 +57,7 @@ struct DeletionFile {
   bool operator==(const DeletionFile&) const = default;
 };
 
-struct Fragment {
+struct LANCE_ND_EXPORT Fragment {
   std::uint64_t id = 0;
   std::vector<DataFile> files;
   std::optional<DeletionFile> deletion_file;
@@ -79,11 +80,11 @@ inline constexpr std::uint64_t kFlagBasePaths = 16;
 inline constexpr std::uint64_t kFlagNoTransactionFile = 32;
 
 /// \brief Reader flags lance-nd can read: deletion files, v2 format, table config, no txn file.
-Status CheckReaderFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
+LANCE_ND_EXPORT Status CheckReaderFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
 /// \brief Writer flags lance-nd can write under (same set as the reader's).
-Status CheckWriterFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
+LANCE_ND_EXPORT Status CheckWriterFeatureFlags(std::uint64_t flags, std::string_view manifest_name);
 
-struct Manifest {
+struct LANCE_ND_EXPORT Manifest {
   std::uint64_t version = 0;
   std::vector<LanceField> fields;  // pre-order, parents before children
   array::Metadata schema_metadata;
@@ -137,18 +138,18 @@ enum class OperationType : std::uint8_t {
 };
 
 /// \brief "Append", "Delete", ... (Lance's operation names); "Unknown" for kUnknown.
-std::string_view OperationTypeName(OperationType type);
+LANCE_ND_EXPORT std::string_view OperationTypeName(OperationType type);
 
 /// \brief A map update of UpdateConfig: set keys to values, remove keys whose value is nullopt,
 /// or (replace) replace the whole map by the set entries.
-struct UpdateMap {
+struct LANCE_ND_EXPORT UpdateMap {
   std::vector<std::pair<std::string, std::optional<std::string>>> entries;
   bool replace = false;
   bool operator==(const UpdateMap&) const = default;
 };
 
 /// \brief One compaction group of a Rewrite: old fragments replaced by new ones.
-struct RewriteGroup {
+struct LANCE_ND_EXPORT RewriteGroup {
   std::vector<Fragment> old_fragments;
   std::vector<Fragment> new_fragments;  // id 0 = assigned at commit
   bool operator==(const RewriteGroup&) const = default;
@@ -159,13 +160,13 @@ struct RewriteGroup {
 namespace op {
 
 /// \brief New fragments added to the table.
-struct Append {
+struct LANCE_ND_EXPORT Append {
   std::vector<Fragment> fragments;
   bool operator==(const Append&) const = default;
 };
 
 /// \brief Rows deleted: fragments with a new deletion file, fragments with every row gone.
-struct Delete {
+struct LANCE_ND_EXPORT Delete {
   std::vector<Fragment> updated_fragments;
   std::vector<std::uint64_t> deleted_fragment_ids;
   std::string predicate;
@@ -173,7 +174,7 @@ struct Delete {
 };
 
 /// \brief The table replaced (or created, with read_version 0): new fragments and schema.
-struct Overwrite {
+struct LANCE_ND_EXPORT Overwrite {
   std::vector<Fragment> fragments;
   std::vector<LanceField> schema;
   array::Metadata schema_metadata;
@@ -182,7 +183,7 @@ struct Overwrite {
 };
 
 /// \brief The complete new fragment list and schema (e.g. new columns).
-struct Merge {
+struct LANCE_ND_EXPORT Merge {
   std::vector<Fragment> fragments;
   std::vector<LanceField> schema;
   array::Metadata schema_metadata;
@@ -190,26 +191,26 @@ struct Merge {
 };
 
 /// \brief The table as it was at an older version.
-struct Restore {
+struct LANCE_ND_EXPORT Restore {
   std::uint64_t version = 0;
   bool operator==(const Restore&) const = default;
 };
 
 /// \brief Fragment ids reserved (max_fragment_id raised), e.g. for a later Rewrite.
-struct ReserveFragments {
+struct LANCE_ND_EXPORT ReserveFragments {
   std::uint32_t num_fragments = 0;
   bool operator==(const ReserveFragments&) const = default;
 };
 
 /// \brief Compaction: each group's old fragments replaced by its new ones (ids reserved
 /// beforehand, or 0 = assigned at commit).
-struct Rewrite {
+struct LANCE_ND_EXPORT Rewrite {
   std::vector<RewriteGroup> groups;
   bool operator==(const Rewrite&) const = default;
 };
 
 /// \brief Fields removed from the schema (data files left without a field are dropped).
-struct Project {
+struct LANCE_ND_EXPORT Project {
   std::vector<LanceField> schema;
   bool operator==(const Project&) const = default;
 };
@@ -217,7 +218,7 @@ struct Project {
 enum class UpdateMode : std::uint32_t { kRewriteRows = 0, kRewriteColumns = 1 };
 
 /// \brief Rows rewritten: removed fragments, fragments replaced in place, new fragments.
-struct Update {
+struct LANCE_ND_EXPORT Update {
   std::vector<std::uint64_t> removed_fragment_ids;
   std::vector<Fragment> updated_fragments;
   std::vector<Fragment> new_fragments;
@@ -228,7 +229,7 @@ struct Update {
 };
 
 /// \brief Table config, table metadata, schema metadata and field metadata changed.
-struct UpdateConfig {
+struct LANCE_ND_EXPORT UpdateConfig {
   std::optional<UpdateMap> config_updates;
   std::optional<UpdateMap> table_metadata_updates;
   std::optional<UpdateMap> schema_metadata_updates;
@@ -241,19 +242,19 @@ struct UpdateConfig {
 };
 
 /// \brief One fragment's data file replaced by a new file of the same fields.
-struct FileReplacement {
+struct LANCE_ND_EXPORT FileReplacement {
   std::uint64_t fragment_id = 0;
   DataFile new_file;
   bool operator==(const FileReplacement&) const = default;
 };
 
-struct DataReplacement {
+struct LANCE_ND_EXPORT DataReplacement {
   std::vector<FileReplacement> replacements;
   bool operator==(const DataReplacement&) const = default;
 };
 
 /// \brief Indices added or removed; only counted (read only: lance-nd cannot write it).
-struct CreateIndex {
+struct LANCE_ND_EXPORT CreateIndex {
   std::uint32_t num_new_indices = 0;
   std::uint32_t num_removed_indices = 0;
   bool operator==(const CreateIndex&) const = default;
@@ -262,7 +263,7 @@ struct CreateIndex {
 /// \brief An operation lance-nd does not model (read only), known by its protobuf field number
 /// in lance.table.Transaction (0 = no operation set). Lance's Clone, UpdateBases and
 /// UpdateMemWalState arrive as this, classified by their numbers (Transaction::type()).
-struct Unknown {
+struct LANCE_ND_EXPORT Unknown {
   std::uint32_t field_number = 0;
   bool operator==(const Unknown&) const = default;
 };
@@ -276,7 +277,7 @@ using Operation = std::variant<op::Unknown, op::Append, op::Delete, op::Overwrit
 
 /// \brief The transaction of one version: what was read (read_version), who wrote it (uuid,
 /// tag, properties) and the operation.
-struct Transaction {
+struct LANCE_ND_EXPORT Transaction {
   std::uint64_t read_version = 0;
   std::string uuid;
   std::string tag;
@@ -303,7 +304,7 @@ struct Transaction {
 };
 
 /// \brief A manifest file's content: the manifest and, when inline, its transaction.
-struct ManifestFile {
+struct LANCE_ND_EXPORT ManifestFile {
   Manifest manifest;
   std::optional<Transaction> transaction;  // from transaction_section, when present
 };
@@ -311,24 +312,27 @@ struct ManifestFile {
 /// \brief Parse a whole manifest file. `name` is used in messages. Errors: Corrupt naming the
 /// file and what is wrong (short file, bad magic, offsets outside the file, length mismatch,
 /// undecodable protobuf).
-Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std::string_view name);
+LANCE_ND_EXPORT Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes,
+                                                       std::string_view name);
 
 /// \brief Read a manifest file (footer first, then the blobs it points at).
-Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file);
+LANCE_ND_EXPORT Result<ManifestFile> ReadManifestFile(const io::RandomAccessFile& file);
 
 /// \brief Serialise a manifest file: [index section] [transaction] manifest, footer, like Lance 12.
 /// The manifest's index_section / transaction_section offsets are set from the blobs written
 /// (index_section_blob when present; the transaction when given).
-Result<std::vector<std::uint8_t>> SerializeManifestFile(const Manifest& manifest,
-                                                        const Transaction* transaction);
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> SerializeManifestFile(
+    const Manifest& manifest, const Transaction* transaction);
 
 /// \brief A transaction as stored in a `.txn` file (raw protobuf, no length prefix).
-Result<std::vector<std::uint8_t>> SerializeTransaction(const Transaction& transaction);
-Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes, std::string_view name);
+LANCE_ND_EXPORT Result<std::vector<std::uint8_t>> SerializeTransaction(
+    const Transaction& transaction);
+LANCE_ND_EXPORT Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes,
+                                                     std::string_view name);
 
 /// \brief The Arrow schema of the manifest's fields (tree rebuilt from parent ids, logical types
 /// mapped back to Arrow types). Corrupt for a malformed tree, NotImplemented for unknown types.
-Result<array::SchemaPtr> SchemaFromFields(const std::vector<LanceField>& fields,
-                                          const array::Metadata& schema_metadata);
+LANCE_ND_EXPORT Result<array::SchemaPtr> SchemaFromFields(const std::vector<LanceField>& fields,
+                                                          const array::Metadata& schema_metadata);
 
 }  // namespace lance_nd::table

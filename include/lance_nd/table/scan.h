@@ -16,6 +16,7 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/table/dataset.h"
 
 namespace lance_nd::table {
@@ -26,7 +27,7 @@ inline constexpr const char* kRowAddressColumn = "_rowaddr";
 /// (reader flag 2), else the row address (as Lance reports it).
 inline constexpr const char* kRowIdColumn = "_rowid";
 
-struct TableScanOptions {
+struct LANCE_ND_EXPORT TableScanOptions {
   /// Top-level names ("value") or dotted paths into structs ("attrs.color"), merged and kept in
   /// schema order, like file::FileReader. Empty = every field. "_rowid" and "_rowaddr" may be
   /// listed too.
@@ -45,7 +46,7 @@ struct FragmentCursor;
 }  // namespace internal
 
 /// \brief The batches of a table scan, in table order (fragments by id, rows by offset).
-class TableBatchReader {
+class LANCE_ND_EXPORT TableBatchReader {
  public:
   TableBatchReader(TableBatchReader&&) noexcept;
   TableBatchReader& operator=(TableBatchReader&&) noexcept;
@@ -67,21 +68,25 @@ class TableBatchReader {
 };
 
 /// \brief The schema a scan with `o` returns (projection applied, "_rowid" / "_rowaddr" appended).
-Result<array::SchemaPtr> ScanSchema(const Dataset& ds, const TableScanOptions& o = {});
+LANCE_ND_EXPORT Result<array::SchemaPtr> ScanSchema(const Dataset& ds,
+                                                    const TableScanOptions& o = {});
 
 /// \brief Every live row as one batch.
-Result<array::RecordBatchPtr> ReadTable(const Dataset& ds, const TableScanOptions& o = {});
+LANCE_ND_EXPORT Result<array::RecordBatchPtr> ReadTable(const Dataset& ds,
+                                                        const TableScanOptions& o = {});
 
-Result<TableBatchReader> ScanTable(const Dataset& ds, const TableScanOptions& o = {});
+LANCE_ND_EXPORT Result<TableBatchReader> ScanTable(const Dataset& ds,
+                                                   const TableScanOptions& o = {});
 
 /// \brief Live rows of one fragment (deleted rows dropped), fields missing from its files as
 /// nulls, as one batch.
-Result<array::RecordBatchPtr> ReadFragment(const Dataset& ds, const Fragment& f,
-                                           const TableScanOptions& o = {});
+LANCE_ND_EXPORT Result<array::RecordBatchPtr> ReadFragment(const Dataset& ds, const Fragment& f,
+                                                           const TableScanOptions& o = {});
 
 /// \brief Rows by logical index 0..CountRows()-1 in table order (deleted rows skipped), in the
 /// order given (repeats allowed). An index >= CountRows() is InvalidArgument.
-Result<array::RecordBatchPtr> TakeRows(const Dataset& ds, std::span<const std::uint64_t> rows,
-                                       const TableScanOptions& o = {});
+LANCE_ND_EXPORT Result<array::RecordBatchPtr> TakeRows(const Dataset& ds,
+                                                       std::span<const std::uint64_t> rows,
+                                                       const TableScanOptions& o = {});
 
 }  // namespace lance_nd::table

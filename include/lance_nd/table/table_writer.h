@@ -13,13 +13,14 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/write.h"
 
 namespace lance_nd::table {
 
-class TableWriter {
+class LANCE_ND_EXPORT TableWriter {
  public:
   /// \brief Start writing to the table at `location` in `options.mode`:
   /// - kCreate: a new table with `schema` (AlreadyExists when a table is there);

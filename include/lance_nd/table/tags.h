@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/location.h"
 
 namespace lance_nd::table {
 
-struct TagInfo {
+struct LANCE_ND_EXPORT TagInfo {
   std::string name;
   std::uint64_t version = 0;
   std::uint64_t manifest_size = 0;    // bytes of the tagged version's manifest file; 0 = unknown
@@ -31,33 +32,33 @@ struct TagInfo {
 /// starting or ending with '.'; no ".."; not ending in ".lock". (Lance also admits non-ASCII
 /// letters, but Lance 12 then cannot read such tags back, so lance-nd refuses them.)
 /// InvalidArgument naming the rule broken.
-Status ValidateTagName(std::string_view tag);
+LANCE_ND_EXPORT Status ValidateTagName(std::string_view tag);
 
 /// \brief Tag `version` as `tag`; returns the tag created (what its file holds).
 /// InvalidArgument for a bad name, AlreadyExists when the tag exists (tags are never
 /// overwritten), NotFound when the version does not exist.
-Result<TagInfo> CreateTag(const TableLocation& location, const std::string& tag,
-                          std::uint64_t version);
+LANCE_ND_EXPORT Result<TagInfo> CreateTag(const TableLocation& location, const std::string& tag,
+                                          std::uint64_t version);
 
 /// \brief Remove a tag. NotFound when it does not exist.
-Status DeleteTag(const TableLocation& location, const std::string& tag);
+LANCE_ND_EXPORT Status DeleteTag(const TableLocation& location, const std::string& tag);
 
 /// \brief Read one tag. NotFound when it does not exist, Corrupt when its file is not a tag.
-Result<TagInfo> GetTag(const TableLocation& location, const std::string& tag);
+LANCE_ND_EXPORT Result<TagInfo> GetTag(const TableLocation& location, const std::string& tag);
 
 /// \brief All tags, sorted by name (empty when the table has none). Files under `_refs/tags/`
 /// that are not `<valid name>.json` (temporary files) are skipped.
-Result<std::vector<TagInfo>> ListTags(const TableLocation& location);
+LANCE_ND_EXPORT Result<std::vector<TagInfo>> ListTags(const TableLocation& location);
 
 /// \brief Open the dataset at the tagged version. NotImplemented for a tag on a branch.
-Result<Dataset> OpenTag(const TableLocation& location, const std::string& tag);
+LANCE_ND_EXPORT Result<Dataset> OpenTag(const TableLocation& location, const std::string& tag);
 
 /// \brief The bytes Lance 12 writes for a tag file (also used by tests).
-std::string TagFileJson(const TagInfo& tag);
+LANCE_ND_EXPORT std::string TagFileJson(const TagInfo& tag);
 
 /// \brief Parse a tag file; `name` is the tag name (not stored in the file), `file` is used in
 /// messages. Corrupt for anything that is not a tag object with an unsigned `version`.
-Result<TagInfo> ParseTagFileJson(std::string_view json, const std::string& name,
-                                 const std::string& file);
+LANCE_ND_EXPORT Result<TagInfo> ParseTagFileJson(std::string_view json, const std::string& name,
+                                                 const std::string& file);
 
 }  // namespace lance_nd::table

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::table {
 
-struct VersionInfo {
+struct LANCE_ND_EXPORT VersionInfo {
   std::uint64_t version = 0;
   /// Commit time from the manifest (UTC, nanosecond precision).
   std::chrono::sys_time<std::chrono::nanoseconds> timestamp{};
@@ -33,6 +34,6 @@ struct VersionInfo {
 
 /// \brief Every committed version of the table at `location`, ascending. Errors: as
 /// ListVersions, and Corrupt when a manifest cannot be read.
-Result<std::vector<VersionInfo>> ListVersionInfos(const TableLocation& location);
+LANCE_ND_EXPORT Result<std::vector<VersionInfo>> ListVersionInfos(const TableLocation& location);
 
 }  // namespace lance_nd::table

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <vector>
+#include "lance_nd/export.h"
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
@@ -27,7 +28,7 @@ enum class WriteMode : std::uint8_t {
   kOverwrite,  // replace all rows (and the schema) of a table; creates it when missing
 };
 
-struct WriteOptions {
+struct LANCE_ND_EXPORT WriteOptions {
   WriteMode mode = WriteMode::kCreate;
   std::int64_t max_rows_per_file = 1024 * 1024;  // Lance's default
   std::int64_t max_bytes_per_file = 90LL << 30;  // Lance's default
@@ -55,10 +56,9 @@ struct WriteOptions {
 /// ids of `fields`, column_indices 0..n-1, file_size_bytes exact. Files are synced before
 /// returning. NOT committed. Batches must match `fields` (SchemaMismatch naming the field
 /// otherwise, before any file is written); after a write error the files written are removed.
-Result<std::vector<Fragment>> WriteFragments(const TableLocation& location,
-                                             const std::vector<LanceField>& fields,
-                                             std::span<const array::RecordBatchPtr> batches,
-                                             const WriteOptions& options);
+LANCE_ND_EXPORT Result<std::vector<Fragment>> WriteFragments(
+    const TableLocation& location, const std::vector<LanceField>& fields,
+    std::span<const array::RecordBatchPtr> batches, const WriteOptions& options);
 
 /// \brief Create / append / overwrite with `batches`, one TableWriter (table_writer.h) used
 /// once. Create: an Overwrite transaction with read_version 0 (AlreadyExists when a table is
@@ -68,17 +68,17 @@ Result<std::vector<Fragment>> WriteFragments(const TableLocation& location,
 /// Overwrite on the latest version (a create when there is no table). At least one batch is
 /// needed for create / overwrite (the schema comes from it); a zero-row batch creates an empty
 /// table.
-Result<Dataset> WriteTable(const TableLocation& location,
-                           std::span<const array::RecordBatchPtr> batches,
-                           const WriteOptions& options = {});
+LANCE_ND_EXPORT Result<Dataset> WriteTable(const TableLocation& location,
+                                           std::span<const array::RecordBatchPtr> batches,
+                                           const WriteOptions& options = {});
 
 /// \brief The version of the data files of a table with manifest `m` (its data format,
 /// "2.1" or "2.2"): the version every new data file of the table must have. NotImplemented
 /// for other data formats (lance-nd writes 2.1 and 2.2 files only).
-Result<file::WriterVersion> TableFileVersion(const Manifest& m);
+LANCE_ND_EXPORT Result<file::WriterVersion> TableFileVersion(const Manifest& m);
 
 /// \brief Fields with fresh ids (pre-order, 0..n-1) for a new table's Arrow schema, logical
 /// types as Lance writes them. NotImplemented for types the table layer cannot store.
-Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema);
+LANCE_ND_EXPORT Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema);
 
 }  // namespace lance_nd::table

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 
 namespace lance_nd::array {
 

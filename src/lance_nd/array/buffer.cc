@@ -7,8 +7,8 @@
 #include <new>
 #include <string>
 
-#include "lance_nd/core/checked_math.h"
-#include "lance_nd/core/huge_pages.h"
+#include "lance_nd/core/internal/checked_math.h"
+#include "lance_nd/core/internal/huge_pages.h"
 
 namespace lance_nd::array {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "lance_nd/array/c_data.h"
 #include "lance_nd/array/c_data_internal.h"
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 
 namespace lance_nd::array {
 namespace {

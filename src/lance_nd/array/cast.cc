@@ -11,7 +11,7 @@
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/utf8.h"
 #include "lance_nd/array/view.h"
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 
 namespace lance_nd::array {
 namespace {

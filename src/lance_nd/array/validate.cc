@@ -3,7 +3,7 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/utf8.h"
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 
 namespace lance_nd::array {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/testing/status_matchers.h"
 

@@ -1,4 +1,4 @@
-#include "lance_nd/core/thread_pool.h"
+#include "lance_nd/core/internal/thread_pool.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

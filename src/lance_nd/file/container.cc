@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "encodings_v2_0.pb.h"
-#include "lance_nd/core/checked_math.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/checked_math.h"
+#include "lance_nd/core/internal/endian.h"
 
 namespace lance_nd::file::internal {
 namespace {

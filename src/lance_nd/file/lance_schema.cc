@@ -417,21 +417,52 @@ Result<array::SchemaPtr> SchemaFromLanceFields(std::span<const LanceSchemaField>
   return tree.schema;
 }
 
+namespace {
+
+LanceSchemaField ModelledField(const lance::file::Field& pf) {
+  LanceSchemaField f;
+  f.name = pf.name();
+  f.id = pf.id();
+  f.parent_id = pf.parent_id();
+  f.logical_type = pf.logical_type();
+  f.nullable = pf.nullable();
+  f.metadata = internal::MetadataFromProto(pf.metadata());
+  return f;
+}
+
+// The members ModelledField does not take, serialised (field-number order: deterministic).
+std::string UnmodelledMembers(const lance::file::Field& pf) {
+  lance::file::Field rest = pf;
+  rest.clear_name();
+  rest.clear_id();
+  rest.clear_parent_id();
+  rest.clear_logical_type();
+  rest.clear_nullable();
+  rest.clear_metadata();
+  rest.clear_type();  // derived from the tree; Lance 12 never writes it
+  return rest.SerializeAsString();
+}
+
+}  // namespace
+
 Result<std::vector<LanceSchemaField>> LanceFieldsFromSchema(const array::Schema& schema,
                                                             std::int32_t first_id) {
   lance::file::Schema proto;
   LND_RETURN_NOT_OK(internal::SchemaToProto(schema, &proto, first_id));
   std::vector<LanceSchemaField> out;
   out.reserve(static_cast<std::size_t>(proto.fields_size()));
+  for (const lance::file::Field& pf : proto.fields()) out.push_back(ModelledField(pf));
+  return out;
+}
+
+Result<std::vector<WrittenLanceField>> WrittenLanceFieldsFromSchema(const array::Schema& schema,
+                                                                    std::int32_t first_id) {
+  lance::file::Schema proto;
+  LND_RETURN_NOT_OK(internal::SchemaToProto(schema, &proto, first_id));
+  std::vector<WrittenLanceField> out;
+  out.reserve(static_cast<std::size_t>(proto.fields_size()));
   for (const lance::file::Field& pf : proto.fields()) {
-    LanceSchemaField f;
-    f.name = pf.name();
-    f.id = pf.id();
-    f.parent_id = pf.parent_id();
-    f.logical_type = pf.logical_type();
-    f.nullable = pf.nullable();
-    f.metadata = internal::MetadataFromProto(pf.metadata());
-    out.push_back(std::move(f));
+    out.push_back(WrittenLanceField{ModelledField(pf), UnmodelledMembers(pf)});
   }
   return out;
 }

@@ -207,6 +207,56 @@ TEST(LanceSchemaPublicTest, FieldsRoundTripThroughArrowSchema) {
   EXPECT_EQ(lt, "fixed_size_list:float:4");
 }
 
+// The public form of the writer's fields carries what SchemaToProto sets beyond the modelled
+// members, and nothing of the modelled ones (a table manifest merges them back).
+TEST(LanceSchemaPublicTest, WrittenFieldsKeepTheWritersUnmodelledMembers) {
+  auto schema = array::MakeSchema(
+      {array::MakeField("id", array::Int64(), false),
+       array::MakeField("name", array::Utf8(), true,
+                        array::Metadata({{"ARROW:extension:name", "demo.label"}})),
+       array::MakeField("s", array::Struct({array::MakeField("x", array::Float32())}))});
+  LND_ASSERT_OK_AND_ASSIGN(auto written, WrittenLanceFieldsFromSchema(*schema, 3));
+  LND_ASSERT_OK_AND_ASSIGN(auto modelled, LanceFieldsFromSchema(*schema, 3));
+  lance::file::Schema proto;
+  LND_ASSERT_OK(internal::SchemaToProto(*schema, &proto, 3));
+  ASSERT_EQ(written.size(), modelled.size());
+  ASSERT_EQ(written.size(), static_cast<std::size_t>(proto.fields_size()));
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    EXPECT_EQ(written[i].field, modelled[i]) << i;
+    lance::file::Field rest;
+    ASSERT_TRUE(rest.ParseFromString(written[i].unmodelled_proto)) << i;
+    EXPECT_TRUE(rest.name().empty()) << i;
+    EXPECT_EQ(rest.id(), 0) << i;
+    EXPECT_TRUE(rest.metadata().empty()) << i;
+    // Merging the modelled members back gives the writer's field exactly.
+    lance::file::Field merged = rest;
+    merged.set_name(written[i].field.name);
+    merged.set_id(written[i].field.id);
+    merged.set_parent_id(written[i].field.parent_id);
+    merged.set_logical_type(written[i].field.logical_type);
+    merged.set_nullable(written[i].field.nullable);
+    for (const auto& [k, v] : written[i].field.metadata.entries()) {
+      (*merged.mutable_metadata())[k] = v;
+    }
+    EXPECT_EQ(merged.SerializeAsString(), proto.fields(static_cast<int>(i)).SerializeAsString())
+        << i;
+  }
+  lance::file::Field rest;
+  ASSERT_TRUE(rest.ParseFromString(written[0].unmodelled_proto));
+  EXPECT_EQ(rest.encoding(), lance::file::PLAIN);
+  ASSERT_TRUE(rest.ParseFromString(written[1].unmodelled_proto));
+  EXPECT_EQ(rest.encoding(), lance::file::VAR_BINARY);
+  EXPECT_EQ(rest.extension_name(), "demo.label");
+  ASSERT_TRUE(rest.ParseFromString(written[2].unmodelled_proto));
+  EXPECT_EQ(rest.encoding(), lance::file::NONE);
+  EXPECT_TRUE(written[2].unmodelled_proto.empty());
+
+  auto unstorable = array::MakeSchema(
+      {array::MakeField("u", array::FixedSizeList(array::List(array::Int32()), 2))});
+  LND_EXPECT_ERROR(WrittenLanceFieldsFromSchema(*unstorable), StatusCode::kNotImplemented,
+                   "fixed-size lists of nested types");
+}
+
 TEST(LanceSchemaPublicTest, MalformedTreeIsCorrupt) {
   const LanceSchemaField orphan[] = {{"a", 0, -1, "int32", true, {}},
                                      {"b", 1, 7, "int32", true, {}}};

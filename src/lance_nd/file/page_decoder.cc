@@ -5,9 +5,9 @@
 #include <span>
 #include <type_traits>
 
-#include "lance_nd/core/checked_math.h"
-#include "lance_nd/core/endian.h"
-#include "lance_nd/core/huge_pages.h"
+#include "lance_nd/core/internal/checked_math.h"
+#include "lance_nd/core/internal/endian.h"
+#include "lance_nd/core/internal/huge_pages.h"
 
 namespace lance_nd::file::internal {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/mapped_slice.h"
 
 namespace lance_nd::file::internal {

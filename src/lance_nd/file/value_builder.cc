@@ -4,9 +4,9 @@
 #include <cstring>
 #include <limits>
 
-#include "lance_nd/core/endian.h"
-#include "lance_nd/core/huge_pages.h"
-#include "lance_nd/core/thread_pool.h"
+#include "lance_nd/core/internal/endian.h"
+#include "lance_nd/core/internal/huge_pages.h"
+#include "lance_nd/core/internal/thread_pool.h"
 
 namespace lance_nd::file::internal {
 namespace {

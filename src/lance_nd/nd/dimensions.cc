@@ -3,7 +3,7 @@
 #include <limits>
 #include <unordered_set>
 
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 #include "lance_nd/nd/errors.h"
 
 namespace lance_nd::nd {

@@ -1,5 +1,6 @@
 // Uses an installed lance-nd through its public headers only: Status/Result, array types,
-// builders, record batches, Arrow IPC and the nd array model. Exits non-zero on any failure.
+// builders, record batches, Arrow IPC and the nd array model, and checks that the package, the
+// headers and the linked library agree on the version. Exits non-zero on any failure.
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "lance_nd/core/status.h"
 #include "lance_nd/nd/dimensions.h"
 #include "lance_nd/nd/nd_array.h"
+#include "lance_nd/version.h"
 
 namespace {
 
@@ -33,6 +35,17 @@ Status CheckStatusAndResult() {
   Result<int> odd = Half(3);
   if (odd.ok() || !odd.status().IsInvalidArgument()) {
     return Status::InvalidArgument("Half(3) did not fail with InvalidArgument");
+  }
+  return Status::OK();
+}
+
+// LANCE_ND_PACKAGE_VERSION is the version find_package(lance_nd) found (CMakeLists.txt).
+Status CheckVersion() {
+  const std::string header = LANCE_ND_VERSION_STRING;
+  const std::string library = lance_nd::VersionString();
+  if (header != LANCE_ND_PACKAGE_VERSION || library != header) {
+    return Status::InvalidArgument("versions differ: package ", LANCE_ND_PACKAGE_VERSION,
+                                   ", headers ", header, ", library ", library);
   }
   return Status::OK();
 }
@@ -72,8 +85,8 @@ Status CheckNdArray() {
 
 int main() {
   for (const auto& [name, check] :
-       {std::pair{"status/result", &CheckStatusAndResult}, std::pair{"ipc", &CheckIpcRoundTrip},
-        std::pair{"nd", &CheckNdArray}}) {
+       {std::pair{"status/result", &CheckStatusAndResult}, std::pair{"version", &CheckVersion},
+        std::pair{"ipc", &CheckIpcRoundTrip}, std::pair{"nd", &CheckNdArray}}) {
     Status st = check();
     if (!st.ok()) {
       std::fprintf(stderr, "consumer: %s: %s\n", name, st.ToString().c_str());

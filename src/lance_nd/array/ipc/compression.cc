@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 
 namespace lance_nd::array::ipc::internal {
 namespace {

@@ -10,7 +10,7 @@
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/array/ipc/fbs.h"
 #include "lance_nd/array/ipc/ipc_test_util.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::array::ipc {

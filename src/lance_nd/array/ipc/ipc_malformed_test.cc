@@ -13,7 +13,7 @@
 #include "lance_nd/array/ipc/fbs.h"
 #include "lance_nd/array/ipc/ipc_test_util.h"
 #include "lance_nd/array/ipc/message_writer.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/testing/status_matchers.h"
 
 // Crafted specs name only the fields they set.

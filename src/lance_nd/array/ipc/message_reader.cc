@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "lance_nd/array/ipc/compression.h"
-#include "lance_nd/core/checked_math.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/checked_math.h"
+#include "lance_nd/core/internal/endian.h"
 
 namespace lance_nd::array::ipc::internal {
 namespace {

@@ -8,7 +8,7 @@
 #include "lance_nd/array/ipc/message_reader.h"
 #include "lance_nd/array/ipc/message_writer.h"
 #include "lance_nd/array/ipc/schema_codec.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 
 namespace lance_nd::array::ipc {
 namespace {

@@ -6,8 +6,8 @@
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/array/ipc/message_writer.h"
 #include "lance_nd/array/ipc/sink.h"
-#include "lance_nd/core/checked_math.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/checked_math.h"
+#include "lance_nd/core/internal/endian.h"
 
 namespace lance_nd::array::ipc {
 namespace {

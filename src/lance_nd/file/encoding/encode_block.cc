@@ -12,7 +12,7 @@
 
 #include "encodings_v2_1.pb.h"
 #include "lance_nd/array/type.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/compressive.h"
 #include "lance_nd/file/encoding/encode_internal.h"
 #include "lance_nd/file/encoding/fastlanes.h"

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "encodings_v2_1.pb.h"
-#include "lance_nd/core/thread_pool.h"
+#include "lance_nd/core/internal/thread_pool.h"
 #include "lance_nd/file/encoding/compressive.h"
 
 namespace lance_nd::file::internal::encoding::detail {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/encode_internal.h"
 #include "lance_nd/file/encoding/variable_util.h"
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/util.h"
 
 namespace lance_nd::file::internal::encoding {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "encodings_v2_1.pb.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/compressive.h"
 
 namespace lance_nd::file::internal::encoding::testing {

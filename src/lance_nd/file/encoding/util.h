@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lance_nd/array/buffer.h"
-#include "lance_nd/core/checked_math.h"
+#include "lance_nd/core/internal/checked_math.h"
 #include "lance_nd/core/result.h"
 
 namespace lance_nd::file::internal::encoding::detail {

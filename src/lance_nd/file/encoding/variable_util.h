@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/compressive.h"
 #include "lance_nd/file/encoding/util.h"
 

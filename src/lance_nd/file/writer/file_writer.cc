@@ -13,13 +13,13 @@
 #include "file.pb.h"
 #include "file2.pb.h"
 #include "lance_nd/array/array_data.h"
-#include "lance_nd/core/endian.h"
-#include "lance_nd/core/thread_pool.h"
+#include "lance_nd/core/internal/endian.h"
+#include "lance_nd/core/internal/thread_pool.h"
+#include "lance_nd/file/lance_schema.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer/leaf_plan.h"
 #include "lance_nd/file/writer/page_encoder.h"
 #include "lance_nd/file/writer/shred.h"
-#include "lance_nd/file/writer/stored_type.h"
 #include "lance_nd/io/file_system.h"
 
 namespace lance_nd::file {

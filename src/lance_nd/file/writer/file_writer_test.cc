@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lance_nd/array/type.h"
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/reader.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer/test_arrays.h"

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/encode_internal.h"
 #include "lance_nd/file/writer/value_codec.h"
 

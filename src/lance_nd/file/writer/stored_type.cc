@@ -1,4 +1,4 @@
-#include "lance_nd/file/writer/stored_type.h"
+#include "lance_nd/file/lance_schema.h"
 
 #include <utility>
 #include <vector>

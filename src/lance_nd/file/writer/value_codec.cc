@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "lance_nd/core/endian.h"
+#include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/compressive.h"
 
 namespace lance_nd::file::internal::writer {

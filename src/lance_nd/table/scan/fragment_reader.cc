@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "lance_nd/core/thread_pool.h"
+#include "lance_nd/core/internal/thread_pool.h"
 #include "lance_nd/table/rowids/row_ids.h"
 
 namespace lance_nd::table::internal {

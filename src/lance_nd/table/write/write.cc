@@ -5,9 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "file.pb.h"
-#include "lance_nd/file/lance_schema_internal.h"
-#include "lance_nd/table/proto_convert.h"
+#include "lance_nd/file/lance_schema.h"
 #include "lance_nd/table/table_writer.h"
 #include "lance_nd/table/write/fragment_writer.h"
 
@@ -21,11 +19,15 @@ Result<file::WriterVersion> TableFileVersion(const Manifest& m) {
 }
 
 Result<std::vector<LanceField>> FieldsFromSchema(const array::Schema& schema) {
-  lance::file::Schema proto;
-  LND_RETURN_NOT_OK(file::internal::SchemaToProto(schema, &proto, 0));
+  LND_ASSIGN_OR_RETURN(std::vector<file::WrittenLanceField> written,
+                       file::WrittenLanceFieldsFromSchema(schema, 0));
   std::vector<LanceField> fields;
-  fields.reserve(static_cast<std::size_t>(proto.fields_size()));
-  for (const auto& f : proto.fields()) fields.push_back(internal::FieldFromProto(f));
+  fields.reserve(written.size());
+  for (file::WrittenLanceField& w : written) {
+    fields.push_back(LanceField{std::move(w.field.name), w.field.id, w.field.parent_id,
+                                std::move(w.field.logical_type), w.field.nullable,
+                                std::move(w.field.metadata), std::move(w.unmodelled_proto)});
+  }
   return fields;
 }
 
