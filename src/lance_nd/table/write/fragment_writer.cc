@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "lance_nd/file/lance_schema.h"
-#include "lance_nd/file/writer/stored_type.h"
 #include "lance_nd/table/commit.h"
 
 namespace lance_nd::table::internal {
