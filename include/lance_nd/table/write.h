@@ -65,7 +65,7 @@ Result<Dataset> WriteTable(std::shared_ptr<io::FileSystem> fs, const std::string
 /// \brief The version of the data files of a table with manifest `m` (its data format,
 /// "2.1" or "2.2"): the version every new data file of the table must have. NotImplemented
 /// for other data formats (lance-nd writes 2.1 and 2.2 files only).
-Result<file::WriterVersion> TableFileVersion(const Manifest& m);
+Result<file::FileVersion> TableFileVersion(const Manifest& m);
 
 /// \brief Fields with fresh ids (pre-order, 0..n-1) for a new table's Arrow schema, logical
 /// types as Lance writes them. NotImplemented for types the table layer cannot store.

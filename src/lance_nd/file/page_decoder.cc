@@ -8,6 +8,7 @@
 #include "lance_nd/core/checked_math.h"
 #include "lance_nd/core/endian.h"
 #include "lance_nd/core/huge_pages.h"
+#include "lance_nd/file/encoding/chunk_table.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -138,14 +139,13 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   }
   const BufferPtr& meta = in.buffers[0];
   const BufferPtr& data = in.buffers[1];
-  const std::uint64_t word = large ? 4 : 2;
-  if (static_cast<std::uint64_t>(meta->size()) % word != 0) {
-    return Status::Corrupt(where + ": chunk metadata has " +
-                           N(static_cast<std::uint64_t>(meta->size())) +
-                           " bytes, not a multiple of " + N(word));
-  }
-  const std::uint64_t num_chunks = static_cast<std::uint64_t>(meta->size()) / word;
   const std::uint64_t num_items = l.num_items();
+  auto parsed = encoding::ParseChunkTable(
+      meta->span(), large ? encoding::ChunkWordWidth::k32 : encoding::ChunkWordWidth::k16,
+      num_items, static_cast<std::uint64_t>(data->size()));
+  if (!parsed.ok()) return parsed.status().WithContext(where);
+  const std::vector<encoding::MiniBlockChunk>& chunks = *parsed;
+  const std::uint64_t num_chunks = chunks.size();
 
   std::optional<DataBlock> dictionary;
   if (l.has_dictionary()) {
@@ -154,7 +154,6 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
     dictionary = std::move(d);
   }
 
-  std::uint64_t offset = 0;
   std::uint64_t seen = 0;
   std::vector<BufferPtr> value_bufs;
   std::vector<std::uint64_t> sizes(l.num_buffers());
@@ -189,16 +188,8 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
     bool ok = true;
     std::uint64_t total = 0;
     for (std::uint64_t ci = 0; ci < num_chunks && ok; ++ci) {
-      const std::uint64_t w = large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
-                                    : LoadLE<std::uint16_t>(meta->data() + ci * 2);
-      const std::uint64_t chunk_bytes = ((w >> 4) + 1) * 8;
-      std::uint64_t nvals;
-      if (ci + 1 < num_chunks) {
-        nvals = std::uint64_t{1} << (w & 0xF);
-      } else {
-        ok = total <= num_items;
-        nvals = ok ? num_items - total : 0;
-      }
+      const std::uint64_t chunk_bytes = chunks[ci].size;
+      const std::uint64_t nvals = chunks[ci].num_values;
       if (top == pb::CompressiveEncoding::kFlat) {
         ok = ok && nvals <= chunk_bytes / vb;
       } else if (top == pb::CompressiveEncoding::kInlineBitpacking) {
@@ -223,29 +214,11 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
     return std::make_shared<const Buffer>(base + at, static_cast<int64_t>(len), data);
   };
   for (std::uint64_t ci = 0; ci < num_chunks; ++ci) {
-    const std::uint64_t w = large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
-                                  : LoadLE<std::uint16_t>(meta->data() + ci * 2);
-    const std::uint64_t chunk_bytes = ((w >> 4) + 1) * 8;
-    const std::uint64_t log2 = w & 0xF;
-    std::uint64_t nvals;
-    if (ci + 1 < num_chunks) {
-      nvals = std::uint64_t{1} << log2;
-    } else {
-      if (seen > num_items) {
-        return Status::Corrupt(cw(ci) + ": earlier chunks hold " + N(seen) +
-                               " values, more than "
-                               "the page's num_items " +
-                               N(num_items));
-      }
-      nvals = num_items - seen;
-    }
+    // Sizes and value counts were validated by ParseChunkTable.
+    const std::uint64_t chunk_bytes = chunks[ci].size;
+    const std::uint64_t nvals = chunks[ci].num_values;
     seen += nvals;
-    if (offset > data_size || chunk_bytes > data_size - offset) {
-      return Status::Corrupt(cw(ci) + " (" + N(chunk_bytes) + " bytes at " + N(offset) +
-                             ") extends past the end of its buffer (" + N(data_size) + " bytes)");
-    }
-    const std::uint64_t chunk_at = offset;
-    offset += chunk_bytes;
+    const std::uint64_t chunk_at = chunks[ci].offset;
     const std::uint8_t* c = base + chunk_at;
     std::uint64_t p = 0;
     bool truncated = false;
@@ -320,14 +293,6 @@ Result<DecodedPage> DecodeMiniBlock(const PageInput& in) {
   }
   if (page_out != nullptr)
     out.values.push_back(DataBlock::Fixed(into_bits, num_items, page_values));
-  if (seen != num_items) {
-    return Status::Corrupt(where + ": chunks hold " + N(seen) + " values, but num_items is " +
-                           N(num_items));
-  }
-  if (offset != static_cast<std::uint64_t>(data->size())) {
-    return Status::Corrupt(where + ": chunks cover " + N(offset) + " bytes of the " +
-                           N(static_cast<std::uint64_t>(data->size())) + "-byte chunk buffer");
-  }
   if (out.has_rep && out.has_def && out.rep.size() != out.def.size()) {
     return Status::Corrupt(where + ": " + N(out.rep.size()) + " rep levels but " +
                            N(out.def.size()) + " def levels");

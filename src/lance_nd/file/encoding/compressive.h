@@ -22,6 +22,7 @@
 
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/file/version.h"
 
 namespace lance::encodings21 {
 class CompressiveEncoding;
@@ -100,7 +101,8 @@ struct DataBlock {
 /// \brief Block context: decode `bytes`, which hold exactly `num_values` values encoded with
 /// `encoding` (flat, variable (block form), constant, inline_bitpacking (N <= 1024),
 /// out_of_line_bitpacking, rle (block form), general, fixed_size_list).
-/// Levels come back as kFixedWidth with 16 bits per value.
+/// Levels come back as kFixedWidth with 16 bits per value; a flat(0) block as bits_per_value 0
+/// and no bytes (all zeros).
 Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& encoding, const BufferPtr& bytes,
                               std::uint64_t num_values);
 
@@ -151,14 +153,12 @@ std::string EncodingName(const pb::CompressiveEncoding& encoding);
 // Encoding
 // ------------------------------------------------------------------------------------------
 
-enum class FormatVersion : std::uint8_t { k2_1, k2_2 };
-
 /// \brief The writer's choices for one column: Lance field metadata plus the file version.
 struct EncodingRequest {
   enum class Compression : std::uint8_t { kDefault, kNone, kFsst, kLz4, kZstd };
   enum class Bss : std::uint8_t { kAuto, kOn, kOff };
 
-  FormatVersion version = FormatVersion::k2_2;
+  FileVersion version = FileVersion::kV2_2;
   Compression compression = Compression::kDefault;  // lance-encoding:compression
   std::optional<std::int32_t> compression_level;    // lance-encoding:compression-level
   Bss bss = Bss::kAuto;                             // lance-encoding:bss
@@ -170,7 +170,7 @@ struct EncodingRequest {
   /// \brief Read the lance-encoding:* keys of a field's metadata. Unknown values ->
   /// InvalidArgument.
   static Result<EncodingRequest> FromFieldMetadata(const array::Metadata& metadata,
-                                                   FormatVersion version);
+                                                   FileVersion version);
 };
 
 /// \brief One mini-block chunk's value buffers (unpadded) and its value count.
@@ -202,7 +202,7 @@ Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& enco
 /// does (§4.15): 2.2 RLE, inline/out-of-line bitpacking, else flat(16). The writer then encodes
 /// each chunk's slice with EncodeBlock(chosen, slice).
 Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
-    std::span<const std::uint16_t> levels, FormatVersion version);
+    std::span<const std::uint16_t> levels, FileVersion version);
 
 /// \brief Block context encoder: encode `values` with `encoding` (flat, variable, constant,
 /// inline_bitpacking, out_of_line_bitpacking, rle, general, fixed_size_list).

@@ -128,9 +128,9 @@ Status CheckWritableTypes(const std::vector<array::FieldPtr>& fields, const std:
 
 }  // namespace
 
-Result<file::WriterVersion> TableFileVersion(const Manifest& m) {
-  if (m.data_format_version == "2.1") return file::WriterVersion::kV2_1;
-  if (m.data_format_version == "2.2") return file::WriterVersion::kV2_2;
+Result<file::FileVersion> TableFileVersion(const Manifest& m) {
+  if (m.data_format_version == "2.1") return file::FileVersion::kV2_1;
+  if (m.data_format_version == "2.2") return file::FileVersion::kV2_2;
   return Status::NotImplemented("the table's data format is '" + m.data_format_version +
                                 "'; lance-nd writes data files of format 2.1 and 2.2 only");
 }
@@ -180,8 +180,8 @@ Result<std::vector<Fragment>> WriteFragments(io::FileSystem& fs, const std::stri
     for (std::size_t i = 0; i < file.fields.size(); ++i) {
       file.column_indices.push_back(static_cast<std::int32_t>(i));
     }
-    file.file_major_version = written.major_version;
-    file.file_minor_version = written.minor_version;
+    file.file_major_version = written.version.major;
+    file.file_minor_version = written.version.minor;
     file.file_size_bytes = written.file_size;
     f.files.push_back(std::move(file));
     fragments.push_back(std::move(f));
