@@ -32,7 +32,10 @@ struct FileVersion {
   /// \brief True for the versions lance-nd reads and writes (2.1 and 2.2).
   constexpr bool IsSupported() const { return major == 2 && (minor == 1 || minor == 2); }
 
-  constexpr auto operator<=>(const FileVersion&) const = default;
+  constexpr bool operator==(const FileVersion&) const = default;
+  constexpr std::strong_ordering operator<=>(const FileVersion& other) const {
+    return major != other.major ? major <=> other.major : minor <=> other.minor;
+  }
 };
 
 inline constexpr FileVersion FileVersion::kV2_0{0, 3};

@@ -28,8 +28,9 @@ Status UnpackInlineInto(const BufferPtr& bytes, std::uint64_t n, std::uint8_t* o
                    (n + kFastLanesBlock - 1) / kFastLanesBlock, " blocks of ", kBits,
                    "-bit words, have ", size, " bytes");
   }
-  alignas(64) std::array<T, kFastLanesBlock> packed;
-  alignas(64) std::array<T, kFastLanesBlock> unpacked;
+  // Not zeroed: every block is copied in before it is unpacked.
+  alignas(64) std::array<T, kFastLanesBlock> packed;    // NOLINT(*-pro-type-member-init)
+  alignas(64) std::array<T, kFastLanesBlock> unpacked;  // NOLINT(*-pro-type-member-init)
   std::uint64_t pos = 0;
   std::uint64_t produced = 0;
   for (std::uint64_t block = 0; produced < n; ++block) {

@@ -19,7 +19,7 @@ namespace {
 using C = EncodingRequest::Compression;
 
 // Values longer than this (or pages of more bytes) are where FSST and per-value zstd pay.
-constexpr std::uint64_t kLargeBytes = 32 * 1024;
+constexpr std::uint64_t kLargeBytes = std::uint64_t{32} * 1024;
 
 bool ShouldUseBss(const DataBlock& v, EncodingRequest::Bss mode) {
   if (v.bits_per_value != 32 && v.bits_per_value != 64) return false;

@@ -15,26 +15,26 @@ using detail::Corrupt;
 
 // ---- block context -----------------------------------------------------------------------
 
-Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& ce, const BufferPtr& bytes_in,
+Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& ce, const BufferPtr& bytes,
                               std::uint64_t n) {
-  const BufferPtr bytes = bytes_in ? bytes_in : array::Buffer::Empty();
+  const BufferPtr data = bytes ? bytes : array::Buffer::Empty();
   switch (ce.compression_case()) {
     case Case::kFlat:
-      return detail::DecodeFlat(ce.flat(), bytes, n);
+      return detail::DecodeFlat(ce.flat(), data, n);
     case Case::kVariable:
-      return detail::DecodeVariableBlock(bytes, n);
+      return detail::DecodeVariableBlock(data, n);
     case Case::kConstant:
       return detail::DecodeConstant(ce.constant(), n);
     case Case::kInlineBitpacking:
-      return detail::DecodeInlineBitpacking(ce.inline_bitpacking(), bytes, n);
+      return detail::DecodeInlineBitpacking(ce.inline_bitpacking(), data, n);
     case Case::kOutOfLineBitpacking:
-      return detail::DecodeOutOfLineBitpacking(ce.out_of_line_bitpacking(), bytes, n);
+      return detail::DecodeOutOfLineBitpacking(ce.out_of_line_bitpacking(), data, n);
     case Case::kRle:
-      return detail::DecodeRleBlock(ce.rle(), bytes, n);
+      return detail::DecodeRleBlock(ce.rle(), data, n);
     case Case::kGeneral:
-      return detail::DecodeGeneralBlock(ce.general(), bytes, n);
+      return detail::DecodeGeneralBlock(ce.general(), data, n);
     case Case::kFixedSizeList:
-      return detail::DecodeFixedSizeListBlock(ce.fixed_size_list(), bytes, n);
+      return detail::DecodeFixedSizeListBlock(ce.fixed_size_list(), data, n);
     default:
       return detail::Unsupported(ce, "block");
   }
@@ -104,8 +104,9 @@ std::uint64_t MiniBlockIntoBits(const pb::CompressiveEncoding& ce) {
     }
     case Case::kGeneral: {
       const auto scheme = ce.general().compression().scheme();
-      if (scheme != pb::COMPRESSION_ALGORITHM_LZ4 && scheme != pb::COMPRESSION_ALGORITHM_ZSTD)
+      if (scheme != pb::COMPRESSION_ALGORITHM_LZ4 && scheme != pb::COMPRESSION_ALGORITHM_ZSTD) {
         return 0;
+      }
       const auto inner = ce.general().values().compression_case();
       if (inner != Case::kFlat && inner != Case::kInlineBitpacking &&
           inner != Case::kByteStreamSplit) {
@@ -169,18 +170,18 @@ Result<std::uint64_t> MiniBlockBufferCount(const pb::CompressiveEncoding& ce) {
 
 // ---- per-value context -------------------------------------------------------------------
 
-Result<DataBlock> DecodePerValueFixed(const pb::CompressiveEncoding& ce, const BufferPtr& bytes_in,
+Result<DataBlock> DecodePerValueFixed(const pb::CompressiveEncoding& ce, const BufferPtr& bytes,
                                       std::uint64_t n, std::uint64_t bits_per_value) {
-  const BufferPtr bytes = bytes_in ? bytes_in : array::Buffer::Empty();
+  const BufferPtr data = bytes ? bytes : array::Buffer::Empty();
   switch (ce.compression_case()) {
     case Case::kFlat:
       if (ce.flat().bits_per_value() != bits_per_value) {
         return Corrupt("flat", "page declares ", bits_per_value, " bits per value, encoding ",
                        ce.flat().bits_per_value());
       }
-      return detail::DecodeFlat(ce.flat(), bytes, n);
+      return detail::DecodeFlat(ce.flat(), data, n);
     case Case::kFixedSizeList:
-      return detail::DecodeFixedSizeListPerValue(ce.fixed_size_list(), bytes, n, bits_per_value);
+      return detail::DecodeFixedSizeListPerValue(ce.fixed_size_list(), data, n, bits_per_value);
     case Case::kConstant:
       return detail::DecodeConstant(ce.constant(), n);
     default:

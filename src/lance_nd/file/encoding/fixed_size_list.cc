@@ -100,8 +100,9 @@ BufferPtr BitSlice(const BufferPtr& bits, std::uint64_t start, std::uint64_t cou
   auto buffer = Allocate((count + 7) / 8, &out);
   if (start % 8 == 0) {
     std::memcpy(out, bits->data() + start / 8, (count + 7) / 8);
-    if (count % 8 != 0)
+    if (count % 8 != 0) {
       out[count / 8] = static_cast<std::uint8_t>(out[count / 8] & ((1u << (count % 8)) - 1));
+    }
     return buffer;
   }
   for (std::uint64_t i = 0; i < count; ++i) {

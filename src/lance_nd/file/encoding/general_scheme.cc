@@ -121,7 +121,7 @@ Status DecodeGeneralMiniBlockInto(const pb::General& general, std::uint64_t bits
   if (inner.compression_case() == Case::kFlat) {
     // Plain values: decompress straight into the destination.
     const std::span<std::uint8_t> dest(out, static_cast<std::size_t>(n * (bits / 8)));
-    const Status st = GeneralDecompressInto(scheme, bytes->span(), dest);
+    Status st = GeneralDecompressInto(scheme, bytes->span(), dest);
     if (st.code() != StatusCode::kNotImplemented) return st;
   }
   LND_ASSIGN_OR_RETURN(BufferPtr raw, GeneralDecompress(scheme, bytes->span()));

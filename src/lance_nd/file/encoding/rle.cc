@@ -130,8 +130,9 @@ EncodedChunk RleChunk(const DataBlock& v, std::uint64_t start, std::uint64_t n) 
   while (i < n) {
     std::uint64_t j = i + 1;
     while (j < n && j - i < 255 &&
-           std::memcmp(data + (start + j) * w, data + (start + i) * w, w) == 0)
+           std::memcmp(data + (start + j) * w, data + (start + i) * w, w) == 0) {
       ++j;
+    }
     values.insert(values.end(), data + (start + i) * w, data + (start + i + 1) * w);
     lengths.push_back(static_cast<std::uint8_t>(j - i));
     i = j;
@@ -146,11 +147,11 @@ EncodedChunk RleChunk(const DataBlock& v, std::uint64_t start, std::uint64_t n) 
 template <typename T>
 void AppendRuns(const std::uint8_t* d, std::uint64_t n, std::vector<std::uint8_t>* vals,
                 std::vector<std::uint8_t>* lens) {
-  constexpr std::uint64_t w = sizeof(T);
+  constexpr std::uint64_t kWidth = sizeof(T);
   std::uint64_t i = 0;
   while (i < n) {
-    T cur;
-    std::memcpy(&cur, d + i * w, sizeof(T));
+    T cur{};
+    std::memcpy(&cur, d + i * kWidth, sizeof(T));
     std::uint64_t j = i + 1;
     const std::uint64_t limit = std::min<std::uint64_t>(n, i + 255);
     if constexpr (sizeof(T) < 8) {
@@ -159,19 +160,19 @@ void AppendRuns(const std::uint8_t* d, std::uint64_t n, std::vector<std::uint8_t
         pattern |= static_cast<std::uint64_t>(cur) << (8 * sizeof(T) * k);
       }
       while (j + 8 / sizeof(T) <= limit) {
-        std::uint64_t word;
-        std::memcpy(&word, d + j * w, 8);
+        std::uint64_t word = 0;
+        std::memcpy(&word, d + j * kWidth, 8);
         if (word != pattern) break;
         j += 8 / sizeof(T);
       }
     }
     while (j < limit) {
       T next;
-      std::memcpy(&next, d + j * w, sizeof(T));
+      std::memcpy(&next, d + j * kWidth, sizeof(T));
       if (next != cur) break;
       ++j;
     }
-    vals->insert(vals->end(), d + i * w, d + (i + 1) * w);
+    vals->insert(vals->end(), d + i * kWidth, d + (i + 1) * kWidth);
     lens->push_back(static_cast<std::uint8_t>(j - i));
     i = j;
   }

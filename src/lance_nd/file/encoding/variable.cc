@@ -16,7 +16,7 @@ namespace lance_nd::file::internal::encoding::detail {
 namespace {
 
 constexpr std::uint64_t kVariableChunkTarget = 4096;
-constexpr std::uint64_t kVariableChunkLimit = 16 * 1024;
+constexpr std::uint64_t kVariableChunkLimit = std::uint64_t{16} * 1024;
 constexpr std::uint8_t kVariablePad = 0x48;
 
 Result<std::uint32_t> OffsetWidth(const pb::Variable& v) {
@@ -42,8 +42,9 @@ struct BlockHeader {
 Result<BlockHeader> ParseBlockHeader(const std::uint8_t* p, std::uint64_t size) {
   constexpr std::string_view kName = "variable (block)";
   auto need = [&](std::uint64_t bytes) -> Status {
-    if (size < bytes)
+    if (size < bytes) {
       return Corrupt(kName, "buffer of ", size, " bytes is shorter than its header");
+    }
     return Status::OK();
   };
   LND_RETURN_NOT_OK(need(8));
