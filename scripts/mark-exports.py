@@ -35,8 +35,13 @@ def mark(path):
                 changed += 1
         previous = lines[i]
     if changed and not any('"lance_nd/export.h"' in l for l in lines):
-        first = next(i for i, l in enumerate(lines) if l.startswith('#include "lance_nd/'))
-        lines.insert(first, '#include "lance_nd/export.h"')
+        ours = [i for i, l in enumerate(lines) if l.startswith('#include "lance_nd/')]
+        if ours:
+            lines.insert(ours[0], '#include "lance_nd/export.h"')
+        else:  # after the last system include, or after #pragma once, as its own block
+            anchor = [i for i, l in enumerate(lines) if l.startswith("#include") or
+                      l.startswith("#pragma once")][-1]
+            lines[anchor + 1:anchor + 1] = ["", '#include "lance_nd/export.h"']
     open(path, "w").write("\n".join(lines))
     return changed
 

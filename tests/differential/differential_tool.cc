@@ -33,9 +33,9 @@ using lance_nd::Status;
 namespace table = lance_nd::table;
 namespace file = lance_nd::file;
 
-Result<file::WriterVersion> ParseFileVersion(const std::string& s) {
-  if (s == "2.1") return file::WriterVersion::kV2_1;
-  if (s == "2.2") return file::WriterVersion::kV2_2;
+Result<file::FileVersion> ParseFileVersion(const std::string& s) {
+  if (s == "2.1") return file::FileVersion::kV2_1;
+  if (s == "2.2") return file::FileVersion::kV2_2;
   return Status::InvalidArgument("file version '" + s + "' is not 2.1 or 2.2");
 }
 

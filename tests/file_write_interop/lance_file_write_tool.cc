@@ -18,7 +18,7 @@ lance_nd::Status Run(const std::string& in, const std::string& out, const std::s
   LND_ASSIGN_OR_RETURN(auto reader, array::ipc::IpcFileReader::OpenFile(in));
   file::WriterOptions options;
   if (version == "2.1") {
-    options.version = file::WriterVersion::kV2_1;
+    options.version = file::FileVersion::kV2_1;
   } else if (version != "2.2") {
     return Status::InvalidArgument("version is '" + version + "'; expected 2.1 or 2.2");
   }

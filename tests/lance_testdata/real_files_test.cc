@@ -302,7 +302,7 @@ TEST_P(DictDecimal, WritesDecimalsBack) {
   fs::remove_all(out);
   table::WriteOptions w;
   w.file_options.version =
-      GetParam() == "2_1" ? file::WriterVersion::kV2_1 : file::WriterVersion::kV2_2;
+      GetParam() == "2_1" ? file::FileVersion::kV2_1 : file::FileVersion::kV2_2;
   const std::vector<array::RecordBatchPtr> batches = {batch};
   LND_ASSERT_OK_AND_ASSIGN(auto written,
                            table::WriteTable(table::TableLocation::Local(out), batches, w));

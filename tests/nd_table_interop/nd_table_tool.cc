@@ -93,7 +93,7 @@ Result<WritePlan> ParseCase(const std::string& case_path, std::string_view versi
     return Status::InvalidArgument("case: commits do not add up to the rows");
   }
   if (version == "2.1") {
-    plan.options.file_options.version = file::WriterVersion::kV2_1;
+    plan.options.file_options.version = file::FileVersion::kV2_1;
     plan.full_keys = true;
   } else if (version != "2.2") {
     return Status::InvalidArgument("version must be 2.1 or 2.2");

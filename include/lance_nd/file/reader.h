@@ -13,17 +13,10 @@
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/export.h"
+#include "lance_nd/file/version.h"
 #include "lance_nd/io/file.h"
 
 namespace lance_nd::file {
-
-/// \brief A Lance file format version as stored in the footer (2.1 -> {2, 1}).
-struct LANCE_ND_EXPORT FileVersion {
-  std::uint16_t major = 0;
-  std::uint16_t minor = 0;
-  std::string ToString() const { return std::to_string(major) + "." + std::to_string(minor); }
-  bool operator==(const FileVersion&) const = default;
-};
 
 struct LANCE_ND_EXPORT ReaderOptions {
   /// Threads used to decode the columns of one read (1 = decode on the calling thread).

@@ -18,10 +18,9 @@ namespace lance_nd::file {
 /// \brief What Finish() wrote.
 struct LANCE_ND_EXPORT WrittenFile {
   std::uint64_t num_rows = 0;
-  std::uint64_t file_size = 0;    // bytes (the manifest's DataFile.file_size_bytes)
-  std::uint32_t num_columns = 0;  // leaf columns
-  std::uint16_t major_version = 2;
-  std::uint16_t minor_version = 2;
+  std::uint64_t file_size = 0;               // bytes (the manifest's DataFile.file_size_bytes)
+  std::uint32_t num_columns = 0;             // leaf columns
+  FileVersion version = FileVersion::kV2_2;  // the footer's version
   /// Field id of each column's leaf field, in column order (a manifest DataFile's `fields`;
   /// its `column_indices` are then 0, 1, 2, ...).
   std::vector<std::int32_t> column_field_ids;

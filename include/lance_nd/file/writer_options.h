@@ -5,17 +5,13 @@
 #include <vector>
 
 #include "lance_nd/export.h"
+#include "lance_nd/file/version.h"
 
 namespace lance_nd::file {
 
-/// \brief Lance file format versions the writer produces.
-enum class WriterVersion : std::uint8_t {
-  kV2_1,  // footer (2, 1), 16-bit mini-block chunk grammar
-  kV2_2,  // footer (2, 2), 32-bit chunk grammar; what Lance 12 writes by default
-};
-
 struct LANCE_ND_EXPORT WriterOptions {
-  WriterVersion version = WriterVersion::kV2_2;
+  /// The file format version to write: FileVersion::kV2_1 or kV2_2 (Open refuses any other).
+  FileVersion version = FileVersion::kV2_2;
   /// Data buffered per leaf column before a page is written (Lance: 8 MiB). A page holds whole
   /// top-level rows: a large Write() is cut into row slices of about this size per leaf column
   /// (from the average row size), and a single row larger than this gets a page of its own.

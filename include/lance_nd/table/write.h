@@ -75,7 +75,7 @@ LANCE_ND_EXPORT Result<Dataset> WriteTable(const TableLocation& location,
 /// \brief The version of the data files of a table with manifest `m` (its data format,
 /// "2.1" or "2.2"): the version every new data file of the table must have. NotImplemented
 /// for other data formats (lance-nd writes 2.1 and 2.2 files only).
-LANCE_ND_EXPORT Result<file::WriterVersion> TableFileVersion(const Manifest& m);
+LANCE_ND_EXPORT Result<file::FileVersion> TableFileVersion(const Manifest& m);
 
 /// \brief Fields with fresh ids (pre-order, 0..n-1) for a new table's Arrow schema, logical
 /// types as Lance writes them. NotImplemented for types the table layer cannot store.

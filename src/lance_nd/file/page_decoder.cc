@@ -8,6 +8,7 @@
 #include "lance_nd/core/internal/checked_math.h"
 #include "lance_nd/core/internal/endian.h"
 #include "lance_nd/core/internal/huge_pages.h"
+#include "lance_nd/file/encoding/chunk_table.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -111,14 +112,6 @@ std::uint64_t BulkValueBits(const pb::MiniBlockLayout& l) {
 
 namespace {
 
-// The size word of chunk `ci` in the chunk metadata (u16, or u32 for large chunks): the chunk's
-// size in 8-byte words minus one above the low 4 bits, log2 of its value count below them.
-std::uint64_t ChunkWord(const BufferPtr& meta, std::uint64_t ci, bool large) {
-  return large ? LoadLE<std::uint32_t>(meta->data() + ci * 4)
-               : LoadLE<std::uint16_t>(meta->data() + ci * 2);
-}
-std::uint64_t ChunkBytes(std::uint64_t word) { return ((word >> 4) + 1) * 8; }
-
 // A mini-block page decoded chunk by chunk: Start checks the layout and buffers, then each
 // chunk appends its levels and values to the page, and Finish checks the totals.
 class MiniBlockDecoder {
@@ -129,7 +122,7 @@ class MiniBlockDecoder {
   Result<DecodedPage> Decode() {
     LND_RETURN_NOT_OK(Start());
     PlanPageValues();
-    for (std::uint64_t ci = 0; ci < num_chunks_; ++ci) LND_RETURN_NOT_OK(DecodeChunk(ci));
+    for (std::uint64_t ci = 0; ci < chunks_.size(); ++ci) LND_RETURN_NOT_OK(DecodeChunk(ci));
     return Finish();
   }
 
@@ -148,10 +141,10 @@ class MiniBlockDecoder {
   DecodedPage out_;
   bool large_ = false;
   BufferPtr meta_, data_;
-  std::uint64_t num_chunks_ = 0, num_items_ = 0;
+  std::uint64_t num_items_ = 0;
+  std::vector<encoding::MiniBlockChunk> chunks_;  // validated by ParseChunkTable
   std::optional<DataBlock> dictionary_;
-  std::uint64_t offset_ = 0;  // of the next chunk in the data buffer
-  std::uint64_t seen_ = 0;    // values in the chunks so far
+  std::uint64_t seen_ = 0;  // values in the chunks so far
   std::vector<std::uint64_t> sizes_;
   std::vector<BufferPtr> value_bufs_;
   // Bulk path: fixed word-width values decoded straight into one buffer for the whole page.
@@ -184,14 +177,13 @@ Status MiniBlockDecoder::Start() {
   }
   meta_ = in_.buffers[0];
   data_ = in_.buffers[1];
-  const std::uint64_t word = large_ ? 4 : 2;
-  if (static_cast<std::uint64_t>(meta_->size()) % word != 0) {
-    return Status::Corrupt(where_, ": chunk metadata has ",
-                           static_cast<std::uint64_t>(meta_->size()), " bytes, not a multiple of ",
-                           word);
-  }
-  num_chunks_ = static_cast<std::uint64_t>(meta_->size()) / word;
   num_items_ = l_.num_items();
+  LND_ASSIGN_OR_RETURN_CTX(
+      chunks_,
+      encoding::ParseChunkTable(
+          meta_->span(), large_ ? encoding::ChunkWordWidth::k32 : encoding::ChunkWordWidth::k16,
+          num_items_, static_cast<std::uint64_t>(data_->size())),
+      where_);
   if (l_.has_dictionary()) {
     LND_ASSIGN_OR_RETURN(DataBlock d, encoding::DecodeBlock(l_.dictionary(), in_.buffers[2],
                                                             l_.num_dictionary_items()));
@@ -209,7 +201,7 @@ Status MiniBlockDecoder::Start() {
     out_.def.reserve(hint);
     AdviseHugePages(out_.def.data(), out_.def.capacity() * 2);
   }
-  out_.values.reserve(num_chunks_);
+  out_.values.reserve(chunks_.size());
   return Status::OK();
 }
 
@@ -225,16 +217,9 @@ void MiniBlockDecoder::PlanPageValues() {
   const auto top = l_.value_compression().compression_case();
   bool ok = true;
   std::uint64_t total = 0;
-  for (std::uint64_t ci = 0; ci < num_chunks_ && ok; ++ci) {
-    const std::uint64_t w = ChunkWord(meta_, ci, large_);
-    const std::uint64_t chunk_bytes = ChunkBytes(w);
-    std::uint64_t nvals = 0;
-    if (ci + 1 < num_chunks_) {
-      nvals = std::uint64_t{1} << (w & 0xF);
-    } else {
-      ok = total <= num_items_;
-      nvals = ok ? num_items_ - total : 0;
-    }
+  for (std::uint64_t ci = 0; ci < chunks_.size() && ok; ++ci) {
+    const std::uint64_t chunk_bytes = chunks_[ci].size;
+    const std::uint64_t nvals = chunks_[ci].num_values;
     if (top == pb::CompressiveEncoding::kFlat) {
       ok = ok && nvals <= chunk_bytes / vb;
     } else if (top == pb::CompressiveEncoding::kInlineBitpacking) {
@@ -258,26 +243,11 @@ void MiniBlockDecoder::PlanPageValues() {
 // One chunk: a header of sizes (levels, rep bytes, def bytes, each value buffer), then the rep
 // levels, def levels and value buffers, each padded to 8 bytes.
 Status MiniBlockDecoder::DecodeChunk(std::uint64_t ci) {
-  const std::uint64_t w = ChunkWord(meta_, ci, large_);
-  const std::uint64_t chunk_bytes = ChunkBytes(w);
-  std::uint64_t nvals = 0;
-  if (ci + 1 < num_chunks_) {
-    nvals = std::uint64_t{1} << (w & 0xF);
-  } else {
-    if (seen_ > num_items_) {
-      return Status::Corrupt(ChunkWhere(ci), ": earlier chunks hold ", seen_,
-                             " values, more than the page's num_items ", num_items_);
-    }
-    nvals = num_items_ - seen_;
-  }
+  // Sizes, offsets and value counts were validated by ParseChunkTable.
+  const std::uint64_t chunk_bytes = chunks_[ci].size;
+  const std::uint64_t nvals = chunks_[ci].num_values;
   seen_ += nvals;
-  const std::uint64_t data_size = static_cast<std::uint64_t>(data_->size());
-  if (offset_ > data_size || chunk_bytes > data_size - offset_) {
-    return Status::Corrupt(ChunkWhere(ci), " (", chunk_bytes, " bytes at ", offset_,
-                           ") extends past the end of its buffer (", data_size, " bytes)");
-  }
-  const std::uint64_t chunk_at = offset_;
-  offset_ += chunk_bytes;
+  const std::uint64_t chunk_at = chunks_[ci].offset;
   const std::uint8_t* c = data_->data() + chunk_at;
   std::uint64_t p = 0;
   bool truncated = false;
@@ -367,10 +337,6 @@ Result<DecodedPage> MiniBlockDecoder::Finish() {
   if (seen_ != num_items_) {
     return Status::Corrupt(where_, ": chunks hold ", seen_, " values, but num_items is ",
                            num_items_);
-  }
-  if (offset_ != static_cast<std::uint64_t>(data_->size())) {
-    return Status::Corrupt(where_, ": chunks cover ", offset_, " bytes of the ",
-                           static_cast<std::uint64_t>(data_->size()), "-byte chunk buffer");
   }
   if (out_.has_rep && out_.has_def && out_.rep.size() != out_.def.size()) {
     return Status::Corrupt(where_, ": ", out_.rep.size(), " rep levels but ", out_.def.size(),

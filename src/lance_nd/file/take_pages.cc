@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "lance_nd/core/internal/endian.h"
+#include "lance_nd/file/encoding/chunk_table.h"
 #include "lance_nd/file/mapped_slice.h"
 
 namespace lance_nd::file::internal {
@@ -170,27 +171,20 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   if (meta.buffers.size() < needed) return Parts{};
   const BufferRange& mr = meta.buffers[0];
   const BufferRange& dr = meta.buffers[1];
-  const std::uint64_t word = large ? 4 : 2;
+  const auto width = large ? encoding::ChunkWordWidth::k32 : encoding::ChunkWordWidth::k16;
+  const std::uint64_t word = encoding::WordBytes(width);
   if (mr.size == 0 || mr.size % word != 0) return Parts{};
   const std::uint64_t num_chunks = mr.size / word;
   LND_ASSIGN_OR_RETURN(BufferPtr words,
                        Read(file, mr.position, mr.size, where + " chunk metadata"));
   // Chunk byte offsets and value counts.
+  auto chunks = encoding::ParseChunkTable(words->span(), width, l.num_items(), dr.size);
+  if (!chunks.ok()) return Parts{};
   std::vector<std::uint64_t> off(num_chunks + 1, 0), vals(num_chunks, 0);
-  std::uint64_t seen = 0;
   for (std::uint64_t c = 0; c < num_chunks; ++c) {
-    const std::uint64_t w = large ? LoadLE<std::uint32_t>(words->data() + c * 4)
-                                  : LoadLE<std::uint16_t>(words->data() + c * 2);
-    off[c + 1] = off[c] + ((w >> 4) + 1) * 8;
-    if (c + 1 < num_chunks) {
-      vals[c] = std::uint64_t{1} << (w & 0xF);
-    } else {
-      if (seen > l.num_items()) return Parts{};
-      vals[c] = l.num_items() - seen;
-    }
-    seen += vals[c];
+    off[c + 1] = (*chunks)[c].offset + (*chunks)[c].size;
+    vals[c] = (*chunks)[c].num_values;
   }
-  if (off[num_chunks] != dr.size) return Parts{};
   // first_row[c]: rows whose last level lies before chunk c; continues[c]: chunk c ends inside a
   // row that goes on in chunk c + 1.
   std::vector<std::uint64_t> first_row(num_chunks + 1, 0);

@@ -112,7 +112,7 @@ TEST(FileTake, ReadsOnlyTheChunksItNeeds) {
   fb.AppendValues(values.data(), rows);
   LND_ASSERT_OK_AND_ASSIGN(auto doubles, fb.Finish());
   auto schema = a::MakeSchema({a::MakeField("x", a::Float64())});
-  for (WriterVersion v : {WriterVersion::kV2_1, WriterVersion::kV2_2}) {
+  for (FileVersion v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
     WriterOptions options;
     options.version = v;
     LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {doubles}, options, 4));
@@ -140,7 +140,7 @@ TEST(FileTake, ReadsOnlyNeededListChunksAndFullZipRows) {
   auto blob_type = a::Binary();
   auto lists = testing::RandomArray(list_type, rows, 0.1, 11, {false, 40, 12});
   auto blobs = testing::RandomArray(blob_type, 20'000, 0.1, 12, {false, 4, 600});
-  for (WriterVersion v : {WriterVersion::kV2_1, WriterVersion::kV2_2}) {
+  for (FileVersion v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
     WriterOptions options;
     options.version = v;
     for (int which = 0; which < 2; ++which) {
@@ -199,7 +199,7 @@ TEST(FileTake, LargeListRowsInStructReadOnlyTheirChunks) {
   }
   LND_ASSERT_OK_AND_ASSIGN(auto column, sb.Finish());
   auto schema = a::MakeSchema({a::MakeField("sst", type)});
-  for (WriterVersion v : {WriterVersion::kV2_1, WriterVersion::kV2_2}) {
+  for (FileVersion v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
     WriterOptions options;
     options.version = v;
     LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {column}, options, 1));
@@ -233,7 +233,7 @@ TEST(FileTake, LongListRowsAcrossChunksMatchReadAll) {
                                     {false, seed < 3 ? 3000 : 600, 8});
     auto schema = a::MakeSchema({a::MakeField("c", type)});
     WriterOptions options;
-    options.version = seed % 2 == 0 ? WriterVersion::kV2_2 : WriterVersion::kV2_1;
+    options.version = seed % 2 == 0 ? FileVersion::kV2_2 : FileVersion::kV2_1;
     LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, {arr}, options, 1));
     LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
     LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
@@ -259,16 +259,16 @@ TEST(FileTake, LongListRowsAcrossChunksMatchReadAll) {
 }
 
 struct Setting {
-  WriterVersion version;
+  FileVersion version;
   const char* compression;
 };
 
 TEST(FileTake, RandomTypesMatchReadAll) {
-  const Setting settings[] = {{WriterVersion::kV2_1, nullptr},
-                              {WriterVersion::kV2_2, nullptr},
-                              {WriterVersion::kV2_1, "zstd"},
-                              {WriterVersion::kV2_2, "zstd"},
-                              {WriterVersion::kV2_2, "lz4"}};
+  const Setting settings[] = {{FileVersion::kV2_1, nullptr},
+                              {FileVersion::kV2_2, nullptr},
+                              {FileVersion::kV2_1, "zstd"},
+                              {FileVersion::kV2_2, "zstd"},
+                              {FileVersion::kV2_2, "lz4"}};
   int checked = 0;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     const Setting& s = settings[seed % std::size(settings)];

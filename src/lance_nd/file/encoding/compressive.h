@@ -22,6 +22,7 @@
 
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/file/version.h"
 
 namespace lance::encodings21 {
 class CompressiveEncoding;
@@ -97,47 +98,46 @@ struct DataBlock {
 // Decoding
 // ------------------------------------------------------------------------------------------
 
-/// \brief Block context: decode `bytes`, which hold exactly `num_values` values encoded with
-/// `encoding` (flat, variable (block form), constant, inline_bitpacking (N <= 1024),
+/// \brief Block context: decode `bytes`, which hold exactly `n` values encoded with `ce`
+/// (flat, variable (block form), constant, inline_bitpacking (N <= 1024),
 /// out_of_line_bitpacking, rle (block form), general, fixed_size_list).
-/// Levels come back as kFixedWidth with 16 bits per value.
-Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& encoding, const BufferPtr& bytes,
-                              std::uint64_t num_values);
+/// Levels come back as kFixedWidth with 16 bits per value; a flat(0) block as bits_per_value 0
+/// and no bytes (all zeros).
+Result<DataBlock> DecodeBlock(const pb::CompressiveEncoding& ce, const BufferPtr& bytes,
+                              std::uint64_t n);
 
 /// \brief Mini-block context: decode the value buffers of one chunk (in chunk order, without the
-/// 8-byte padding — exactly the sizes the chunk header records) holding `num_values` values.
+/// 8-byte padding — exactly the sizes the chunk header records) holding `n` values.
 /// Supports flat, inline_bitpacking, variable, fsst, rle, byte_stream_split, general,
 /// fixed_size_list, packed_struct (returned as fixed-width rows), constant.
-Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& encoding,
-                                  std::span<const BufferPtr> buffers, std::uint64_t num_values);
+Result<DataBlock> DecodeMiniBlock(const pb::CompressiveEncoding& ce,
+                                  std::span<const BufferPtr> buffers, std::uint64_t n);
 
-/// \brief Bits per value (8/16/32/64) that DecodeMiniBlockInto writes for `encoding`, or 0 when
+/// \brief Bits per value (8/16/32/64) that DecodeMiniBlockInto writes for `ce`, or 0 when
 /// it does not apply (only flat, inline_bitpacking and general over them do).
-std::uint64_t MiniBlockIntoBits(const pb::CompressiveEncoding& encoding);
+std::uint64_t MiniBlockIntoBits(const pb::CompressiveEncoding& ce);
 
 /// \brief Mini-block context, straight into caller memory: decode one chunk's value buffers
-/// holding `num_values` values into `out`, which has room for num_values values of
-/// MiniBlockIntoBits(encoding) bits. Same validation and errors as DecodeMiniBlock; the bulk
+/// holding `n` values into `out`, which has room for `n` values of MiniBlockIntoBits(ce)
+/// bits. Same validation and errors as DecodeMiniBlock; the bulk
 /// path of the page decoder (no per-chunk allocation, no later copy).
-Status DecodeMiniBlockInto(const pb::CompressiveEncoding& encoding,
-                           std::span<const BufferPtr> buffers, std::uint64_t num_values,
-                           std::uint8_t* out);
+Status DecodeMiniBlockInto(const pb::CompressiveEncoding& ce, std::span<const BufferPtr> buffers,
+                           std::uint64_t n, std::uint8_t* out);
 
 /// \brief Number of value buffers per chunk a mini-block encoding produces (the layout's
 /// num_buffers): 1 for most, 2 for rle, 1 + #validity layers for fixed_size_list.
-Result<std::uint64_t> MiniBlockBufferCount(const pb::CompressiveEncoding& encoding);
+Result<std::uint64_t> MiniBlockBufferCount(const pb::CompressiveEncoding& ce);
 
-/// \brief Per-value (full-zip) context, fixed width: `bytes` holds `num_values` zipped values of
+/// \brief Per-value (full-zip) context, fixed width: `bytes` holds `n` zipped values of
 /// `bits_per_value` bits each, already un-zipped (concatenated). Supports flat, fixed_size_list
 /// (with per-row validity bytes), constant.
-Result<DataBlock> DecodePerValueFixed(const pb::CompressiveEncoding& encoding,
-                                      const BufferPtr& bytes, std::uint64_t num_values,
-                                      std::uint64_t bits_per_value);
+Result<DataBlock> DecodePerValueFixed(const pb::CompressiveEncoding& ce, const BufferPtr& bytes,
+                                      std::uint64_t n, std::uint64_t bits_per_value);
 
 /// \brief Per-value (full-zip) context, variable width: the i-th value's encoded bytes are
 /// `encoded.data[offsets[i], offsets[i+1])` (encoded must be kVariable). Returns the decoded
 /// values (variable: identity, fsst: each value expanded, general: each value decompressed).
-Result<DataBlock> DecodePerValueVariable(const pb::CompressiveEncoding& encoding,
+Result<DataBlock> DecodePerValueVariable(const pb::CompressiveEncoding& ce,
                                          const DataBlock& encoded);
 
 /// \brief Map dictionary indices (kFixedWidth 8/16/32/64, unsigned) through `dictionary`
@@ -151,14 +151,12 @@ std::string EncodingName(const pb::CompressiveEncoding& encoding);
 // Encoding
 // ------------------------------------------------------------------------------------------
 
-enum class FormatVersion : std::uint8_t { k2_1, k2_2 };
-
 /// \brief The writer's choices for one column: Lance field metadata plus the file version.
 struct EncodingRequest {
   enum class Compression : std::uint8_t { kDefault, kNone, kFsst, kLz4, kZstd };
   enum class Bss : std::uint8_t { kAuto, kOn, kOff };
 
-  FormatVersion version = FormatVersion::k2_2;
+  FileVersion version = FileVersion::kV2_2;
   Compression compression = Compression::kDefault;  // lance-encoding:compression
   std::optional<std::int32_t> compression_level;    // lance-encoding:compression-level
   Bss bss = Bss::kAuto;                             // lance-encoding:bss
@@ -170,7 +168,7 @@ struct EncodingRequest {
   /// \brief Read the lance-encoding:* keys of a field's metadata. Unknown values ->
   /// InvalidArgument.
   static Result<EncodingRequest> FromFieldMetadata(const array::Metadata& metadata,
-                                                   FormatVersion version);
+                                                   FileVersion version);
 };
 
 /// \brief One mini-block chunk's value buffers (unpadded) and its value count.
@@ -194,7 +192,7 @@ Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const Encoding
 
 /// \brief Compress `values` with an explicitly given mini-block encoding (no heuristics), cut into
 /// chunks of at most `values_per_chunk` (power of two; 0 = the encoding's default).
-Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& encoding,
+Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& ce,
                                              const DataBlock& values,
                                              std::uint64_t values_per_chunk = 0);
 
@@ -202,14 +200,14 @@ Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& enco
 /// does (§4.15): 2.2 RLE, inline/out-of-line bitpacking, else flat(16). The writer then encodes
 /// each chunk's slice with EncodeBlock(chosen, slice).
 Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
-    std::span<const std::uint16_t> levels, FormatVersion version);
+    std::span<const std::uint16_t> levels, FileVersion version);
 
-/// \brief Block context encoder: encode `values` with `encoding` (flat, variable, constant,
+/// \brief Block context encoder: encode `values` with `ce` (flat, variable, constant,
 /// inline_bitpacking, out_of_line_bitpacking, rle, general, fixed_size_list).
-Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& encoding, const DataBlock& values);
+Result<BufferPtr> EncodeBlock(const pb::CompressiveEncoding& ce, const DataBlock& values);
 
-/// \brief Encode levels (u16) as a block with `encoding` (convenience over EncodeBlock).
-Result<BufferPtr> EncodeLevels(const pb::CompressiveEncoding& encoding,
+/// \brief Encode levels (u16) as a block with `ce` (convenience over EncodeBlock).
+Result<BufferPtr> EncodeLevels(const pb::CompressiveEncoding& ce,
                                std::span<const std::uint16_t> levels);
 
 /// \brief A page's dictionary encoding, when the heuristics (§3.6) say it pays.

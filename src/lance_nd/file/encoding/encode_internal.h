@@ -25,6 +25,13 @@ inline std::shared_ptr<pb::CompressiveEncoding> Share(pb::CompressiveEncoding ce
 /// \brief Threads the writer's encoders use (the caller plus one helper).
 inline constexpr int kEncodeThreads = 2;
 
+/// \brief Lance's mini-block chunk targets: bytes of a chunk's values, values per chunk.
+inline constexpr std::uint64_t kMaxMiniBlockBytes = 8 * 1024 - 6;
+inline constexpr std::uint64_t kMaxMiniBlockValues = 4096;
+
+/// \brief Chunks per parallel work item of the chunk encoders (see ParallelFor).
+inline constexpr std::uint64_t kChunksPerTask = 64;
+
 /// \brief Calls fn(begin, end) on disjoint ranges covering [0, n), each at most `grain` items,
 /// from the calling thread and up to kEncodeThreads - 1 shared pool workers (see
 /// lance_nd::ParallelRanges); `fn` must only write state owned by its items.

@@ -39,7 +39,7 @@ Status Lz4BlockInto(std::span<const std::uint8_t> block, std::span<std::uint8_t>
   if (got < 0 || static_cast<std::uint64_t>(got) != usize) {
     return Corrupt("general(lz4)", "LZ4 block of ", csize, " bytes did not decompress to the ",
                    usize, " bytes its prefix declares (",
-                   got < 0 ? std::string("invalid data") : detail::Cat(got, " bytes"), ")");
+                   got < 0 ? std::string("invalid data") : std::to_string(got) + " bytes", ")");
   }
   return Status::OK();
 }
@@ -167,8 +167,7 @@ Result<array::BufferPtr> GeneralDecompress(GeneralScheme scheme,
     case GeneralScheme::kZstd:
       return ZstdDecompress(input);
   }
-  return Status::NotImplemented(
-      detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+  return Status::NotImplemented("general: unknown compression scheme ", static_cast<int>(scheme));
 }
 
 Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t> input,
@@ -195,8 +194,7 @@ Status GeneralDecompressInto(GeneralScheme scheme, std::span<const std::uint8_t>
     }
     return Lz4BlockInto(input.subspan(4), out);
   }
-  return Status::NotImplemented(
-      detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+  return Status::NotImplemented("general: unknown compression scheme ", static_cast<int>(scheme));
 }
 
 Result<std::span<const std::uint8_t>> GeneralDecompressToScratch(
@@ -211,8 +209,7 @@ Result<std::span<const std::uint8_t>> GeneralDecompressToScratch(
   } else if (scheme == GeneralScheme::kLz4) {
     LND_ASSIGN_OR_RETURN(declared, Lz4DeclaredSize(input));
   } else {
-    return Status::NotImplemented(
-        detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+    return Status::NotImplemented("general: unknown compression scheme ", static_cast<int>(scheme));
   }
   if (scratch->size() < declared) scratch->resize(static_cast<std::size_t>(declared));
   const std::span<std::uint8_t> out(scratch->data(), static_cast<std::size_t>(declared));
@@ -233,8 +230,8 @@ Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme, std::span<const 
                                           std::span<std::uint8_t> out) {
   if (scheme == GeneralScheme::kLz4) {
     if (input.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
-      return Status::InvalidArgument(detail::Cat("general(lz4): a buffer of ", input.size(),
-                                                 " bytes exceeds LZ4's block limit; use zstd"));
+      return Status::InvalidArgument("general(lz4): a buffer of ", input.size(),
+                                     " bytes exceeds LZ4's block limit; use zstd");
     }
     if (out.size() < GeneralCompressBound(scheme, input.size())) {
       return Status::InvalidArgument("general(lz4): output space is below the bound");
@@ -265,13 +262,11 @@ Result<std::uint64_t> GeneralCompressInto(GeneralScheme scheme, std::span<const 
                                 level.value_or(0))
             : ZSTD_compress(out.data() + 8, bound, input.data(), input.size(), level.value_or(0));
     if (ZSTD_isError(n)) {
-      return Status::IOError(
-          detail::Cat("general(zstd): compression failed: ", ZSTD_getErrorName(n)));
+      return Status::IOError("general(zstd): compression failed: ", ZSTD_getErrorName(n));
     }
     return std::uint64_t{8} + n;
   }
-  return Status::NotImplemented(
-      detail::Cat("general: unknown compression scheme ", static_cast<int>(scheme)));
+  return Status::NotImplemented("general: unknown compression scheme ", static_cast<int>(scheme));
 }
 
 Result<array::BufferPtr> GeneralCompress(GeneralScheme scheme, std::span<const std::uint8_t> input,

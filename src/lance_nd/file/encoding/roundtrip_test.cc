@@ -333,17 +333,17 @@ TEST(Heuristics, ZstdRequestWrapsAndBssOn) {
 
 TEST(Heuristics, LevelEncodings) {
   std::vector<std::uint16_t> few(10, 1);
-  LND_ASSERT_OK_AND_ASSIGN(auto a, ChooseLevelEncoding(few, FormatVersion::k2_1));
+  LND_ASSERT_OK_AND_ASSIGN(auto a, ChooseLevelEncoding(few, FileVersion::kV2_1));
   EXPECT_EQ(a->compression_case(), Case::kFlat);  // bitpacking a 10-level page does not pay
-  LND_ASSERT_OK_AND_ASSIGN(auto b, ChooseLevelEncoding(few, FormatVersion::k2_2));
+  LND_ASSERT_OK_AND_ASSIGN(auto b, ChooseLevelEncoding(few, FileVersion::kV2_2));
   EXPECT_EQ(b->compression_case(), Case::kRle);
   std::vector<std::uint16_t> alt(459);
   for (std::size_t i = 0; i < alt.size(); ++i) alt[i] = static_cast<std::uint16_t>(i % 2);
-  LND_ASSERT_OK_AND_ASSIGN(auto c, ChooseLevelEncoding(alt, FormatVersion::k2_2));
+  LND_ASSERT_OK_AND_ASSIGN(auto c, ChooseLevelEncoding(alt, FileVersion::kV2_2));
   EXPECT_EQ(c->compression_case(), Case::kInlineBitpacking);
   std::vector<std::uint16_t> many(5000);
   for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<std::uint16_t>(i % 3);
-  LND_ASSERT_OK_AND_ASSIGN(auto d, ChooseLevelEncoding(many, FormatVersion::k2_1));
+  LND_ASSERT_OK_AND_ASSIGN(auto d, ChooseLevelEncoding(many, FileVersion::kV2_1));
   ASSERT_EQ(d->compression_case(), Case::kOutOfLineBitpacking);
   EXPECT_EQ(d->out_of_line_bitpacking().values().flat().bits_per_value(), 2u);
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, EncodeLevels(*d, many));
@@ -354,7 +354,7 @@ TEST(Heuristics, LevelEncodings) {
 TEST(Heuristics, DictionaryForRepeatedStrings) {
   std::vector<std::string> s;
   for (int i = 0; i < 1000; ++i) s.push_back(i % 2 ? "longitude" : "latitude");
-  for (auto version : {FormatVersion::k2_1, FormatVersion::k2_2}) {
+  for (auto version : {FileVersion::kV2_1, FileVersion::kV2_2}) {
     EncodingRequest r;
     r.version = version;
     LND_ASSERT_OK_AND_ASSIGN(auto d, MaybeDictionaryEncode(StringsOf(s), r));
@@ -362,7 +362,7 @@ TEST(Heuristics, DictionaryForRepeatedStrings) {
     EXPECT_EQ(d->dictionary.num_values, 2u);
     EXPECT_EQ(d->indices.bits_per_value, 32u);
     EXPECT_EQ(d->dictionary_encoding->compression_case(),
-              version == FormatVersion::k2_2 ? Case::kGeneral : Case::kVariable);
+              version == FileVersion::kV2_2 ? Case::kGeneral : Case::kVariable);
     LND_ASSERT_OK_AND_ASSIGN(auto dict,
                              DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 2));
     LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
@@ -421,7 +421,7 @@ TEST(Heuristics, Dictionary64BitOnlyIn22) {
   std::vector<std::uint64_t> v(1000);
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 7919) % 100 + 1000000000000ull;
   EncodingRequest r21;
-  r21.version = FormatVersion::k2_1;
+  r21.version = FileVersion::kV2_1;
   LND_ASSERT_OK_AND_ASSIGN(auto a, MaybeDictionaryEncode(FixedOf(v), r21));
   EXPECT_FALSE(a.has_value());
   LND_ASSERT_OK_AND_ASSIGN(auto b, MaybeDictionaryEncode(FixedOf(v), EncodingRequest{}));
@@ -439,19 +439,19 @@ TEST(Request, FromFieldMetadata) {
   m.Set("lance-encoding:compression-level", "9");
   m.Set("lance-encoding:bss", "off");
   m.Set("lance-encoding:rle-threshold", "0.25");
-  LND_ASSERT_OK_AND_ASSIGN(auto r, EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_1));
+  LND_ASSERT_OK_AND_ASSIGN(auto r, EncodingRequest::FromFieldMetadata(m, FileVersion::kV2_1));
   EXPECT_EQ(r.compression, EncodingRequest::Compression::kZstd);
   EXPECT_EQ(r.compression_level, 9);
   EXPECT_EQ(r.bss, EncodingRequest::Bss::kOff);
   EXPECT_DOUBLE_EQ(r.rle_threshold, 0.25);
-  EXPECT_EQ(r.version, FormatVersion::k2_1);
+  EXPECT_EQ(r.version, FileVersion::kV2_1);
   m.Set("lance-encoding:compression", "brotli");
   LND_EXPECT_ERROR(
-      EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2), StatusCode::kInvalidArgument,
+      EncodingRequest::FromFieldMetadata(m, FileVersion::kV2_2), StatusCode::kInvalidArgument,
       "lance-encoding:compression = 'brotli' is invalid; expected none, lz4, zstd or fsst");
   m.Set("lance-encoding:compression", "lz4");
   m.Set("lance-encoding:rle-threshold", "2");
-  LND_EXPECT_ERROR(EncodingRequest::FromFieldMetadata(m, FormatVersion::k2_2),
+  LND_EXPECT_ERROR(EncodingRequest::FromFieldMetadata(m, FileVersion::kV2_2),
                    StatusCode::kInvalidArgument, "lance-encoding:rle-threshold = '2' is invalid");
 }
 

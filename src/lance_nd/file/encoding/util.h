@@ -1,9 +1,9 @@
-// Small helpers shared by the encoding sources: error text, buffer allocation, typed copies.
+// Small helpers shared by the encoding sources: errors, buffer allocation, typed copies.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,17 +22,26 @@ using array::BufferPtr;
 /// counts that would allocate unbounded memory).
 inline constexpr std::uint64_t kMaxDecodedValues = std::uint64_t{1} << 32;
 
-template <typename... Args>
-std::string Cat(Args&&... args) {
-  std::ostringstream os;
-  (os << ... << std::forward<Args>(args));
-  return os.str();
+/// \brief Corrupt error "<encoding>: <details>" (untrusted input that does not add up).
+template <typename... Pieces>
+Status Corrupt(std::string_view encoding, const Pieces&... pieces) {
+  return Status::Corrupt(encoding, ": ", pieces...);
 }
 
-/// \brief Corrupt error "<encoding>: <details>".
-template <typename... Args>
-Status Corrupt(std::string_view encoding, Args&&... args) {
-  return Status::Corrupt(Cat(encoding, ": ", std::forward<Args>(args)...));
+/// \brief InvalidArgument "<encoding>: <details>" (values an encoder cannot take).
+template <typename... Pieces>
+Status InvalidInput(std::string_view encoding, const Pieces&... pieces) {
+  return Status::InvalidArgument(encoding, ": ", pieces...);
+}
+
+/// \brief Corrupt when a decoder is asked for an implausible number of values.
+inline Status CheckCount(std::string_view encoding, std::uint64_t n) {
+  if (n >= kMaxDecodedValues) return Corrupt(encoding, "implausible value count ", n);
+  return Status::OK();
+}
+
+inline bool IsWordWidth(std::uint64_t bits) {
+  return bits == 8 || bits == 16 || bits == 32 || bits == 64;
 }
 
 /// \brief ceil(bits / 8) with overflow detection.

@@ -35,8 +35,8 @@ Result<DataBlock> VariableBuilder::Finish() {
   BufferPtr offsets;
   if (bits_ == 32) {
     if (data_.size() > 0xFFFFFFFFull) {
-      return Status::InvalidArgument(
-          Cat("variable: ", data_.size(), " bytes do not fit 32-bit offsets; use 64-bit"));
+      return Status::InvalidArgument("variable: ", data_.size(),
+                                     " bytes do not fit 32-bit offsets; use 64-bit");
     }
     std::vector<std::uint32_t> o(offsets_.begin(), offsets_.end());
     offsets = BufferFromValues(o);

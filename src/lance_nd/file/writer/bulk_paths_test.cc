@@ -76,7 +76,7 @@ int CompareLeaves(const a::FieldPtr& field, const std::vector<a::ArrayPtr>& arra
       a::Metadata md = leaf.leaf_field->metadata();
       if (*compression != '\0') md.Set("lance-encoding:compression", compression);
       auto leaf_field = leaf.leaf_field->WithMetadata(md);
-      auto options = ColumnOptions::FromField(*leaf_field, Version::k2_2);
+      auto options = ColumnOptions::FromField(*leaf_field, FileVersion::kV2_2);
       if (!options.ok()) {
         ADD_FAILURE() << what << ": " << options.status().ToString();
         continue;

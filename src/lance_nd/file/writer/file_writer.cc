@@ -29,7 +29,6 @@ using internal::writer::ColumnOptions;
 using internal::writer::EncodedPage;
 using internal::writer::LeafColumn;
 using internal::writer::SchemaPlan;
-using internal::writer::Version;
 
 constexpr std::uint64_t kAlignment = 64;
 constexpr std::uint8_t kPadByte = 0x48;
@@ -176,23 +175,22 @@ struct FileWriter::Impl {
       return Status::InvalidArgument("FileWriter::Write after Finish; open a new writer");
     }
     if (batch.num_columns() != schema->num_fields()) {
-      return Status::SchemaMismatch(
-          "batch has " + std::to_string(batch.num_columns()) + " columns but the file schema has " +
-          std::to_string(schema->num_fields()) + "; write batches of the writer's schema");
+      return Status::SchemaMismatch("batch has ", batch.num_columns(),
+                                    " columns but the file schema has ", schema->num_fields(),
+                                    "; write batches of the writer's schema");
     }
     for (int i = 0; i < batch.num_columns(); ++i) {
       const auto& column = batch.column(i);
       const auto& expected = schema->field(i)->type();
       if (!column || !column->type || !SameStoredType(expected, column->type)) {
         return Status::SchemaMismatch(
-            "column " + std::to_string(i) + " ('" + schema->field(i)->name() + "') has type " +
-            (column && column->type ? column->type->ToString() : std::string("<none>")) +
-            " but the file schema says " + expected->ToString() + "; cast it first");
+            "column ", i, " ('", schema->field(i)->name(), "') has type ",
+            (column && column->type ? column->type->ToString() : std::string("<none>")),
+            " but the file schema says ", expected->ToString(), "; cast it first");
       }
       if (column->length != batch.num_rows()) {
-        return Status::InvalidArgument("column " + std::to_string(i) + " has " +
-                                       std::to_string(column->length) + " rows, the batch " +
-                                       std::to_string(batch.num_rows()));
+        return Status::InvalidArgument("column ", i, " has ", column->length, " rows, the batch ",
+                                       batch.num_rows());
       }
     }
     return Status::OK();
@@ -305,14 +303,13 @@ struct FileWriter::Impl {
     StoreLE<std::uint64_t>(tail.data() + p, gb0_pos);
     StoreLE<std::uint64_t>(tail.data() + p + 8, desc.size());
     p += 16;
-    const std::uint16_t minor = options.version == WriterVersion::kV2_1 ? 1 : 2;
     StoreLE<std::uint64_t>(tail.data() + p, column_meta_start);
     StoreLE<std::uint64_t>(tail.data() + p + 8, cmo_start);
     StoreLE<std::uint64_t>(tail.data() + p + 16, gbo_start);
     StoreLE<std::uint32_t>(tail.data() + p + 24, 1);
     StoreLE<std::uint32_t>(tail.data() + p + 28, static_cast<std::uint32_t>(leaves.size()));
-    StoreLE<std::uint16_t>(tail.data() + p + 32, 2);
-    StoreLE<std::uint16_t>(tail.data() + p + 34, minor);
+    StoreLE<std::uint16_t>(tail.data() + p + 32, options.version.major);
+    StoreLE<std::uint16_t>(tail.data() + p + 34, options.version.minor);
     std::memcpy(tail.data() + p + 36, "LANC", 4);
     LND_RETURN_NOT_OK(WriteBytes(tail.data(), tail.size()));
     LND_RETURN_NOT_OK(out->Close());
@@ -320,8 +317,7 @@ struct FileWriter::Impl {
     written.num_rows = num_rows;
     written.file_size = out->position();
     written.num_columns = static_cast<std::uint32_t>(leaves.size());
-    written.major_version = 2;
-    written.minor_version = minor;
+    written.version = options.version;
     for (const auto& leaf : plan.leaves) written.column_field_ids.push_back(leaf.field_id);
     return written;
   }
@@ -338,14 +334,17 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<io::OutputF
   if (options.page_bytes == 0) {
     return Status::InvalidArgument("WriterOptions.page_bytes is 0; use a positive size");
   }
+  if (!options.version.IsSupported()) {
+    return Status::InvalidArgument("WriterOptions.version ", options.version.Name(),
+                                   ": lance-nd writes Lance file format 2.1 or 2.2");
+  }
   auto impl = std::make_unique<Impl>();
   impl->out = std::move(out);
   impl->schema = std::move(schema);
   impl->options = std::move(options);
   LND_ASSIGN_OR_RETURN(impl->plan,
                        internal::writer::PlanSchema(*impl->schema, impl->options.field_ids));
-  const Version version =
-      impl->options.version == WriterVersion::kV2_1 ? Version::k2_1 : Version::k2_2;
+  const FileVersion version = impl->options.version;
   impl->leaves.resize(impl->plan.leaves.size());
   for (std::size_t l = 0; l < impl->plan.leaves.size(); ++l) {
     LND_ASSIGN_OR_RETURN(impl->leaves[l].options,

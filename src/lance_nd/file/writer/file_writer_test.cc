@@ -78,7 +78,7 @@ TEST(FileWriterTest, Int32WithNullDiffersOnlyInChunkGrammarBetweenVersions) {
   auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
   auto x = t::Prim<std::int32_t>(a::Int32(), {1, std::nullopt, 3});
   WriterOptions v21;
-  v21.version = WriterVersion::kV2_1;
+  v21.version = FileVersion::kV2_1;
   LND_ASSERT_OK_AND_ASSIGN(auto f21, WriteToMemory(schema, {x}, v21));
   LND_ASSERT_OK_AND_ASSIGN(auto f22, WriteToMemory(schema, {x}));
   // chunk metadata word: 0x30 = 4 words (32 bytes), last chunk
@@ -141,6 +141,37 @@ TEST(FileWriterTest, ContainerTablesAreContiguousAndAligned) {
   EXPECT_EQ(pos, footer.cmo);
 }
 
+TEST(FileWriterTest, WritesOnlyVersions21And22AndReportsTheVersion) {
+  auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
+  for (FileVersion version : {FileVersion::kV2_1, FileVersion::kV2_2}) {
+    auto fs = io::MakeMemoryFileSystem();
+    LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+    WriterOptions options;
+    options.version = version;
+    LND_ASSERT_OK_AND_ASSIGN(auto writer, FileWriter::Open(std::move(out), schema, options));
+    LND_ASSERT_OK_AND_ASSIGN(WrittenFile written, writer->Finish());
+    EXPECT_EQ(written.version, version);
+    LND_ASSERT_OK_AND_ASSIGN(auto file, fs->OpenForRead("f.lance"));
+    LND_ASSERT_OK_AND_ASSIGN(auto bytes, io::ReadWholeFile(*file));
+    const Footer footer = ReadFooter(*bytes);
+    EXPECT_EQ((FileVersion{footer.major, footer.minor}), version);
+  }
+  const std::pair<FileVersion, const char*> refused[] = {
+      {FileVersion::kV2_0, "WriterOptions.version 2.0: "},
+      {FileVersion{0, 1}, "WriterOptions.version legacy v1 (0.1): "},
+      {FileVersion{2, 3}, "WriterOptions.version 2.3: "},
+      {FileVersion{}, "WriterOptions.version legacy v1 (0.0): "}};
+  for (const auto& [version, message] : refused) {
+    auto fs = io::MakeMemoryFileSystem();
+    LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+    WriterOptions options;
+    options.version = version;
+    LND_EXPECT_ERROR(FileWriter::Open(std::move(out), schema, options),
+                     StatusCode::kInvalidArgument,
+                     std::string(message) + "lance-nd writes Lance file format 2.1 or 2.2");
+  }
+}
+
 TEST(FileWriterTest, RejectsBatchOfAnotherSchema) {
   auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
   auto fs = io::MakeMemoryFileSystem();
@@ -184,7 +215,7 @@ TEST(FileWriterTest, EqualValuesBecomeAnInlineConstantIn22Only) {
   const std::string bytes(f22.begin(), f22.end());
   EXPECT_NE(bytes.find(std::string("\x32\x04\x07\x00\x00\x00", 6)), std::string::npos);
   WriterOptions v21;
-  v21.version = WriterVersion::kV2_1;
+  v21.version = FileVersion::kV2_1;
   LND_ASSERT_OK_AND_ASSIGN(auto f21, WriteToMemory(schema, {x}, v21));
   const std::uint64_t gbo21 = LoadLE<std::uint64_t>(f21.data() + f21.size() - 40 + 16);
   EXPECT_GT(LoadLE<std::uint64_t>(f21.data() + gbo21), 0u);  // 2.1 writes a mini-block page

@@ -45,7 +45,7 @@ class Planner {
     } else {
       if (plan_->fields.size() >= ids_.size()) {
         return Status::InvalidArgument(
-            "writer options give " + std::to_string(ids_.size()) +
+            "writer options give ", ids_.size(),
             " field ids but the schema has more Lance fields; give one id per field in "
             "pre-order (fixed-size lists count once) or none");
       }
@@ -118,7 +118,7 @@ class Planner {
         leaf->kind = LeafKind::kFixed;
         leaf->byte_width = type.fixed_size();
         if (leaf->byte_width <= 0) {
-          return Status::InvalidArgument("field '" + field.name() +
+          return Status::InvalidArgument("field '", field.name(),
                                          "': fixed_size_binary needs a byte width > 0");
         }
         return Status::OK();
@@ -128,7 +128,7 @@ class Planner {
         std::int64_t items = 1;
         while (t->id() == TypeId::kFixedSizeList) {
           if (t->fixed_size() <= 0) {
-            return Status::NotImplemented("field '" + field.name() +
+            return Status::NotImplemented("field '", field.name(),
                                           "': fixed_size_list of size 0 cannot be written");
           }
           leaf->fsl_dims.push_back(t->fixed_size());
@@ -137,13 +137,13 @@ class Planner {
         }
         if (leaf->fsl_dims.size() > 1) {
           return Status::NotImplemented(
-              "field '" + field.name() + "': nested fixed_size_list (" + type.ToString() +
+              "field '", field.name(), "': nested fixed_size_list (", type.ToString(),
               ") is not supported by the writer yet; use a list of fixed_size_list or flatten "
               "the dimensions");
         }
         if (!t->is_primitive() && t->id() != TypeId::kFixedSizeBinary) {
           return Status::NotImplemented(
-              "field '" + field.name() + "': fixed_size_list of " + t->ToString() +
+              "field '", field.name(), "': fixed_size_list of ", t->ToString(),
               " is not supported by the writer (only fixed-width items); use a list instead");
         }
         leaf->byte_width = t->id() == TypeId::kFixedSizeBinary ? t->fixed_size() : t->byte_width();
@@ -156,7 +156,7 @@ class Planner {
           leaf->byte_width = type.byte_width();
           return Status::OK();
         }
-        return Status::NotImplemented("field '" + field.name() + "': type " + type.ToString() +
+        return Status::NotImplemented("field '", field.name(), "': type ", type.ToString(),
                                       " cannot be written to a Lance file");
     }
   }
@@ -230,7 +230,7 @@ Result<std::string> LogicalTypeOf(const DataType& type) {
       return "fixed_size_list:" + inner + ":" + std::to_string(type.fixed_size());
     }
   }
-  return Status::NotImplemented("type " + type.ToString() + " has no Lance logical type");
+  return Status::NotImplemented("type ", type.ToString(), " has no Lance logical type");
 }
 
 Result<SchemaPlan> PlanSchema(const array::Schema& schema,
@@ -241,9 +241,8 @@ Result<SchemaPlan> PlanSchema(const array::Schema& schema,
     LND_RETURN_NOT_OK(planner.AddField(*schema.field(i), -1, i, {}));
   }
   if (!field_ids.empty() && field_ids.size() != plan.fields.size()) {
-    return Status::InvalidArgument("writer options give " + std::to_string(field_ids.size()) +
-                                   " field ids but the schema has " +
-                                   std::to_string(plan.fields.size()) +
+    return Status::InvalidArgument("writer options give ", field_ids.size(),
+                                   " field ids but the schema has ", plan.fields.size(),
                                    " Lance fields; give one id per field in pre-order");
   }
   return plan;

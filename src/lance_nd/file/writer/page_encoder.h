@@ -14,13 +14,11 @@
 
 namespace lance_nd::file::internal::writer {
 
-enum class Version : std::uint8_t { k2_1, k2_2 };
-
 /// \brief Per-column choices, read from the leaf field's lance-encoding:* metadata.
 struct ColumnOptions {
   enum class Structural : std::uint8_t { kAuto, kMiniBlock, kFullZip };
   enum class Compression : std::uint8_t { kDefault, kNone, kLz4, kZstd };
-  Version version = Version::k2_2;
+  FileVersion version = FileVersion::kV2_2;
   Structural structural = Structural::kAuto;
   Compression compression = Compression::kDefault;
   std::optional<std::int32_t> compression_level;
@@ -30,7 +28,7 @@ struct ColumnOptions {
   /// Use only flat / variable / fixed_size_list encodings (no heuristics); for tests.
   bool plain_encodings = false;
 
-  static Result<ColumnOptions> FromField(const array::Field& field, Version version);
+  static Result<ColumnOptions> FromField(const array::Field& field, FileVersion version);
 };
 
 /// \brief A page ready to be written: buffers in order and the serialized PageLayout.

@@ -112,14 +112,14 @@ void ExpectRoundTrip(const a::SchemaPtr& schema, const std::vector<a::ArrayPtr>&
 
 struct Setting {
   const char* name;
-  WriterVersion version;
+  FileVersion version;
   const char* compression;  // lance-encoding:compression, or nullptr
 };
 
 const Setting kSettings[] = {
-    {"v21", WriterVersion::kV2_1, nullptr},     {"v22", WriterVersion::kV2_2, nullptr},
-    {"v21_zstd", WriterVersion::kV2_1, "zstd"}, {"v22_zstd", WriterVersion::kV2_2, "zstd"},
-    {"v22_lz4", WriterVersion::kV2_2, "lz4"},   {"v22_none", WriterVersion::kV2_2, "none"},
+    {"v21", FileVersion::kV2_1, nullptr},     {"v22", FileVersion::kV2_2, nullptr},
+    {"v21_zstd", FileVersion::kV2_1, "zstd"}, {"v22_zstd", FileVersion::kV2_2, "zstd"},
+    {"v22_lz4", FileVersion::kV2_2, "lz4"},   {"v22_none", FileVersion::kV2_2, "none"},
 };
 
 a::FieldPtr WithCompression(a::FieldPtr field, const char* compression) {
@@ -215,7 +215,7 @@ TEST(WriterRoundTripMiscTest, RandomTypesProperty) {
     auto column = ::lance_nd::testing::RandomArray(type, 300, 0.2, seed, ro);
     ASSERT_NE(column, nullptr);
     WriterOptions options;
-    options.version = seed % 3 == 0 ? WriterVersion::kV2_1 : WriterVersion::kV2_2;
+    options.version = seed % 3 == 0 ? FileVersion::kV2_1 : FileVersion::kV2_2;
     ExpectRoundTrip(schema, {column}, options, 1 + static_cast<int>(seed % 3));
     ++written;
   }
@@ -242,7 +242,7 @@ TEST(WriterRoundTripMiscTest, AllNullAndAllEmptyColumns) {
   std::vector<std::int32_t> zeros(51, 0);
   cols[2] = MakeArrayData(List(Float32()), 50, {nullptr, Buffer::Copy(zeros.data(), 51 * 4)},
                           {MakeEmptyArray(Float32())});
-  for (auto v : {WriterVersion::kV2_1, WriterVersion::kV2_2}) {
+  for (auto v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
     WriterOptions options;
     options.version = v;
     ExpectRoundTrip(schema, cols, options);

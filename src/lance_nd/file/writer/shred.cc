@@ -76,15 +76,15 @@ class Shredder {
       case PathNode::Kind::kStruct:
         if (a.children.size() <= static_cast<std::size_t>(node.child_index) ||
             !a.children[static_cast<std::size_t>(node.child_index)]) {
-          return Status::InvalidArgument(where + ": struct array '" + node.field->name() +
-                                         "' lacks child " + std::to_string(node.child_index) +
+          return Status::InvalidArgument(where, ": struct array '", node.field->name(),
+                                         "' lacks child ", node.child_index,
                                          "; validate the batch before writing it");
         }
         return CheckArray(*a.children[static_cast<std::size_t>(node.child_index)], j + 1);
       case PathNode::Kind::kList:
         if (a.children.empty() || !a.children[0] ||
             (a.length > 0 && (a.buffers.size() < 2 || !a.buffers[1]))) {
-          return Status::InvalidArgument(where + ": list array '" + node.field->name() +
+          return Status::InvalidArgument(where, ": list array '", node.field->name(),
                                          "' lacks offsets or its child; validate the batch");
         }
         return CheckArray(*a.children[0], j + 1);
@@ -95,13 +95,13 @@ class Shredder {
       case LeafKind::kFixed:
       case LeafKind::kBool:
         if (a.length > 0 && (a.buffers.size() < 2 || !a.buffers[1])) {
-          return Status::InvalidArgument(where + ": leaf '" + node.field->name() +
+          return Status::InvalidArgument(where, ": leaf '", node.field->name(),
                                          "' has no values buffer; validate the batch");
         }
         break;
       case LeafKind::kVariable:
         if (a.length > 0 && (a.buffers.size() < 3 || !a.buffers[1])) {
-          return Status::InvalidArgument(where + ": leaf '" + node.field->name() +
+          return Status::InvalidArgument(where, ": leaf '", node.field->name(),
                                          "' has no offsets buffer; validate the batch");
         }
         break;
@@ -109,13 +109,13 @@ class Shredder {
         const ArrayData* c = &a;
         for (std::size_t d = 0; d < leaf_.fsl_dims.size(); ++d) {
           if (c->children.empty() || !c->children[0]) {
-            return Status::InvalidArgument(where + ": fixed_size_list '" + node.field->name() +
+            return Status::InvalidArgument(where, ": fixed_size_list '", node.field->name(),
                                            "' has no child array; validate the batch");
           }
           c = c->children[0].get();
         }
         if (c->length > 0 && (c->buffers.size() < 2 || !c->buffers[1])) {
-          return Status::InvalidArgument(where + ": fixed_size_list '" + node.field->name() +
+          return Status::InvalidArgument(where, ": fixed_size_list '", node.field->name(),
                                          "' items have no values buffer; validate the batch");
         }
         break;

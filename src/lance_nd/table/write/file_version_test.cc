@@ -29,7 +29,7 @@ std::vector<std::string> FileVersions(const Dataset& ds) {
 
 Dataset Create21(const std::shared_ptr<io::FileSystem>& fs, const std::string& path) {
   WriteOptions create;
-  create.file_options.version = file::WriterVersion::kV2_1;
+  create.file_options.version = file::FileVersion::kV2_1;
   create.max_rows_per_file = 4;
   std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 10)};
   auto ds = WriteTable(TableLocation(fs, path), rows, create);
@@ -64,9 +64,9 @@ TEST(TableFileVersion, CompactionKeepsTheTablesVersion) {
 TEST(TableFileVersion, FileVersionOfTheManifest) {
   Manifest m;
   m.data_format_version = "2.1";
-  EXPECT_EQ(TableFileVersion(m).value(), file::WriterVersion::kV2_1);
+  EXPECT_EQ(TableFileVersion(m).value(), file::FileVersion::kV2_1);
   m.data_format_version = "2.2";
-  EXPECT_EQ(TableFileVersion(m).value(), file::WriterVersion::kV2_2);
+  EXPECT_EQ(TableFileVersion(m).value(), file::FileVersion::kV2_2);
   m.data_format_version = "2.0";
   EXPECT_EQ(TableFileVersion(m).status().code(), StatusCode::kNotImplemented);
 }

@@ -108,8 +108,8 @@ Fragment FragmentOf(const std::string& name, const file::WrittenFile& written) {
   for (std::size_t i = 0; i < file.fields.size(); ++i) {
     file.column_indices.push_back(static_cast<std::int32_t>(i));
   }
-  file.file_major_version = written.major_version;
-  file.file_minor_version = written.minor_version;
+  file.file_major_version = written.version.major;
+  file.file_minor_version = written.version.minor;
   file.file_size_bytes = written.file_size;
   f.files.push_back(std::move(file));
   return f;

@@ -11,9 +11,9 @@
 
 namespace lance_nd::table {
 
-Result<file::WriterVersion> TableFileVersion(const Manifest& m) {
-  if (m.data_format_version == "2.1") return file::WriterVersion::kV2_1;
-  if (m.data_format_version == "2.2") return file::WriterVersion::kV2_2;
+Result<file::FileVersion> TableFileVersion(const Manifest& m) {
+  if (m.data_format_version == "2.1") return file::FileVersion::kV2_1;
+  if (m.data_format_version == "2.2") return file::FileVersion::kV2_2;
   return Status::NotImplemented("the table's data format is '" + m.data_format_version +
                                 "'; lance-nd writes data files of format 2.1 and 2.2 only");
 }

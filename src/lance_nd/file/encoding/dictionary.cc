@@ -1,0 +1,203 @@
+// Page dictionaries: the choice to dictionary-encode a page (Lance 12's heuristics), its
+// distinct values and indices; and the mapping of decoded indices back through the dictionary.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "lance_nd/core/internal/endian.h"
+#include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/encode_internal.h"
+#include "lance_nd/file/encoding/util.h"
+#include "lance_nd/file/encoding/variable_util.h"
+
+namespace lance_nd::file::internal::encoding {
+
+using detail::Corrupt;
+using detail::Size;
+
+Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& values,
+                                                               const EncodingRequest& request) {
+  constexpr std::uint64_t kMinValues = 100;
+  const std::uint64_t n = values.num_values;
+  if (n < kMinValues) return std::optional<DictionaryEncoded>();
+  const bool variable = values.kind == DataBlock::Kind::kVariable;
+  const bool fixed64 = values.kind == DataBlock::Kind::kFixedWidth && values.bits_per_value == 64 &&
+                       values.fsl.empty() && request.version >= FileVersion::kV2_2;
+  if (!variable && !fixed64) return std::optional<DictionaryEncoded>();
+  if (variable) LND_RETURN_NOT_OK(detail::ValidateVariable(values, "dictionary"));
+  if (fixed64 && Size(values.data) < n * 8) {
+    return detail::InvalidInput("dictionary", "the data buffer is too short");
+  }
+  std::uint64_t max_unique = request.dict_max_cardinality;
+  if (request.dict_divisor && *request.dict_divisor > 0) {
+    max_unique = std::min(max_unique, n / *request.dict_divisor);
+  }
+  auto value_at = [&](std::uint64_t i) -> std::string_view {
+    if (variable) {
+      const std::uint64_t b = detail::OffsetAt(values, i);
+      return {reinterpret_cast<const char*>(values.data->data() + b),
+              static_cast<std::size_t>(detail::OffsetAt(values, i + 1) - b)};
+    }
+    return {reinterpret_cast<const char*>(values.data->data() + i * 8), 8};
+  };
+  // Unique values by open addressing in a table sized for max_unique + 1 entries (no
+  // allocation per value; most pages give up after max_unique distinct values).
+  auto hash_of = [&](std::string_view v) -> std::uint64_t {
+    if (variable) return std::hash<std::string_view>{}(v);
+    std::uint64_t x = 0;  // splitmix64 of the 8 bytes
+    std::memcpy(&x, v.data(), 8);
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+  };
+  constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+  const std::uint64_t slots_needed = 2 * (std::min(max_unique, n) + 1);
+  const std::uint64_t mask = std::bit_ceil(std::max<std::uint64_t>(slots_needed, 16)) - 1;
+  std::vector<std::uint32_t> slots(mask + 1, kEmpty);  // unique id, or kEmpty
+  std::vector<std::uint64_t> order;                    // first occurrence of each unique value
+  std::vector<std::uint64_t> unique_hash;              // its hash
+  std::vector<std::uint32_t> indices(n);
+  std::uint64_t unique_bytes = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string_view v = value_at(i);
+    const std::uint64_t h = hash_of(v);
+    std::uint64_t pos = h & mask;
+    while (slots[pos] != kEmpty) {
+      const std::uint32_t id = slots[pos];
+      if (unique_hash[id] == h && value_at(order[id]) == v) break;
+      pos = (pos + 1) & mask;
+    }
+    if (slots[pos] == kEmpty) {
+      slots[pos] = static_cast<std::uint32_t>(order.size());
+      order.push_back(i);
+      unique_hash.push_back(h);
+      unique_bytes += v.size();
+      if (order.size() > max_unique) return std::optional<DictionaryEncoded>();
+    }
+    indices[i] = slots[pos];
+  }
+  const std::uint64_t index_bytes = n * 4;
+  const std::uint64_t dict_bytes =
+      unique_bytes + (variable ? (order.size() + 1) * (values.bits_per_offset / 8) : 0);
+  const double raw = static_cast<double>(values.DataSize());
+  if (static_cast<double>(dict_bytes + index_bytes) >= request.dict_size_ratio * raw) {
+    return std::optional<DictionaryEncoded>();
+  }
+  DictionaryEncoded out;
+  if (variable && values.bits_per_offset == 64) {
+    std::vector<std::uint64_t> wide(indices.begin(), indices.end());
+    out.indices = DataBlock::Fixed(64, n, detail::BufferFromValues(wide));
+  } else {
+    out.indices = DataBlock::Fixed(32, n, detail::BufferFromValues(indices));
+  }
+  pb::CompressiveEncoding items;
+  if (variable) {
+    detail::VariableBuilder dict(values.bits_per_offset);
+    for (std::uint64_t i : order) {
+      const std::string_view v = value_at(i);
+      dict.Append(reinterpret_cast<const std::uint8_t*>(v.data()), v.size());
+    }
+    LND_ASSIGN_OR_RETURN(out.dictionary, dict.Finish());
+    items = MakeVariable(values.bits_per_offset);
+  } else {
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(order.size() * 8);
+    for (std::uint64_t i : order) {
+      const std::string_view v = value_at(i);
+      bytes.insert(bytes.end(), v.begin(), v.end());
+    }
+    out.dictionary =
+        DataBlock::Fixed(64, order.size(), array::Buffer::FromVector(std::move(bytes)));
+    items = MakeFlat(64);
+  }
+  if (request.version >= FileVersion::kV2_2) {
+    // Lance 12 compresses 2.2 dictionaries with LZ4 by default.
+    items = MakeGeneral(EncodingRequest::Compression::kLz4, std::nullopt, std::move(items));
+  }
+  out.dictionary_encoding = detail::Share(std::move(items));
+  LND_ASSIGN_OR_RETURN(out.dictionary_bytes, EncodeBlock(*out.dictionary_encoding, out.dictionary));
+  return std::optional<DictionaryEncoded>(std::move(out));
+}
+
+Result<DataBlock> GatherDictionary(const DataBlock& dictionary, const DataBlock& indices) {
+  constexpr std::string_view kName = "dictionary";
+  if (indices.kind != DataBlock::Kind::kFixedWidth ||
+      !detail::IsWordWidth(indices.bits_per_value)) {
+    return Corrupt(kName, "indices must be 8/16/32/64-bit integers");
+  }
+  const std::uint64_t iw = indices.bits_per_value / 8;
+  if (Size(indices.data) < indices.num_values * iw) {
+    return Corrupt(kName, indices.num_values, " indices need ", indices.num_values * iw,
+                   " bytes, have ", Size(indices.data));
+  }
+  auto index_at = [&](std::uint64_t i) -> std::uint64_t {
+    const std::uint8_t* p = indices.data->data() + i * iw;
+    switch (iw) {
+      case 1:
+        return *p;
+      case 2:
+        return LoadLE<std::uint16_t>(p);
+      case 4:
+        return LoadLE<std::uint32_t>(p);
+      default:
+        return LoadLE<std::uint64_t>(p);
+    }
+  };
+  const std::uint64_t n = indices.num_values;
+  const std::uint64_t items = dictionary.num_values;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (index_at(i) >= items) {
+      return Corrupt(kName, "index ", index_at(i), " at position ", i,
+                     " is out of range for a dictionary of ", items, " items");
+    }
+  }
+  if (dictionary.kind == DataBlock::Kind::kFixedWidth) {
+    if (dictionary.bits_per_value % 8 != 0 || dictionary.bits_per_value == 0) {
+      return Status::NotImplemented("dictionary: items of ", dictionary.bits_per_value,
+                                    " bits are not supported");
+    }
+    const std::uint64_t w = dictionary.bits_per_value / 8;
+    if (Size(dictionary.data) < items * w) {
+      return Corrupt(kName, items, " items of ", w, " bytes need ", items * w, " bytes, have ",
+                     Size(dictionary.data));
+    }
+    std::uint8_t* out = nullptr;
+    auto buffer = detail::Allocate(n * w, &out);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::memcpy(out + i * w, dictionary.data->data() + index_at(i) * w, w);
+    }
+    DataBlock result = DataBlock::Fixed(dictionary.bits_per_value, n, std::move(buffer));
+    result.items_per_value = dictionary.items_per_value;
+    for (const auto& layer : dictionary.fsl) result.fsl.push_back({layer.dimension, nullptr});
+    return result;
+  }
+  if (dictionary.kind == DataBlock::Kind::kVariable) {
+    LND_RETURN_NOT_OK(detail::ValidateVariable(dictionary, kName));
+    std::uint64_t total = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t k = index_at(i);
+      total += detail::OffsetAt(dictionary, k + 1) - detail::OffsetAt(dictionary, k);
+    }
+    if (total > (dictionary.bits_per_offset == 32 ? 0xFFFFFFFFull : (std::uint64_t{1} << 40))) {
+      return Corrupt(kName, n, " indices materialise ", total, " bytes, more than ",
+                     dictionary.bits_per_offset, "-bit offsets can address");
+    }
+    detail::VariableBuilder out(dictionary.bits_per_offset);
+    out.Reserve(n, total);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::uint64_t k = index_at(i);
+      const std::uint64_t b = detail::OffsetAt(dictionary, k);
+      out.Append(dictionary.data->data() + b, detail::OffsetAt(dictionary, k + 1) - b);
+    }
+    auto r = out.Finish();
+    if (!r.ok()) return Corrupt(kName, "materialised values exceed 32-bit offsets");
+    return r;
+  }
+  return Status::NotImplemented("dictionary: constant or all-null dictionaries are not supported");
+}
+
+}  // namespace lance_nd::file::internal::encoding
