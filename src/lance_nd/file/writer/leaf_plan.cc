@@ -3,13 +3,13 @@
 #include <string>
 #include <utility>
 
-#include "lance_nd/file/lance_schema_internal.h"
-
 namespace lance_nd::file::internal::writer {
 namespace {
 
 using array::DataType;
 using array::TypeId;
+
+std::string UnitName(array::TimeUnit unit) { return std::string(array::TimeUnitName(unit)); }
 
 // Legacy lance.file.Encoding values Lance still writes into the schema.
 constexpr int kEncodingNone = 0;
@@ -38,7 +38,7 @@ class Planner {
   Status AddField(const array::Field& field, std::int32_t parent_id, int top_level_index,
                   std::vector<PathNode> path) {
     const DataType& type = *field.type();
-    LND_ASSIGN_OR_RETURN(std::string logical, internal::LogicalTypeName(type));
+    LND_ASSIGN_OR_RETURN(std::string logical, LogicalTypeOf(type));
     std::int32_t id = 0;
     if (ids_.empty()) {
       id = static_cast<std::int32_t>(plan_->fields.size());
@@ -166,6 +166,72 @@ class Planner {
 };
 
 }  // namespace
+
+Result<std::string> LogicalTypeOf(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kNull:
+      return std::string("null");
+    case TypeId::kBool:
+      return std::string("bool");
+    case TypeId::kInt8:
+      return std::string("int8");
+    case TypeId::kInt16:
+      return std::string("int16");
+    case TypeId::kInt32:
+      return std::string("int32");
+    case TypeId::kInt64:
+      return std::string("int64");
+    case TypeId::kUInt8:
+      return std::string("uint8");
+    case TypeId::kUInt16:
+      return std::string("uint16");
+    case TypeId::kUInt32:
+      return std::string("uint32");
+    case TypeId::kUInt64:
+      return std::string("uint64");
+    case TypeId::kFloat16:
+      return std::string("halffloat");
+    case TypeId::kFloat32:
+      return std::string("float");
+    case TypeId::kFloat64:
+      return std::string("double");
+    case TypeId::kUtf8:
+      return std::string("string");
+    case TypeId::kLargeUtf8:
+      return std::string("large_string");
+    case TypeId::kBinary:
+      return std::string("binary");
+    case TypeId::kLargeBinary:
+      return std::string("large_binary");
+    case TypeId::kFixedSizeBinary:
+      return "fixed_size_binary:" + std::to_string(type.fixed_size());
+    case TypeId::kDate32:
+      return std::string("date32:day");
+    case TypeId::kDate64:
+      return std::string("date64:ms");
+    case TypeId::kTimestamp:
+      return "timestamp:" + UnitName(type.unit()) + ":" +
+             (type.timezone().empty() ? std::string("-") : type.timezone());
+    case TypeId::kDuration:
+      return "duration:" + UnitName(type.unit());
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+      return "decimal:" + std::to_string(type.byte_width() * 8) + ":" +
+             std::to_string(type.precision()) + ":" + std::to_string(type.scale());
+    case TypeId::kStruct:
+      return std::string("struct");
+    case TypeId::kList:
+      return std::string(type.value_type()->id() == TypeId::kStruct ? "list.struct" : "list");
+    case TypeId::kLargeList:
+      return std::string(type.value_type()->id() == TypeId::kStruct ? "large_list.struct"
+                                                                    : "large_list");
+    case TypeId::kFixedSizeList: {
+      LND_ASSIGN_OR_RETURN(std::string inner, LogicalTypeOf(*type.value_type()));
+      return "fixed_size_list:" + inner + ":" + std::to_string(type.fixed_size());
+    }
+  }
+  return Status::NotImplemented("type ", type.ToString(), " has no Lance logical type");
+}
 
 Result<SchemaPlan> PlanSchema(const array::Schema& schema,
                               std::span<const std::int32_t> field_ids) {
