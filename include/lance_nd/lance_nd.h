@@ -34,6 +34,7 @@
 
 #include "lance_nd/file/lance_schema.h"
 #include "lance_nd/file/reader.h"
+#include "lance_nd/file/version.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer_options.h"
 

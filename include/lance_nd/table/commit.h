@@ -16,6 +16,7 @@
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
+#include "lance_nd/version.h"
 
 namespace lance_nd::table {
 
@@ -66,6 +67,6 @@ LANCE_ND_EXPORT std::string NewUuid();
 
 /// \brief The writer version lance-nd records in manifests ("lance-nd", this value).
 inline constexpr const char* kWriterLibrary = "lance-nd";
-inline constexpr const char* kWriterVersion = "0.1.0";
+inline constexpr const char* kWriterVersion = LANCE_ND_VERSION_STRING;
 
 }  // namespace lance_nd::table
