@@ -99,8 +99,7 @@ Status CommitPlan(const std::string& path, const std::string& plan) {
                                         std::istreambuf_iterator<char>());
   if (bytes.empty()) return Status::IOError("cannot read '" + plan + "'");
   LND_ASSIGN_OR_RETURN(auto txn, table::ParseTransaction(bytes, plan));
-  LND_ASSIGN_OR_RETURN(auto ds,
-                       table::CommitTransaction(table::TableLocation::Local(path), txn));
+  LND_ASSIGN_OR_RETURN(auto ds, table::CommitTransaction(table::TableLocation::Local(path), txn));
   std::printf("commit-plan: %s\n", Describe(ds).c_str());
   return Status::OK();
 }

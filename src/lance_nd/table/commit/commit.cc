@@ -244,8 +244,7 @@ Result<NextVersion> BuildNextVersion(const TableLocation& location,
   // As a reader gets it: the inline section holds exactly txn_bytes.
   LND_ASSIGN_OR_RETURN(committed.transaction, ParseTransaction(pending.txn_bytes, manifest_path));
   LND_ASSIGN_OR_RETURN(Dataset ds,
-                       Dataset::FromManifest(location,
-                                             std::move(committed), std::move(versions))
+                       Dataset::FromManifest(location, std::move(committed), std::move(versions))
                            .WithContext("the manifest of version ", version, " built for '",
                                         location.root(), "' (nothing was committed)"));
   return NextVersion{std::move(bytes), std::move(manifest_path), std::move(ds)};

@@ -43,19 +43,16 @@ Status MergeOne(const TableLocation& location, const Manifest& latest, const Fra
                              latest.version, " but ", mine->physical_rows,
                              " when this Delete was planned at version ", read_version);
   }
-  LND_ASSIGN_OR_RETURN(DeletionVector rows,
-                       ReadFragmentDeletions(location, *mine));
-  LND_ASSIGN_OR_RETURN(DeletionVector other,
-                       ReadFragmentDeletions(location, theirs));
+  LND_ASSIGN_OR_RETURN(DeletionVector rows, ReadFragmentDeletions(location, *mine));
+  LND_ASSIGN_OR_RETURN(DeletionVector other, ReadFragmentDeletions(location, theirs));
   rows.Union(other);
   if (rows.size() >= theirs.physical_rows) {
     ours->deleted_fragment_ids.push_back(id);
     ours->updated_fragments.erase(mine);
     return Status();
   }
-  LND_ASSIGN_OR_RETURN(DeletionFile file,
-                       WriteDeletionFile(location, id, latest.version, rows,
-                                         DeletionFileType::kBitmap));
+  LND_ASSIGN_OR_RETURN(DeletionFile file, WriteDeletionFile(location, id, latest.version, rows,
+                                                            DeletionFileType::kBitmap));
   Fragment merged = theirs;
   merged.deletion_file = file;
   *mine = std::move(merged);

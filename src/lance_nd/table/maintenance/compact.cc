@@ -22,8 +22,7 @@ Status ReserveFragmentIds(const Dataset& ds, op::Rewrite* rewrite) {
   Transaction reserve;
   reserve.read_version = ds.version();
   reserve.operation = op::ReserveFragments{static_cast<std::uint32_t>(fresh.size())};
-  LND_ASSIGN_OR_RETURN(Dataset reserved,
-                       CommitTransaction(ds.location(), std::move(reserve)));
+  LND_ASSIGN_OR_RETURN(Dataset reserved, CommitTransaction(ds.location(), std::move(reserve)));
   const std::uint64_t end = std::uint64_t{reserved.manifest().max_fragment_id.value_or(0)} + 1;
   if (end < fresh.size()) {
     return Status::InvalidTable("ReserveFragments committed max fragment id " +
@@ -88,8 +87,7 @@ Result<CompactionResult> Compact(const Dataset& ds, const CompactionOptions& opt
   Transaction txn;
   txn.read_version = ds.version();
   txn.operation = std::move(rewrite);
-  LND_ASSIGN_OR_RETURN(Dataset committed,
-                       CommitTransaction(ds.location(), std::move(txn)));
+  LND_ASSIGN_OR_RETURN(Dataset committed, CommitTransaction(ds.location(), std::move(txn)));
   metrics.committed_version = committed.version();
   return CompactionResult{std::move(committed), metrics};
 }

@@ -131,8 +131,8 @@ TEST_F(RowIdsWriteTest, RebasedAppendTakesIdsAfterTheWinner) {
     Transaction t;
     t.read_version = ds.version();
     op::Append append;
-    LND_ASSIGN_OR_RETURN(append.fragments,
-                         WriteFragments(TableLocation(fs_, path), ds.manifest().fields, batches, w));
+    LND_ASSIGN_OR_RETURN(append.fragments, WriteFragments(TableLocation(fs_, path),
+                                                          ds.manifest().fields, batches, w));
     t.operation = std::move(append);
     return t;
   };

@@ -11,8 +11,8 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
-#include "lance_nd/core/result.h"
 #include "lance_nd/core/internal/thread_pool.h"
+#include "lance_nd/core/result.h"
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer_options.h"
 #include "lance_nd/table/location.h"
