@@ -108,8 +108,6 @@ bool Supported(const DataType& from, const DataType& to, CastMode mode) {
 
 // ---- helpers ----
 
-std::string Str(int64_t v) { return std::to_string(v); }
-
 template <typename T>
 std::string NumStr(T v) {
   char buf[64];
@@ -133,7 +131,7 @@ BufferPtr RebaseValidity(const ArrayData& a) {
 Status OutOfRange(const DataType& from, const DataType& to, const std::string& value, int64_t row,
                   const char* why) {
   return Status::InvalidArgument("cannot cast " + from.ToString() + " to " + to.ToString() +
-                                 ": value " + value + " at row " + Str(row) + " " + why +
+                                 ": value " + value + " at row " + std::to_string(row) + " " + why +
                                  "; use a wider type");
 }
 
@@ -347,16 +345,18 @@ Result<ArrayPtr> CastTime(const ArrayData& a, const DataTypePtr& to, int64_t mul
                        : reinterpret_cast<const int64_t*>(in)[a.offset + row];
     if (mul != 1) {
       const auto m = CheckedMul(v, mul);
-      if (!m) return OutOfRange(*a.type, *to, Str(v), row, "overflows int64 in the finer unit");
+      if (!m)
+        return OutOfRange(*a.type, *to, std::to_string(v), row,
+                          "overflows int64 in the finer unit");
       v = *m;
     }
     if (div != 1) {
       if (v % div != 0) {
-        return Status::InvalidArgument("cannot cast " + a.type->ToString() + " to " +
-                                       to->ToString() + ": value " + Str(v) + " at row " +
-                                       Str(row) + " is not a whole number of " +
-                                       std::string(TimeUnitName(to->unit())) +
-                                       "; keep the finer unit or round the values first");
+        return Status::InvalidArgument(
+            "cannot cast " + a.type->ToString() + " to " + to->ToString() + ": value " +
+            std::to_string(v) + " at row " + std::to_string(row) + " is not a whole number of " +
+            std::string(TimeUnitName(to->unit())) +
+            "; keep the finer unit or round the values first");
       }
       v /= div;
     }
@@ -380,7 +380,7 @@ Result<ArrayPtr> CastBinary(const ArrayData& a, const DataTypePtr& to) {
     if (check_utf8 && internal::FirstInvalidUtf8(reinterpret_cast<const std::uint8_t*>(v.data()),
                                                  static_cast<int64_t>(v.size())) >= 0) {
       return Status::InvalidArgument("cannot cast " + a.type->ToString() + " to " + to->ToString() +
-                                     ": value at row " + Str(row) +
+                                     ": value at row " + std::to_string(row) +
                                      " is not valid UTF-8; keep it as binary");
     }
     b.Append(v);
@@ -408,7 +408,7 @@ Result<ArrayPtr> CastList(const ArrayPtr& array, const DataTypePtr& to, CastMode
   const bool large = to->id() == TypeId::kLargeList;
   if (!large && end - begin > std::numeric_limits<int32_t>::max()) {
     return Status::InvalidArgument("cannot cast " + a.type->ToString() + " to " + to->ToString() +
-                                   ": " + Str(end - begin) +
+                                   ": " + std::to_string(end - begin) +
                                    " list items exceed what int32 offsets can address");
   }
   const int64_t width = large ? 8 : 4;

@@ -8,8 +8,6 @@
 namespace lance_nd::array {
 namespace {
 
-std::string Str(int64_t v) { return std::to_string(v); }
-
 int64_t NumBuffers(TypeId id) {
   switch (id) {
     case TypeId::kNull:
@@ -34,9 +32,10 @@ int64_t BufSize(const ArrayData& a, std::size_t i) {
 Status CheckBufferSize(const ArrayData& a, std::size_t i, const char* what, int64_t needed) {
   const int64_t have = BufSize(a, i);
   if (have < needed) {
-    return Status::InvalidArgument(std::string(what) + " buffer has " + Str(have) +
-                                   " bytes, expected at least " + Str(needed) + " for offset " +
-                                   Str(a.offset) + " + length " + Str(a.length));
+    return Status::InvalidArgument(std::string(what) + " buffer has " + std::to_string(have) +
+                                   " bytes, expected at least " + std::to_string(needed) +
+                                   " for offset " + std::to_string(a.offset) + " + length " +
+                                   std::to_string(a.length));
   }
   return Status::OK();
 }
@@ -52,18 +51,20 @@ Status CheckOffsets(const ArrayData& a, int64_t end, int64_t target_size, const 
   const O* offs = reinterpret_cast<const O*>(a.buffers[1]->data());
   const O first = offs[a.offset];
   if (first < 0) {
-    return Status::InvalidArgument("offset " + Str(a.offset) + " (" + Str(first) + ") is negative");
+    return Status::InvalidArgument("offset " + std::to_string(a.offset) + " (" +
+                                   std::to_string(first) + ") is negative");
   }
   for (int64_t i = a.offset; i < end; ++i) {
     if (offs[i + 1] < offs[i]) {
-      return Status::InvalidArgument("offsets are not monotonic: offset " + Str(i + 1) + " (" +
-                                     Str(offs[i + 1]) + ") is less than offset " + Str(i) + " (" +
-                                     Str(offs[i]) + ")");
+      return Status::InvalidArgument("offsets are not monotonic: offset " + std::to_string(i + 1) +
+                                     " (" + std::to_string(offs[i + 1]) + ") is less than offset " +
+                                     std::to_string(i) + " (" + std::to_string(offs[i]) + ")");
     }
   }
   if (offs[end] > target_size) {
-    return Status::InvalidArgument("offset " + Str(end) + " (" + Str(offs[end]) + ") exceeds " +
-                                   target + " " + Str(target_size));
+    return Status::InvalidArgument("offset " + std::to_string(end) + " (" +
+                                   std::to_string(offs[end]) + ") exceeds " + target + " " +
+                                   std::to_string(target_size));
   }
   return Status::OK();
 }
@@ -79,8 +80,8 @@ Status CheckUtf8(const ArrayData& a) {
     if (e == b) continue;
     const int64_t bad = internal::FirstInvalidUtf8(data + b, e - b);
     if (bad >= 0) {
-      return Status::InvalidArgument("value " + Str(i) + " is not valid UTF-8 (byte " + Str(bad) +
-                                     " of " + Str(e - b) +
+      return Status::InvalidArgument("value " + std::to_string(i) + " is not valid UTF-8 (byte " +
+                                     std::to_string(bad) + " of " + std::to_string(e - b) +
                                      "); use a binary type for arbitrary bytes");
     }
   }
@@ -93,7 +94,7 @@ Status ValidateChild(const ArrayData& parent, std::size_t i, int64_t min_length)
   const FieldPtr& field = parent.type->children()[i];
   if (!field || !field->type()) {
     return Status::InvalidArgument(parent.type->ToString() + " type has a missing child field " +
-                                   Str(static_cast<int64_t>(i)));
+                                   std::to_string(static_cast<int64_t>(i)));
   }
   const Field& f = *field;
   const std::string where = "child '" + f.name() + "' (" + f.type()->ToString() + ")";
@@ -105,8 +106,8 @@ Status ValidateChild(const ArrayData& parent, std::size_t i, int64_t min_length)
                                    ", expected the field's type");
   }
   if (child->length < min_length) {
-    return Status::InvalidArgument(where + ": child has " + Str(child->length) +
-                                   " slots, expected at least " + Str(min_length));
+    return Status::InvalidArgument(where + ": child has " + std::to_string(child->length) +
+                                   " slots, expected at least " + std::to_string(min_length));
   }
   return ValidateImpl(*child).WithContext(where);
 }
@@ -116,8 +117,8 @@ Status ValidateImpl(const ArrayData& a) {
   const DataType& t = *a.type;
   const TypeId id = t.id();
   if (a.length < 0 || a.offset < 0) {
-    return Status::InvalidArgument("array has negative length " + Str(a.length) + " or offset " +
-                                   Str(a.offset));
+    return Status::InvalidArgument("array has negative length " + std::to_string(a.length) +
+                                   " or offset " + std::to_string(a.offset));
   }
   const auto end_opt = CheckedAdd(a.offset, a.length);
   if (!end_opt) return Status::InvalidArgument("offset + length overflows");
@@ -127,30 +128,31 @@ Status ValidateImpl(const ArrayData& a) {
   const int64_t nbuf = NumBuffers(id);
   if (static_cast<int64_t>(a.buffers.size()) != nbuf) {
     return Status::InvalidArgument(t.ToString() + " array has " +
-                                   Str(static_cast<int64_t>(a.buffers.size())) +
-                                   " buffers, expected " + Str(nbuf));
+                                   std::to_string(static_cast<int64_t>(a.buffers.size())) +
+                                   " buffers, expected " + std::to_string(nbuf));
   }
   const std::size_t nchild = t.is_nested() ? t.children().size() : 0;
   if (t.is_list_like() && t.children().size() != 1) {
     return Status::InvalidArgument(t.ToString() + " type has " +
-                                   Str(static_cast<int64_t>(t.children().size())) +
+                                   std::to_string(static_cast<int64_t>(t.children().size())) +
                                    " child fields, expected 1");
   }
   if (a.children.size() != nchild) {
-    return Status::InvalidArgument(t.ToString() + " array has " +
-                                   Str(static_cast<int64_t>(a.children.size())) +
-                                   " children, expected " + Str(static_cast<int64_t>(nchild)));
+    return Status::InvalidArgument(
+        t.ToString() + " array has " + std::to_string(static_cast<int64_t>(a.children.size())) +
+        " children, expected " + std::to_string(static_cast<int64_t>(nchild)));
   }
 
   // Null count and validity.
   if (a.null_count_hint < ArrayData::kUnknownNullCount || a.null_count_hint > a.length) {
-    return Status::InvalidArgument("null count " + Str(a.null_count_hint) +
-                                   " is outside [0, length " + Str(a.length) + "]");
+    return Status::InvalidArgument("null count " + std::to_string(a.null_count_hint) +
+                                   " is outside [0, length " + std::to_string(a.length) + "]");
   }
   if (id == TypeId::kNull) {
     if (a.null_count_hint >= 0 && a.null_count_hint != a.length) {
-      return Status::InvalidArgument("null array has null count " + Str(a.null_count_hint) +
-                                     ", expected its length " + Str(a.length));
+      return Status::InvalidArgument("null array has null count " +
+                                     std::to_string(a.null_count_hint) + ", expected its length " +
+                                     std::to_string(a.length));
     }
     return Status::OK();
   }
@@ -159,13 +161,13 @@ Status ValidateImpl(const ArrayData& a) {
     if (a.null_count_hint >= 0) {
       const int64_t counted = a.length - CountSetBits(a.buffers[0]->data(), a.offset, a.length);
       if (counted != a.null_count_hint) {
-        return Status::InvalidArgument("null count " + Str(a.null_count_hint) +
+        return Status::InvalidArgument("null count " + std::to_string(a.null_count_hint) +
                                        " does not match the validity bitmap, which has " +
-                                       Str(counted) + " nulls");
+                                       std::to_string(counted) + " nulls");
       }
     }
   } else if (a.null_count_hint > 0) {
-    return Status::InvalidArgument("null count " + Str(a.null_count_hint) +
+    return Status::InvalidArgument("null count " + std::to_string(a.null_count_hint) +
                                    " but there is no validity bitmap");
   }
 
@@ -194,7 +196,7 @@ Status ValidateImpl(const ArrayData& a) {
     case TypeId::kFixedSizeList: {
       if (t.fixed_size() < 0) {
         return Status::InvalidArgument("fixed_size_list has negative list size " +
-                                       Str(t.fixed_size()));
+                                       std::to_string(t.fixed_size()));
       }
       const auto needed = CheckedMul<int64_t>(end, t.fixed_size());
       if (!needed) return Status::InvalidArgument("fixed_size_list child length overflows");
@@ -206,7 +208,8 @@ Status ValidateImpl(const ArrayData& a) {
     default: {  // fixed-width values
       const int64_t width = t.byte_width();
       if (width < 0) {
-        return Status::InvalidArgument(t.ToString() + " has a negative byte width " + Str(width));
+        return Status::InvalidArgument(t.ToString() + " has a negative byte width " +
+                                       std::to_string(width));
       }
       const auto needed = CheckedMul<int64_t>(end, width);
       if (!needed) return Status::InvalidArgument("values buffer size overflows");

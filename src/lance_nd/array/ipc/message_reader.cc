@@ -19,8 +19,6 @@ namespace {
 
 constexpr std::uint32_t kContinuation = 0xFFFFFFFFu;
 
-std::string Str(int64_t v) { return std::to_string(v); }
-
 bool IsAligned(const void* p, std::size_t a) {
   return reinterpret_cast<std::uintptr_t>(p) % a == 0;
 }
@@ -39,18 +37,18 @@ class ArrayLoader {
     const DataTypePtr& type = field.type();
     const int node_index = next_node_;
     if (nodes_ == nullptr || static_cast<std::size_t>(next_node_) >= nodes_->size()) {
-      return Status::Corrupt(what_ + ": " + path + ": needs field node " + Str(node_index) +
-                             " but the batch has only " +
-                             Str(nodes_ == nullptr ? 0 : nodes_->size()));
+      return Status::Corrupt(what_ + ": " + path + ": needs field node " +
+                             std::to_string(node_index) + " but the batch has only " +
+                             std::to_string(nodes_ == nullptr ? 0 : nodes_->size()));
     }
     const fb::FieldNode node =
         LoadStruct(*nodes_, static_cast<flatbuffers::uoffset_t>(next_node_++));
     const int64_t length = node.length();
     const int64_t nulls = node.null_count();
     if (length < 0 || nulls < 0 || nulls > length) {
-      return Status::Corrupt(what_ + ": " + path + ": field node " + Str(node_index) +
-                             " has length " + Str(length) + " and null count " + Str(nulls) +
-                             " (expected 0 <= null count <= length)");
+      return Status::Corrupt(what_ + ": " + path + ": field node " + std::to_string(node_index) +
+                             " has length " + std::to_string(length) + " and null count " +
+                             std::to_string(nulls) + " (expected 0 <= null count <= length)");
     }
     if (type->id() == TypeId::kNull) {
       return MakeArrayData(type, length, {}, {}, length);
@@ -111,7 +109,7 @@ class ArrayLoader {
         const auto need = CheckedMul<int64_t>(length, width);
         LND_ASSIGN_OR_RETURN(BufferPtr values, NextBuffer(path));
         if (!need || width < 0) {
-          return Status::Corrupt(what_ + ": " + path + ": length " + Str(length) +
+          return Status::Corrupt(what_ + ": " + path + ": length " + std::to_string(length) +
                                  " overflows the value buffer size");
         }
         LND_RETURN_NOT_OK(CheckSize(values, *need, path, "value buffer"));
@@ -127,23 +125,23 @@ class ArrayLoader {
   Result<BufferPtr> NextBuffer(const std::string& path) {
     const int index = next_buffer_++;
     if (buffers_ == nullptr || static_cast<std::size_t>(index) >= buffers_->size()) {
-      return Status::Corrupt(what_ + ": " + path + ": needs buffer " + Str(index) +
+      return Status::Corrupt(what_ + ": " + path + ": needs buffer " + std::to_string(index) +
                              " but the batch has only " +
-                             Str(buffers_ == nullptr ? 0 : buffers_->size()));
+                             std::to_string(buffers_ == nullptr ? 0 : buffers_->size()));
     }
     const fb::Buffer b = LoadStruct(*buffers_, static_cast<flatbuffers::uoffset_t>(index));
     const int64_t offset = b.offset();
     const int64_t length = b.length();
     const auto end = CheckedAdd(offset, length);
     if (offset < 0 || length < 0 || !end || *end > body_->size()) {
-      return Status::Corrupt(what_ + ": buffer " + Str(index) + " (offset " + Str(offset) +
-                             ", length " + Str(length) + ") exceeds body length " +
-                             Str(body_->size()));
+      return Status::Corrupt(what_ + ": buffer " + std::to_string(index) + " (offset " +
+                             std::to_string(offset) + ", length " + std::to_string(length) +
+                             ") exceeds body length " + std::to_string(body_->size()));
     }
     if (length == 0) return Buffer::Empty();
     LND_ASSIGN_OR_RETURN(BufferPtr raw, Buffer::Slice(body_, offset, length));
     if (codec_ != Compression::kNone) {
-      return DecompressBodyBuffer(codec_, raw, what_ + ": buffer " + Str(index));
+      return DecompressBodyBuffer(codec_, raw, what_ + ": buffer " + std::to_string(index));
     }
     if (!IsAligned(raw->data(), 8)) return Buffer::Copy(raw->data(), raw->size());
     return raw;
@@ -158,7 +156,7 @@ class ArrayLoader {
     }
     const auto need = CheckedMul<int64_t>(length + 1, width);
     if (!need) {
-      return Status::Corrupt(what_ + ": " + path + ": length " + Str(length) +
+      return Status::Corrupt(what_ + ": " + path + ": length " + std::to_string(length) +
                              " overflows the offsets buffer size");
     }
     LND_RETURN_NOT_OK(CheckSize(offsets, *need, path, "offsets buffer"));
@@ -168,8 +166,9 @@ class ArrayLoader {
   Status CheckSize(const BufferPtr& buffer, int64_t need, const std::string& path,
                    const char* kind) {
     if (buffer->size() < need) {
-      return Status::Corrupt(what_ + ": " + path + ": " + kind + " holds " + Str(buffer->size()) +
-                             " bytes, but the field node needs " + Str(need));
+      return Status::Corrupt(what_ + ": " + path + ": " + kind + " holds " +
+                             std::to_string(buffer->size()) + " bytes, but the field node needs " +
+                             std::to_string(need));
     }
     return Status::OK();
   }
@@ -191,13 +190,14 @@ Result<BufferPtr> VerifyRoot(const BufferPtr& bytes, int64_t offset, int64_t len
   LND_ASSIGN_OR_RETURN(BufferPtr meta, Buffer::Slice(bytes, offset, length));
   if (!IsAligned(meta->data(), 8)) meta = Buffer::Copy(meta->data(), meta->size());
   if (length >= static_cast<int64_t>(FLATBUFFERS_MAX_BUFFER_SIZE)) {
-    return Status::Corrupt(what + ": flatbuffer of " + Str(length) + " bytes is too large");
+    return Status::Corrupt(what + ": flatbuffer of " + std::to_string(length) +
+                           " bytes is too large");
   }
   flatbuffers::Verifier verifier(meta->data(), static_cast<std::size_t>(meta->size()),
                                  kMaxFlatbufferDepth, kMaxFlatbufferTables);
   if (!verifier.VerifyBuffer<T>(nullptr)) {
-    return Status::Corrupt(what + ": metadata flatbuffer (" + Str(length) + " bytes at offset " +
-                           Str(offset) + ") failed verification");
+    return Status::Corrupt(what + ": metadata flatbuffer (" + std::to_string(length) +
+                           " bytes at offset " + std::to_string(offset) + ") failed verification");
   }
   *root = flatbuffers::GetRoot<T>(meta->data());
   return meta;
@@ -211,11 +211,11 @@ template Result<BufferPtr> VerifyRoot<fb::Footer>(const BufferPtr&, int64_t, int
 Status CheckVersion(fb::MetadataVersion version, const std::string& what) {
   const int v = static_cast<int>(version);
   if (v < static_cast<int>(fb::MetadataVersion::V4)) {
-    return Status::NotImplemented(what + ": metadata version V" + Str(v + 1) +
+    return Status::NotImplemented(what + ": metadata version V" + std::to_string(v + 1) +
                                   " (Arrow before 0.15) is not supported; expected V4 or V5");
   }
   if (v > static_cast<int>(fb::MetadataVersion::V5)) {
-    return Status::NotImplemented(what + ": metadata version V" + Str(v + 1) +
+    return Status::NotImplemented(what + ": metadata version V" + std::to_string(v + 1) +
                                   " is newer than the V5 this reader understands");
   }
   return Status::OK();
@@ -236,7 +236,7 @@ std::string MessageHeaderName(fb::MessageHeader type) {
     case 5:
       return "sparse tensor";
     default:
-      return "unknown (" + Str(static_cast<int>(type)) + ")";
+      return "unknown (" + std::to_string(static_cast<int>(type)) + ")";
   }
 }
 
@@ -245,23 +245,24 @@ Result<DecodedMessage> ReadMessage(const BufferPtr& bytes, int64_t offset,
   DecodedMessage out;
   const int64_t size = bytes->size();
   if (offset < 0 || offset > size) {
-    return Status::Corrupt(what + ": offset " + Str(offset) + " is outside the " + Str(size) +
-                           " bytes of input");
+    return Status::Corrupt(what + ": offset " + std::to_string(offset) + " is outside the " +
+                           std::to_string(size) + " bytes of input");
   }
   const int64_t remaining = size - offset;
   out.end_offset = offset;
   if (remaining == 0) return out;  // end of the bytes at a message boundary
   if (remaining < 4) {
-    return Status::Corrupt(what + ": truncated message prefix (" + Str(remaining) +
-                           " bytes left at offset " + Str(offset) + ", expected at least 4)");
+    return Status::Corrupt(what + ": truncated message prefix (" + std::to_string(remaining) +
+                           " bytes left at offset " + std::to_string(offset) +
+                           ", expected at least 4)");
   }
   const std::uint8_t* p = bytes->data() + offset;
   int64_t prefix = 4;
   int32_t meta_len = LoadLE<int32_t>(p);
   if (LoadLE<std::uint32_t>(p) == kContinuation) {
     if (remaining < 8) {
-      return Status::Corrupt(what + ": truncated message prefix (" + Str(remaining) +
-                             " bytes left at offset " + Str(offset) + ", expected 8)");
+      return Status::Corrupt(what + ": truncated message prefix (" + std::to_string(remaining) +
+                             " bytes left at offset " + std::to_string(offset) + ", expected 8)");
     }
     prefix = 8;
     meta_len = LoadLE<int32_t>(p + 4);
@@ -271,9 +272,9 @@ Result<DecodedMessage> ReadMessage(const BufferPtr& bytes, int64_t offset,
     return out;
   }
   if (meta_len < 0 || meta_len > remaining - prefix) {
-    return Status::Corrupt(what + ": metadata length " + Str(meta_len) + " at offset " +
-                           Str(offset) + " exceeds the " + Str(remaining - prefix) +
-                           " bytes that follow");
+    return Status::Corrupt(what + ": metadata length " + std::to_string(meta_len) + " at offset " +
+                           std::to_string(offset) + " exceeds the " +
+                           std::to_string(remaining - prefix) + " bytes that follow");
   }
   const fb::Message* message = nullptr;
   LND_ASSIGN_OR_RETURN(out.metadata,
@@ -282,8 +283,8 @@ Result<DecodedMessage> ReadMessage(const BufferPtr& bytes, int64_t offset,
   const int64_t body_offset = offset + prefix + meta_len;
   const int64_t body_length = message->body_length();
   if (body_length < 0 || body_length > size - body_offset) {
-    return Status::Corrupt(what + ": body length " + Str(body_length) + " exceeds the " +
-                           Str(size - body_offset) + " bytes left after the metadata");
+    return Status::Corrupt(what + ": body length " + std::to_string(body_length) + " exceeds the " +
+                           std::to_string(size - body_offset) + " bytes left after the metadata");
   }
   LND_ASSIGN_OR_RETURN(out.body, Buffer::Slice(bytes, body_offset, body_length));
   out.message = message;
@@ -297,13 +298,13 @@ Result<RecordBatchPtr> LoadRecordBatch(const SchemaPtr& schema, const fb::Messag
   if (rb == nullptr) return Status::Corrupt(what + ": record batch message has no header");
   const int64_t num_rows = rb->length();
   if (num_rows < 0) {
-    return Status::Corrupt(what + ": negative row count " + Str(num_rows));
+    return Status::Corrupt(what + ": negative row count " + std::to_string(num_rows));
   }
   Compression codec = Compression::kNone;
   if (const fb::BodyCompression* c = rb->compression()) {
     if (c->method() != fb::BodyCompressionMethod::BUFFER) {
       return Status::NotImplemented(what + ": body compression method " +
-                                    Str(static_cast<int>(c->method())) +
+                                    std::to_string(static_cast<int>(c->method())) +
                                     " is not supported (only BUFFER)");
     }
     switch (c->codec()) {
@@ -315,7 +316,7 @@ Result<RecordBatchPtr> LoadRecordBatch(const SchemaPtr& schema, const fb::Messag
         break;
       default:
         return Status::Corrupt(what + ": unknown body compression codec " +
-                               Str(static_cast<int>(c->codec())) +
+                               std::to_string(static_cast<int>(c->codec())) +
                                " (expected 0 = LZ4_FRAME or 1 = ZSTD)");
     }
   }
@@ -324,11 +325,11 @@ Result<RecordBatchPtr> LoadRecordBatch(const SchemaPtr& schema, const fb::Messag
   columns.reserve(static_cast<std::size_t>(schema->num_fields()));
   for (int i = 0; i < schema->num_fields(); ++i) {
     const Field& field = *schema->field(i);
-    const std::string path = "column " + Str(i) + " '" + field.name() + "'";
+    const std::string path = "column " + std::to_string(i) + " '" + field.name() + "'";
     LND_ASSIGN_OR_RETURN(ArrayPtr col, loader.Load(field, path));
     if (col->length != num_rows) {
-      return Status::Corrupt(what + ": " + path + " has " + Str(col->length) +
-                             " rows, but the batch declares " + Str(num_rows));
+      return Status::Corrupt(what + ": " + path + " has " + std::to_string(col->length) +
+                             " rows, but the batch declares " + std::to_string(num_rows));
     }
     if (Status st = Validate(*col); !st.ok()) {
       return Status::Corrupt(what + ": " + path + ": " + std::string(st.message()));
@@ -355,7 +356,8 @@ Result<BufferPtr> ReadWholeFile(const std::string& path) {
   BufferPtr out = Buffer::AllocateZeroed(size, &data);
   if (size > 0 &&
       std::fread(data, 1, static_cast<std::size_t>(size), f) != static_cast<std::size_t>(size)) {
-    return Status::IOError("short read of '" + path + "' (" + Str(size) + " bytes expected)");
+    return Status::IOError("short read of '" + path + "' (" + std::to_string(size) +
+                           " bytes expected)");
   }
   return out;
 }

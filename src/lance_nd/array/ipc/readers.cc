@@ -16,8 +16,6 @@ namespace {
 constexpr char kMagic[6] = {'A', 'R', 'R', 'O', 'W', '1'};
 constexpr int64_t kMagicSize = 6;
 
-std::string Str(int64_t v) { return std::to_string(v); }
-
 Status NotSupportedMessage(internal::fb::MessageHeader type, const std::string& what) {
   if (type == internal::fb::MessageHeader::DictionaryBatch) {
     return Status::NotImplemented(what +
@@ -57,7 +55,7 @@ Result<IpcStreamReader> IpcStreamReader::Open(BufferPtr bytes) {
   impl->bytes = std::move(bytes);
   LND_ASSIGN_OR_RETURN(auto msg, internal::ReadMessage(impl->bytes, 0, "schema message"));
   if (msg.message == nullptr) {
-    return Status::Corrupt("IPC stream of " + Str(impl->bytes->size()) +
+    return Status::Corrupt("IPC stream of " + std::to_string(impl->bytes->size()) +
                            " bytes has no schema message (expected a schema first)");
   }
   if (msg.message->header_type() != internal::fb::MessageHeader::Schema) {
@@ -82,7 +80,7 @@ const SchemaPtr& IpcStreamReader::schema() const { return impl_->schema; }
 Result<RecordBatchPtr> IpcStreamReader::ReadNext() {
   Impl& s = *impl_;
   if (s.finished) return RecordBatchPtr();
-  const std::string what = "record batch " + Str(s.batches_read);
+  const std::string what = "record batch " + std::to_string(s.batches_read);
   auto msg = internal::ReadMessage(s.bytes, s.offset, what);
   if (!msg.ok()) {
     s.finished = true;
@@ -124,8 +122,9 @@ Result<IpcFileReader> IpcFileReader::Open(BufferPtr bytes) {
   const int64_t size = bytes->size();
   const int64_t min_size = 2 * kMagicSize + 4;
   if (size < min_size) {
-    return Status::Corrupt("IPC file of " + Str(size) + " bytes is too small (at least " +
-                           Str(min_size) + " bytes: magic, footer length, magic)");
+    return Status::Corrupt("IPC file of " + std::to_string(size) +
+                           " bytes is too small (at least " + std::to_string(min_size) +
+                           " bytes: magic, footer length, magic)");
   }
   const std::uint8_t* p = bytes->data();
   if (std::memcmp(p, kMagic, kMagicSize) != 0) {
@@ -138,8 +137,9 @@ Result<IpcFileReader> IpcFileReader::Open(BufferPtr bytes) {
   const int32_t footer_len = LoadLE<int32_t>(p + size - kMagicSize - 4);
   const int64_t footer_end = size - kMagicSize - 4;
   if (footer_len <= 0 || footer_len > footer_end - kMagicSize) {
-    return Status::Corrupt("IPC file footer length " + Str(footer_len) + " is invalid (file of " +
-                           Str(size) + " bytes leaves at most " + Str(footer_end - kMagicSize) +
+    return Status::Corrupt("IPC file footer length " + std::to_string(footer_len) +
+                           " is invalid (file of " + std::to_string(size) +
+                           " bytes leaves at most " + std::to_string(footer_end - kMagicSize) +
                            ")");
   }
   auto impl = std::make_unique<Impl>();
@@ -183,26 +183,28 @@ const Metadata& IpcFileReader::footer_metadata() const { return impl_->footer_me
 
 Result<RecordBatchPtr> IpcFileReader::ReadRecordBatch(int i) const {
   if (i < 0 || i >= num_record_batches()) {
-    return Status::InvalidArgument("record batch index " + Str(i) + " is out of range (file has " +
-                                   Str(num_record_batches()) + ")");
+    return Status::InvalidArgument("record batch index " + std::to_string(i) +
+                                   " is out of range (file has " +
+                                   std::to_string(num_record_batches()) + ")");
   }
   const internal::BlockLocation& b = impl_->blocks[static_cast<std::size_t>(i)];
-  const std::string what = "record batch " + Str(i);
+  const std::string what = "record batch " + std::to_string(i);
   if (b.offset < 0 || b.offset >= impl_->bytes->size() || b.metadata_length <= 0 ||
       b.body_length < 0) {
-    return Status::Corrupt(what + ": footer block (offset " + Str(b.offset) + ", metadata length " +
-                           Str(b.metadata_length) + ", body length " + Str(b.body_length) +
-                           ") is outside the file of " + Str(impl_->bytes->size()) + " bytes");
+    return Status::Corrupt(
+        what + ": footer block (offset " + std::to_string(b.offset) + ", metadata length " +
+        std::to_string(b.metadata_length) + ", body length " + std::to_string(b.body_length) +
+        ") is outside the file of " + std::to_string(impl_->bytes->size()) + " bytes");
   }
   LND_ASSIGN_OR_RETURN(auto msg, internal::ReadMessage(impl_->bytes, b.offset, what));
   if (msg.message == nullptr) {
-    return Status::Corrupt(what + ": footer block at offset " + Str(b.offset) +
+    return Status::Corrupt(what + ": footer block at offset " + std::to_string(b.offset) +
                            " points at an end-of-stream marker");
   }
   const auto type = msg.message->header_type();
   if (type != internal::fb::MessageHeader::RecordBatch) {
-    return Status::Corrupt(what + ": footer block at offset " + Str(b.offset) + " points at a " +
-                           internal::MessageHeaderName(type) + " message");
+    return Status::Corrupt(what + ": footer block at offset " + std::to_string(b.offset) +
+                           " points at a " + internal::MessageHeaderName(type) + " message");
   }
   return internal::LoadRecordBatch(impl_->schema, *msg.message, msg.body, what);
 }
@@ -215,9 +217,10 @@ template <typename Writer>
 Status WriteAll(Writer& writer, std::span<const RecordBatchPtr> batches) {
   for (std::size_t i = 0; i < batches.size(); ++i) {
     if (!batches[i])
-      return Status::InvalidArgument("record batch " + Str(static_cast<int64_t>(i)) + " is null");
+      return Status::InvalidArgument("record batch " + std::to_string(static_cast<int64_t>(i)) +
+                                     " is null");
     LND_RETURN_NOT_OK_CTX(writer.WriteRecordBatch(*batches[i]),
-                          "record batch " + Str(static_cast<int64_t>(i)));
+                          "record batch " + std::to_string(static_cast<int64_t>(i)));
   }
   return writer.Close();
 }
