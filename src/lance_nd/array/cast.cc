@@ -345,9 +345,10 @@ Result<ArrayPtr> CastTime(const ArrayData& a, const DataTypePtr& to, int64_t mul
                        : reinterpret_cast<const int64_t*>(in)[a.offset + row];
     if (mul != 1) {
       const auto m = CheckedMul(v, mul);
-      if (!m)
+      if (!m) {
         return OutOfRange(*a.type, *to, std::to_string(v), row,
                           "overflows int64 in the finer unit");
+      }
       v = *m;
     }
     if (div != 1) {

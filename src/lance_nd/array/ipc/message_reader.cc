@@ -328,8 +328,8 @@ Result<RecordBatchPtr> LoadRecordBatch(const SchemaPtr& schema, const fb::Messag
     const std::string path = "column " + std::to_string(i) + " '" + field.name() + "'";
     LND_ASSIGN_OR_RETURN(ArrayPtr col, loader.Load(field, path));
     if (col->length != num_rows) {
-      return Status::Corrupt(what + ": " + path + " has " + std::to_string(col->length) +
-                             " rows, but the batch declares " + std::to_string(num_rows));
+      return Status::Corrupt(what, ": ", path, " has ", col->length,
+                             " rows, but the batch declares ", num_rows);
     }
     if (Status st = Validate(*col); !st.ok()) {
       return Status::Corrupt(what + ": " + path + ": " + std::string(st.message()));
