@@ -5,7 +5,7 @@
 
 #include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/chunk_table.h"
-#include "lance_nd/file/mapped_slice.h"
+#include "lance_nd/file/page_cache.h"
 
 namespace lance_nd::file::internal {
 namespace {
@@ -23,18 +23,7 @@ constexpr std::uint64_t kMaxShareNum = 1, kMaxShareDen = 2;
 Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std::uint64_t len,
                        const std::string& what) {
   if (len == 0) return Buffer::Empty();
-  if (pos > file.Size() || len > file.Size() - pos) {
-    // Out of range: let ReadAt report it (checked before any allocation).
-    Status st = file.ReadAt(pos, len).status();
-    if (st.ok()) st = Status::IOError("read beyond the end of '", file.path(), "'");
-    return st.WithContext(what);
-  }
-  if (auto view = MappedSlice(file, pos, len)) return view;
-  // Straight into an uninitialised buffer (no zero-fill, no copy).
-  std::uint8_t* p = nullptr;
-  BufferPtr out = Buffer::AllocateUninitialized(static_cast<int64_t>(len), &p);
-  LND_RETURN_NOT_OK_CTX(file.ReadInto(pos, std::span<std::uint8_t>(p, len)), what);
-  return out;
+  return ReadFileBytes(file, pos, len, what);
 }
 
 // Keeps values [drop, drop + keep) of `block`, zero-copy; false when the block's kind cannot
