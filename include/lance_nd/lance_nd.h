@@ -51,3 +51,11 @@
 #include "lance_nd/table/version_info.h"
 #include "lance_nd/table/versions.h"
 #include "lance_nd/table/write.h"
+
+#include "lance_nd/query/filter.h"
+
+#include "lance_nd/api/nd_writer.h"
+#include "lance_nd/api/options.h"
+#include "lance_nd/api/scanner.h"
+#include "lance_nd/api/staged.h"
+#include "lance_nd/api/table.h"

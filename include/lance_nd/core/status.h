@@ -44,6 +44,10 @@ enum class ErrorKind : std::uint8_t {
   kInvalidEncoding,    // stored data that breaks the nd encoding
   kSchemaMismatch,     // types or schemas that do not match
   kNotSupported,       // a valid request lance-nd does not support
+  kTableNotFound,      // nothing at the table's uri (code kNotFound)
+  kTableExists,        // a table is already there (code kAlreadyExists)
+  kCastRejected,       // a type differs from the table's and the casting mode refuses it
+  kParseError,         // a filter (SQL) that does not parse or bind
 };
 
 /// \brief A stable lowercase name of the kind ("invalid dimensions", ...; "" when unspecified).

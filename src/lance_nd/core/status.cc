@@ -52,6 +52,14 @@ std::string_view ErrorKindName(ErrorKind kind) noexcept {
       return "schema mismatch";
     case ErrorKind::kNotSupported:
       return "not supported";
+    case ErrorKind::kTableNotFound:
+      return "table not found";
+    case ErrorKind::kTableExists:
+      return "table exists";
+    case ErrorKind::kCastRejected:
+      return "cast rejected";
+    case ErrorKind::kParseError:
+      return "parse error";
   }
   return "unknown";
 }

@@ -1,0 +1,58 @@
+// NdWriter: any number of Write calls, one commit at Finish. Rows are encoded in groups,
+// buffered, and written as fragments in the background (target_fragment_bytes,
+// write_parallelism); nothing is visible before Finish.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "lance_nd/api/options.h"
+#include "lance_nd/api/table.h"
+#include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
+#include "lance_nd/nd/record_batch.h"
+#include "lance_nd/table/location.h"
+
+namespace lance_nd {
+
+class LANCE_ND_EXPORT NdWriter {
+ public:
+  /// \brief A writer for a new table: options.mode kCreate (TableExists when one is there) or
+  /// kOverwrite (replaces the table at Finish). kAppend behaves as Append below, creating the
+  /// table when missing.
+  static Result<NdWriter> Create(std::string_view uri, const WriteOptions& options = {});
+  static Result<NdWriter> Create(const table::TableLocation& location,
+                                 const WriteOptions& options = {});
+  /// \brief A writer that appends to the latest version of an existing table (TableNotFound
+  /// otherwise).
+  static Result<NdWriter> Append(std::string_view uri, const WriteOptions& options = {});
+  static Result<NdWriter> Append(const table::TableLocation& location,
+                                 const WriteOptions& options = {});
+
+  NdWriter(NdWriter&&) noexcept;
+  NdWriter& operator=(NdWriter&&) noexcept;
+  /// \brief Aborts when neither Finish nor Abort was called.
+  ~NdWriter();
+
+  /// \brief Add rows, in order. After a failed write every later call returns WriterFailed
+  /// naming the first error, and nothing is committed.
+  Status Write(const nd::NdRecordBatch& row);
+  Status Write(std::span<const nd::NdRecordBatch> rows);
+  /// \brief Write what is buffered and commit everything as one version (plus, before it, a
+  /// schema-extension commit when rows brought new variables or keys, and widening commits under
+  /// Casting::kPromote). An empty create is InvalidArgument.
+  Result<Table> Finish();
+  /// \brief Commit nothing; the fragments written are removed (best effort).
+  Status Abort();
+
+  std::uint64_t rows_written() const;
+
+ private:
+  struct Impl;
+  explicit NdWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lance_nd

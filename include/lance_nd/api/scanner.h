@@ -1,0 +1,68 @@
+// Scans of a lance-nd table: one nd record batch per row, in table order, with projection,
+// an exact SQL filter, stats pruning and a limit.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lance_nd/core/result.h"
+#include "lance_nd/export.h"
+#include "lance_nd/nd/record_batch.h"
+#include "lance_nd/table/dataset.h"
+
+namespace lance_nd {
+
+/// \brief The rows of a scan, one at a time. Decoded arrays are slices of the scan's buffers.
+class LANCE_ND_EXPORT NdBatchReader {
+ public:
+  NdBatchReader(NdBatchReader&&) noexcept;
+  NdBatchReader& operator=(NdBatchReader&&) noexcept;
+  ~NdBatchReader();
+  /// \brief The next row, or nullopt after the last one.
+  Result<std::optional<nd::NdRecordBatch>> Next();
+
+ private:
+  friend class Scanner;
+  struct Impl;
+  explicit NdBatchReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+class LANCE_ND_EXPORT Scanner {
+ public:
+  explicit Scanner(table::Dataset dataset);
+
+  /// \brief Read only these variables; every row keeps its global attributes, so an empty list
+  /// reads only global attributes. A nested name (`sst.attrs`) is InvalidArgument when the scan
+  /// opens; so is an unknown variable (naming the ones that exist).
+  Scanner& Project(std::vector<std::string> variables);
+  /// \brief Keep exactly the rows for which the Lance SQL `sql` is TRUE.
+  Scanner& Filter(std::string sql);
+  /// \brief Skip the rows that the stats prove cannot match `sql` (query::PruneFilter); rows
+  /// that pass are returned whole. Combines with Filter (both must hold).
+  Scanner& Prune(std::string sql);
+  Scanner& Limit(std::uint64_t rows);
+  /// \brief Rows read from the table per batch (default 256).
+  Scanner& BatchRows(std::int64_t rows);
+  /// \brief Threads decoding rows into nd record batches (default: the worker pool's size).
+  Scanner& DecodeParallelism(int threads);
+
+  Result<NdBatchReader> Open() const;
+  Result<std::vector<nd::NdRecordBatch>> ReadAll() const;
+  /// \brief Rows that would be returned, without decoding them.
+  Result<std::uint64_t> CountRows() const;
+
+ private:
+  table::Dataset dataset_;
+  std::optional<std::vector<std::string>> projection_;
+  std::string filter_;
+  std::string prune_;
+  std::optional<std::uint64_t> limit_;
+  std::int64_t batch_rows_ = 256;
+  int decode_parallelism_ = 0;
+};
+
+}  // namespace lance_nd
