@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lance_nd/array/builder.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/reader.h"
@@ -389,6 +390,47 @@ TEST(FileWriterTest, BackgroundPageErrorNamesColumnAndRowsAndSticks) {
     LND_EXPECT_ERROR(writer->Write(*batch), StatusCode::kNotImplemented, want);
     LND_EXPECT_ERROR(writer->Finish().status(), StatusCode::kNotImplemented, want);
   }
+}
+
+}  // namespace
+}  // namespace lance_nd::file
+
+namespace lance_nd::file {
+namespace {
+
+// The layouts of the pages of a struct column's leaf, written with `top_metadata` on the struct.
+std::vector<std::string> LeafPageLayouts(const a::Metadata& top_metadata) {
+  auto type = a::Struct({a::MakeField("a", a::Int32(), false)});
+  auto schema = a::MakeSchema({a::MakeField("s", type, true, top_metadata)});
+  a::StructBuilder b(type);
+  for (int i = 0; i < 100; ++i) {
+    b.Append(true);
+    static_cast<a::PrimitiveBuilder<std::int32_t>*>(b.child_builder(0))->Append(i * 7);
+  }
+  auto fs = io::MakeMemoryFileSystem();
+  auto out = fs->Create("f.lance");
+  auto writer = FileWriter::Open(std::move(*out), schema);
+  EXPECT_TRUE(writer.ok()) << writer.status().ToString();
+  auto batch = a::RecordBatch::Make(schema, 100, {*b.Finish()});
+  EXPECT_TRUE((*writer)->Write(**batch).ok());
+  EXPECT_TRUE((*writer)->Finish().ok());
+  auto reader = FileReader::Open(*fs->OpenForRead("f.lance"));
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  std::vector<std::string> layouts;
+  for (const auto& c : reader->Describe().columns) {
+    for (const auto& p : c.pages) layouts.push_back(p.layout);
+  }
+  return layouts;
+}
+
+// Lance 12 reads the structural encoding of a nested column from its top-level field.
+TEST(FileWriterTest, StructuralEncodingOfTheTopLevelFieldReachesItsLeaves) {
+  for (const auto& l :
+       LeafPageLayouts(a::Metadata({{"lance-encoding:structural-encoding", "fullzip"}}))) {
+    EXPECT_EQ(l.rfind("full-zip", 0), 0u) << l;
+  }
+  for (const auto& l : LeafPageLayouts({}))
+    EXPECT_EQ(l.rfind("full-zip", 0), std::string::npos) << l;
 }
 
 }  // namespace
