@@ -11,6 +11,11 @@
 //       columns for both, several fragments), delete its first row, widen `v` to float64, and
 //       print the expected rows and `v` stats as JSON ({"rows": [{"v": [...] | null, "w":
 //       [...]}], "stats": [{"min": x, "max": y} | null]}), from the rows as written.
+//   api_cast_tool mixed-order TABLE
+//       three stagers stage one row each, v = [x, x+1] (x = 1, 2, 3) with attribute keys
+//       (b, a), (a, b), (c, a) (value "val_<key>") and global keys g<key> = x in the reverse
+//       order; one commit. Each data file lists its struct children in its own order; lance-nd
+//       reads the rows back and compares them.
 //
 // Exit status: 0 on success, 1 on an error or difference, 2 on bad usage.
 #include <cstdio>
@@ -156,15 +161,46 @@ Status Widen(const std::string& path, std::uint64_t seed) {
   return Status::OK();
 }
 
+// Three stagers whose attribute and global keys come in different orders (b,a / a,b / c,a):
+// each staged data file keeps its own order of struct children, unlike the committed schema.
+Status MixedOrder(const std::string& table) {
+  auto row = [](std::vector<std::string> keys, double x) {
+    nd::Attributes attrs;
+    for (auto& k : keys) attrs.Set(k, "val_" + k);
+    nd::Attributes g;
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) g.Set("g" + *it, x);
+    auto a =
+        *nd::NdArrowArray::Make(array::MakePrimitiveArray<double>(array::Float64(), {x, x + 1}),
+                                *nd::Dimensions::Make({"x"}, {2}), attrs);
+    return *nd::NdRecordBatch::FromArrays({{"v", a}}, g);
+  };
+  const std::vector<nd::NdRecordBatch> ra = {row({"b", "a"}, 1)}, rb = {row({"a", "b"}, 2)},
+                                       rc = {row({"c", "a"}, 3)};
+  std::vector<StagedFragments> staged;
+  for (auto* r : {&ra, &rb, &rc}) {
+    LND_ASSIGN_OR_RETURN(auto s, StageAndShip(table, *r, WriteMode::kCreate));
+    staged.push_back(s);
+  }
+  LND_ASSIGN_OR_RETURN(auto t, CommitStaged(table, staged));
+  LND_ASSIGN_OR_RETURN(auto back, api::testing::ReadRows(t.dataset()));
+  std::vector<nd::NdRecordBatch> all = {ra[0], rb[0], rc[0]};
+  return interop::CompareRows(all, back, "order");
+  return Status::OK();
+}
+
 int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   Status st;
   if (args.size() == 3 && args[0] == "stage") {
     st = Stage(args[1], args[2]);
+  } else if (args.size() == 2 && args[0] == "mixed-order") {
+    st = MixedOrder(args[1]);
   } else if (args.size() == 3 && args[0] == "widen") {
     st = Widen(args[1], std::stoull(args[2]));
   } else {
-    std::fprintf(stderr, "usage: api_cast_tool stage TABLE CASE.json | widen TABLE SEED\n");
+    std::fprintf(
+        stderr,
+        "usage: api_cast_tool stage TABLE CASE.json | widen TABLE SEED | mixed-order TABLE\n");
     return 2;
   }
   if (!st.ok()) {

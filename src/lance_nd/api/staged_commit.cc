@@ -86,13 +86,13 @@ Result<Plan> PlanSchema(const std::optional<table::Dataset>& table, bool overwri
   if (overwrite) {
     LND_ASSIGN_OR_RETURN(plan.fields, table::FieldsFromSchema(*merged));
     plan.schema_changed = true;
-    return plan;
+  } else {
+    std::vector<std::string> added;
+    const table::Manifest& m = table->manifest();
+    LND_ASSIGN_OR_RETURN(plan.fields, table::MergeFields(m.fields, *table->schema(), *merged,
+                                                         table::NextFieldId(m), &added));
+    plan.schema_changed = !added.empty();
   }
-  std::vector<std::string> added;
-  const table::Manifest& m = table->manifest();
-  LND_ASSIGN_OR_RETURN(plan.fields, table::MergeFields(m.fields, *table->schema(), *merged,
-                                                       table::NextFieldId(m), &added));
-  plan.schema_changed = !added.empty();
   return plan;
 }
 

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <random>
 #include <string>
@@ -431,6 +434,94 @@ TEST(StagedWrites, TheCommittedTableWidens) {
   EXPECT_TRUE(back[0].column(0).value_type()->Equals(*array::Int64()));
   EXPECT_EQ(api::testing::Doubles(back[0].column(0).values()),
             api::testing::Doubles(rows[0].column(0).values()));
+}
+
+TEST(StagedWrites, WidenCoversFragmentsWrittenBeforeTheVariableExisted) {
+  Rng rng(28);
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  auto make = [&](const std::string& name, DataTypePtr type) {
+    return *nd::NdRecordBatch::FromArrays(
+        {{name,
+          *nd::NdArrowArray::Make(RandomValues(rng, type, 3), *nd::Dimensions::Make({"x"}, {3}))}});
+  };
+  const std::vector<nd::NdRecordBatch> first = {make("w", array::Float32()),
+                                                make("w", array::Float32())};
+  LND_ASSERT_OK_AND_ASSIGN(auto a, StageRows(location.root(), first, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&a, 1), options));
+  const std::vector<nd::NdRecordBatch> second = {make("v", array::Int16()),
+                                                 make("w", array::Float32())};
+  options.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(auto b, StageRows(location.root(), second, options));
+  LND_ASSERT_OK_AND_ASSIGN(t, CommitStaged(location.root(), std::span(&b, 1), options));
+  LND_ASSERT_OK(t.Widen("v", array::Int32()));
+  std::vector<nd::NdRecordBatch> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  LND_ASSERT_OK_AND_ASSIGN(auto back, ReadRows(t.dataset()));
+  ASSERT_EQ(back.size(), all.size());
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    ASSERT_EQ(back[r].GetColumn("v") == nullptr, all[r].GetColumn("v") == nullptr) << r;
+    if (const auto* v = back[r].GetColumn("v")) {
+      EXPECT_TRUE(v->value_type()->Equals(*array::Int32()));
+      EXPECT_EQ(api::testing::Doubles(v->values()),
+                api::testing::Doubles(all[r].GetColumn("v")->values()));
+    }
+    const auto* w = back[r].GetColumn("w");
+    ASSERT_EQ(w == nullptr, all[r].GetColumn("w") == nullptr) << r;
+    if (w != nullptr) {
+      EXPECT_TRUE(w->Equals(*all[r].GetColumn("w")));
+    }
+  }
+}
+
+// Stagers in separate processes (fork): each writes its files and hands back the JSON through
+// a pipe; the parent commits them all.
+TEST(StagedWrites, StagersInSeparateProcesses) {
+  const Universe u = MakeUniverse();
+  Rng rng(29);
+  const std::string uri = TempTable("fork");
+  std::vector<std::vector<nd::NdRecordBatch>> parts;
+  std::vector<nd::NdRecordBatch> all;
+  for (int s = 0; s < 3; ++s) {
+    parts.push_back(RandomRows(rng, u, static_cast<int>(Uniform(rng, 1, 6))));
+    all.insert(all.end(), parts.back().begin(), parts.back().end());
+  }
+  std::vector<StagedFragments> staged;
+  for (const auto& part : parts) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {  // the stager: stage, write the JSON, leave without running atexit code
+      ::close(fds[0]);
+      auto s = StageRows(uri, part);
+      const std::string out = s.ok() ? s->ToJson() : "error: " + s.status().ToString();
+      std::size_t done = 0;
+      while (done < out.size()) {
+        const auto n = ::write(fds[1], out.data() + done, out.size() - done);
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+      ::_exit(s.ok() ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string json;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+      json.append(buf, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << json;
+    LND_ASSERT_OK_AND_ASSIGN(auto s, StagedFragments::FromJson(json));
+    staged.push_back(std::move(s));
+  }
+  EXPECT_TRUE(table::Dataset::Open(table::TableLocation::Local(uri)).status().IsNotFound());
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(uri, staged));
+  EXPECT_EQ(t.version(), 1u);
+  ExpectRows(t.dataset(), all);
+  std::filesystem::remove_all(uri);
 }
 
 }  // namespace

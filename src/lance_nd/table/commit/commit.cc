@@ -11,6 +11,8 @@
 #include <thread>
 #include <utility>
 
+#include <unistd.h>
+
 #include "lance_nd/table/commit/build_manifest.h"
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest_cache.h"
@@ -18,15 +20,24 @@
 namespace lance_nd::table {
 namespace {
 
+std::mt19937_64 FreshRng() {
+  std::random_device rd;
+  const std::uint64_t t = static_cast<std::uint64_t>(
+      std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  std::seed_seq seq{
+      rd(), rd(), rd(), rd(), static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(t >> 32)};
+  return std::mt19937_64(seq);
+}
+
+// Reseeded in a forked child: processes forked from one parent would otherwise draw the same
+// UUIDs, so their data files (e.g. of staged writes) would get the same names.
 std::mt19937_64& Rng() {
-  thread_local std::mt19937_64 rng([] {
-    std::random_device rd;
-    const std::uint64_t t = static_cast<std::uint64_t>(
-        std::chrono::high_resolution_clock::now().time_since_epoch().count());
-    std::seed_seq seq{
-        rd(), rd(), rd(), rd(), static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(t >> 32)};
-    return std::mt19937_64(seq);
-  }());
+  thread_local std::mt19937_64 rng = FreshRng();
+  thread_local pid_t owner = ::getpid();
+  if (const pid_t now = ::getpid(); now != owner) {
+    rng = FreshRng();
+    owner = now;
+  }
   return rng;
 }
 
