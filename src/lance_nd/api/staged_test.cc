@@ -475,6 +475,54 @@ TEST(StagedWrites, WidenCoversFragmentsWrittenBeforeTheVariableExisted) {
   }
 }
 
+// Stats columns: a new table staged with options.stats, then rows with a new variable appended
+// by a stage (the table has stats, so the stage writes them); min/max against an independent
+// computation over the rows.
+TEST(StagedWrites, StatsColumnsAreStagedWhenTheTableHasStats) {
+  Rng rng(30);
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  options.stats = true;
+  auto make = [&](const std::string& name, DataTypePtr type) {
+    const auto n = static_cast<uint64_t>(Uniform(rng, 0, 5));
+    return *nd::NdRecordBatch::FromArrays(
+        {{name, *nd::NdArrowArray::Make(RandomValues(rng, type, static_cast<int64_t>(n)),
+                                        *nd::Dimensions::Make({"x"}, {n}))}});
+  };
+  std::vector<nd::NdRecordBatch> first, second;
+  for (int i = 0; i < 6; ++i) first.push_back(make("t", array::Float32()));
+  for (int i = 0; i < 6; ++i)
+    second.push_back(make(i % 2 ? "t" : "c", i % 2 ? array::Float32() : array::Int32()));
+  auto a = StageRows(location.root(), first, options);
+  if (a.status().IsNotImplemented()) GTEST_SKIP() << a.status().ToString();
+  LND_ASSERT_OK(a.status());
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&*a, 1), options));
+  EXPECT_TRUE(HasStats(*t.schema()));
+  options.stats = false;  // an append writes stats exactly when the table has them
+  options.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(auto b, StageRows(location.root(), second, options));
+  LND_ASSERT_OK_AND_ASSIGN(t, CommitStaged(location.root(), std::span(&b, 1), options));
+  std::vector<nd::NdRecordBatch> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  ExpectRows(t.dataset(), all);
+  for (const auto& [name, type] : std::vector<std::pair<std::string, DataTypePtr>>{
+           {"t", array::Float32()}, {"c", array::Int32()}}) {
+    table::TableScanOptions o;
+    o.projection = {"__stats__:" + name};
+    LND_ASSERT_OK_AND_ASSIGN(auto got, table::ReadTable(t.dataset(), o));
+    const auto want = api::testing::StatsColumnFor(all, name, type);
+    ASSERT_EQ(got->column(0)->length, want->length);
+    for (int64_t r = 0; r < want->length; ++r)
+      EXPECT_EQ(got->column(0)->IsNull(r), want->IsNull(r)) << name << r;
+    for (std::size_t k = 0; k < 2; ++k) {
+      EXPECT_EQ(api::testing::Doubles(got->column(0)->children[k]),
+                api::testing::Doubles(want->children[k]))
+          << name;
+    }
+  }
+}
+
 // Stagers in separate processes (fork): each writes its files and hands back the JSON through
 // a pipe; the parent commits them all.
 TEST(StagedWrites, StagersInSeparateProcesses) {

@@ -1,14 +1,18 @@
-// PLACEHOLDER for ResolveLocation, CheckFormat and HasStats (api/table.h), whose own sources
-// belong with Table::Open / Write; delete this file when those sources are in the tree (the
-// linker reports the duplicates). Same behaviour: `memory://name` is the process-wide memory
-// file system, `file://` or a plain path the local disk; the format and stats markers.
+// PLACEHOLDER for ResolveLocation, CheckFormat and HasStats (api/table.h) and the stats columns
+// (WithStatsColumns, api/stats.h), whose own sources belong with Table::Open / Write; delete
+// this file when those sources are in the tree (the linker reports the duplicates). Same
+// behaviour: `memory://name` is the process-wide memory file system, `file://` or a plain path
+// the local disk; the format and stats markers. Stats columns are not computed here:
+// NotImplemented.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "lance_nd/api/table.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/nd/format.h"
+#include "lance_nd/nd/record_batch.h"
 
 namespace lance_nd {
 
@@ -37,4 +41,13 @@ bool HasStats(const array::Schema& schema) {
   return marker && *marker == nd::kStatsMetadataValue;
 }
 
+namespace internal {
+
+Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch&,
+                                               std::span<const nd::NdRecordBatch>,
+                                               const array::SchemaPtr&) {
+  return Status::NotImplemented("stats columns need the stats writer, which this build lacks");
+}
+
+}  // namespace internal
 }  // namespace lance_nd
