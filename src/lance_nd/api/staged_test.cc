@@ -330,6 +330,50 @@ TEST(StagedWrites, CreateRefusesAnExistingTable) {
   ExpectRows(replaced.dataset(), other_rows);
 }
 
+// Data format 2.1: staged files follow the table's format; new variables are fine, new struct
+// children are refused (Lance 12 cannot read them in 2.1).
+TEST(StagedWrites, TablesOfDataFormat21) {
+  Rng rng(31);
+  const auto location = api::testing::MemoryTable();
+  auto make = [&](const std::string& name, std::vector<std::string> keys) {
+    nd::Attributes attrs;
+    for (const auto& k : keys) attrs.Set(k, "x");
+    return *nd::NdRecordBatch::FromArrays(
+        {{name, *nd::NdArrowArray::Make(RandomValues(rng, array::Float64(), 2),
+                                        *nd::Dimensions::Make({"x"}, {2}), attrs)}});
+  };
+  const std::vector<nd::NdRecordBatch> base = {make("v", {"units"})};
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ds, api::testing::WriteNdTable(location, base, {}, 1 << 20, file::FileVersion::kV2_1));
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  append.file_system = location.file_system();
+  const std::vector<nd::NdRecordBatch> new_var = {make("w", {"units"}), make("v", {"units"})};
+  LND_ASSERT_OK_AND_ASSIGN(auto a, StageRows(location.root(), new_var, append));
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&a, 1), append));
+  EXPECT_EQ(t.dataset().manifest().data_format_version, "2.1");
+  for (const auto& f : t.dataset().fragments()) {
+    for (const auto& file : f.files) EXPECT_EQ(file.file_minor_version, 1u);
+  }
+  std::vector<nd::NdRecordBatch> all = base;
+  all.insert(all.end(), new_var.begin(), new_var.end());
+  ExpectRows(t.dataset(), all);
+  const std::vector<nd::NdRecordBatch> new_key = {make("v", {"units", "scale"})};
+  LND_ASSERT_OK_AND_ASSIGN(auto b, StageRows(location.root(), new_key, append));
+  LND_EXPECT_ERROR(CommitStaged(location.root(), std::span(&b, 1), append),
+                   StatusCode::kNotImplemented, "v.attrs.scale");
+}
+
+TEST(StagedWrites, NothingToStageOrCommitIsAnError) {
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  LND_EXPECT_ERROR(StageRows(location.root(), {}, options), StatusCode::kInvalidArgument,
+                   "no rows");
+  LND_EXPECT_ERROR(CommitStaged(location.root(), {}, options), StatusCode::kInvalidArgument,
+                   "no staged");
+}
+
 TEST(StagedWrites, JsonRoundTripsAndBadJsonIsNamed) {
   Rng rng(25);
   const Universe u = MakeUniverse();
