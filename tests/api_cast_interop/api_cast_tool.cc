@@ -6,10 +6,11 @@
 //       first entry of "commits" as two stagers committed at once (a new table: one Overwrite),
 //       then every later entry as one stager each, all committed together (one version, new
 //       variables and keys included). lance-nd reads the table back and compares every row.
-//   api_cast_tool widen TABLE SEED
-//       write a table of random rows (`v` int32 with nulls and absent rows, `w` float32, stats
-//       columns for both, several fragments), delete its first row, widen `v` to float64, and
-//       print the expected rows and `v` stats as JSON ({"rows": [{"v": [...] | null, "w":
+//   api_cast_tool widen TABLE SEED [2.1|2.2]
+//       write a table (data files of that version, default 2.2) of random rows (`v` int32 with
+//       nulls and absent rows, `w` float32, stats columns for both, several fragments), delete its
+//       first row, widen `v` to float64, and print the expected rows and `v` stats as JSON
+//       ({"rows": [{"v": [...] | null, "w":
 //       [...]}], "stats": [{"min": x, "max": y} | null]}), from the rows as written.
 //   api_cast_tool mixed-order TABLE
 //       three stagers stage one row each, v = [x, x+1] (x = 1, 2, 3) with attribute keys
@@ -99,7 +100,7 @@ nlohmann::json Numbers(const array::ArrayPtr& values) {
   return out;
 }
 
-Status Widen(const std::string& path, std::uint64_t seed) {
+Status Widen(const std::string& path, std::uint64_t seed, file::FileVersion version) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   std::vector<nd::NdRecordBatch> rows;
@@ -133,7 +134,7 @@ Status Widen(const std::string& path, std::uint64_t seed) {
   LND_ASSIGN_OR_RETURN(
       auto ds,
       api::testing::WriteNdTable(location, rows, {{"v", array::Int32()}, {"w", array::Float32()}},
-                                 uniform(1, 8)));
+                                 uniform(1, 8), version));
   const std::uint64_t first = ds.fragments().front().id << 32;
   LND_ASSIGN_OR_RETURN(auto deleted, table::DeleteRows(ds, std::span(&first, 1)));
   LND_ASSIGN_OR_RETURN(auto widened,
@@ -195,12 +196,14 @@ int Main(int argc, char** argv) {
     st = Stage(args[1], args[2]);
   } else if (args.size() == 2 && args[0] == "mixed-order") {
     st = MixedOrder(args[1]);
-  } else if (args.size() == 3 && args[0] == "widen") {
-    st = Widen(args[1], std::stoull(args[2]));
+  } else if ((args.size() == 3 || args.size() == 4) && args[0] == "widen") {
+    const bool v21 = args.size() == 4 && args[3] == "2.1";
+    st = Widen(args[1], std::stoull(args[2]),
+               v21 ? file::FileVersion::kV2_1 : file::FileVersion::kV2_2);
   } else {
-    std::fprintf(
-        stderr,
-        "usage: api_cast_tool stage TABLE CASE.json | widen TABLE SEED | mixed-order TABLE\n");
+    std::fprintf(stderr,
+                 "usage: api_cast_tool stage TABLE CASE.json | widen TABLE SEED [2.1|2.2] | "
+                 "mixed-order TABLE\n");
     return 2;
   }
   if (!st.ok()) {

@@ -7,7 +7,7 @@
 //   find the generated rows, in order. The staged data files were written with stage-local
 //   field ids that the commit remapped in the manifest only, so this checks that Lance reads
 //   columns through DataFile.fields as lance-nd wrote them.
-// widen: api_cast_tool widen writes a table with stats, deletes a row and widens `v` from int32
+// widen: api_cast_tool widen writes a table with stats (data files 2.1 and 2.2), deletes a row and widens `v` from int32
 //   to float64 (new data files under new field ids, old files keeping the other columns);
 //   LanceDB must read `v` and `__stats__:v` as float64 with the values written, and `w` as it
 //   was.
@@ -67,9 +67,13 @@ function numbers(list) {
 }
 
 async function checkWiden(seed) {
-  const label = `seed ${seed} widen`;
-  const dbDir = freshDir(path.join(work, `widen_${seed}`));
-  const expected = JSON.parse(tool(["widen", path.join(dbDir, "t.lance"), String(seed)]));
+  for (const version of ["2.1", "2.2"]) await checkWidenIn(seed, version);
+}
+
+async function checkWidenIn(seed, version) {
+  const label = `seed ${seed} widen ${version}`;
+  const dbDir = freshDir(path.join(work, `widen_${seed}_${version}`));
+  const expected = JSON.parse(tool(["widen", path.join(dbDir, "t.lance"), String(seed), version]));
   const tbl = await open(dbDir);
   const data = await tbl.query().select(["v", "w"]).toArrow();
   const rows = describeTable(data, { strictNullRows: false }).rows;
