@@ -143,19 +143,8 @@ Result<Table> CommitStaged(std::string_view uri, std::span<const StagedFragments
     LND_ASSIGN_OR_RETURN(auto set, api::internal::StagedSetFromJson(s.json_));
     sets.push_back(std::move(set));
   }
-  std::optional<table::Dataset> table;
-  auto opened = table::Dataset::Open(location);
-  if (opened.ok()) {
-    LND_RETURN_NOT_OK(CheckFormat(*opened->schema()));
-    table = std::move(opened).value();
-  } else if (!opened.status().IsNotFound()) {
-    return opened.status();
-  }
-  if (table && options.mode == WriteMode::kCreate) {
-    return Status::AlreadyExists("a table exists at ", location.root(),
-                                 "; commit the staged fragments with mode append or overwrite")
-        .WithKind(ErrorKind::kTableExists);
-  }
+  LND_ASSIGN_OR_RETURN(auto table, api::internal::OpenLatestIfAny(location));
+  if (table && options.mode == WriteMode::kCreate) return api::internal::TableExistsError(location);
   const bool overwrite = !table || options.mode == WriteMode::kOverwrite;
   LND_ASSIGN_OR_RETURN(Plan plan, PlanSchema(table, overwrite, sets));
 
