@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lance_nd/api/table.h"
-
 #include <set>
 #include <string>
 #include <utility>
+
+#include "lance_nd/api/table.h"
 
 namespace lance_nd::api::internal {
 namespace {
