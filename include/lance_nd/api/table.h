@@ -24,6 +24,7 @@
 namespace lance_nd {
 
 class Scanner;
+class StagedFragments;
 
 /// \brief One committed version, oldest first in Table::Versions.
 struct LANCE_ND_EXPORT TableVersion {
@@ -59,6 +60,10 @@ LANCE_ND_EXPORT Status CheckFormat(const array::Schema& schema);
 LANCE_ND_EXPORT bool HasStats(const array::Schema& schema);
 
 class LANCE_ND_EXPORT Table {
+  // CommitStaged (api/staged.h) returns the version it committed.
+  friend Result<Table> CommitStaged(std::string_view, std::span<const StagedFragments>,
+                                    const WriteOptions&);
+
  public:
   /// \brief The latest version of the table at `uri`. TableNotFound when there is no Lance
   /// table, InvalidTable when it is not a lance-nd table of format "1".
