@@ -14,6 +14,7 @@
 
 #include "lance_nd/api/casting.h"
 #include "lance_nd/api/staged_set.h"
+#include "lance_nd/api/stats.h"
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
@@ -23,14 +24,6 @@
 #include "lance_nd/table/write.h"
 
 namespace lance_nd {
-namespace internal {
-/// The stats columns of the table schema `table` computed from `rows` and added to `encoded`
-/// (the rows encoded without them), as the write side computes them (api/stats.h).
-Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded,
-                                               std::span<const nd::NdRecordBatch> rows,
-                                               const array::SchemaPtr& table);
-}  // namespace internal
-
 namespace {
 
 using api::internal::StagedSet;
