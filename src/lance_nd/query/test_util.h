@@ -7,7 +7,7 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/query/filter.h"
 
-namespace lance_nd::query::testing {
+namespace lance_nd::query::testutil {
 
 inline Result<std::vector<std::int64_t>> SelectRows(const array::RecordBatch& batch,
                                                     const std::string& sql) {
@@ -16,4 +16,4 @@ inline Result<std::vector<std::int64_t>> SelectRows(const array::RecordBatch& ba
   return bound.Select(batch);
 }
 
-}  // namespace lance_nd::query::testing
+}  // namespace lance_nd::query::testutil

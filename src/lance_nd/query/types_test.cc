@@ -16,7 +16,7 @@ namespace {
 
 using array::MakeField;
 using V = std::vector<std::int64_t>;
-using testing::SelectRows;
+using testutil::SelectRows;
 
 array::RecordBatchPtr Batch(std::vector<array::FieldPtr> fields,
                             std::vector<array::ArrayPtr> columns) {
