@@ -182,6 +182,9 @@ Status StringToValue(const Column& c, Column* out) {
         if (errno == 0 && !text.empty() && end == text.c_str() + text.size()) {
           parsed->kind = Kind::kInt;
           parsed->ints = {static_cast<std::int64_t>(iv)};
+        } else if (out->kind != Kind::kFloat) {
+          // '2.5' is not an integer: an error, as DataFusion's cast gives, not a truncation.
+          return CastError(quoted, *out->type, "not an integer");
         } else {
           const double dv = std::strtod(text.c_str(), &end);
           if (text.empty() || end != text.c_str() + text.size()) {
