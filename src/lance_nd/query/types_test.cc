@@ -161,6 +161,11 @@ TEST(FilterTypes, Casts) {
   EXPECT_EQ(Rows(*b, "abs(i) < '10'"), (V{1, 2, 3}));  // as numbers: 10 is not below 2 as text
   EXPECT_EQ(Rows(*b, "f > '2'"), (V{0, 2, 3}));        // NaN is above every number
   LND_EXPECT_ERROR(SelectRows(*b, "i = '2.5'"), StatusCode::kInvalidArgument, "not an integer");
+  LND_EXPECT_ERROR(SelectRows(*b, "CAST('300' AS TINYINT) = 1"), StatusCode::kInvalidArgument,
+                   "out of range");
+  LND_EXPECT_ERROR(SelectRows(*b, "CAST('-1' AS INT UNSIGNED) = 1"), StatusCode::kInvalidArgument,
+                   "out of range");
+  EXPECT_EQ(Rows(*b, "CAST('18446744073709551615' AS BIGINT UNSIGNED) > i"), (V{0, 1, 2, 3}));
   LND_EXPECT_ERROR(SelectRows(*b, "i = s"), StatusCode::kInvalidArgument, "'x'");
   EXPECT_EQ(
       Rows(*b,
