@@ -116,6 +116,22 @@ TEST(FilterBind, ProjectionsAndSlices) {
   LND_EXPECT_ERROR(bound->Select(empty), StatusCode::kInvalidArgument, "has no column Depth");
 }
 
+TEST(FilterBind, EmptyBatch) {
+  auto schema = NdSchema();
+  std::vector<array::ArrayPtr> columns;
+  for (const auto& f : schema->fields()) columns.push_back(array::MakeEmptyArray(f->type()));
+  const array::RecordBatch batch(schema, 0, columns);
+  auto bound = Filter::Parse("array_has(sst.values, 1) OR a.b.attrs.units LIKE 'K%' OR Depth > 1")
+                   ->Bind(*schema);
+  ASSERT_TRUE(bound.ok());
+  auto values = bound->Evaluate(batch);
+  ASSERT_TRUE(values.ok()) << values.status().ToString();
+  EXPECT_EQ((*values)->length, 0);
+  auto rows = bound->Select(batch);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+}
+
 TEST(FilterBind, HundredThousandRowsQuickly) {
   const std::int64_t n = 100000;
   auto schema =
