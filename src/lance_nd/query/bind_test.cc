@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "lance_nd/array/builder.h"
+#include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
 #include "lance_nd/query/test_util.h"
 #include "lance_nd/testing/random_arrays.h"
@@ -130,6 +131,21 @@ TEST(FilterBind, EmptyBatch) {
   auto rows = bound->Select(batch);
   ASSERT_TRUE(rows.ok());
   EXPECT_TRUE(rows->empty());
+}
+
+TEST(FilterBind, LongOrChainEvaluates) {
+  std::string sql = "Depth = 0";
+  for (int i = 1; i < 3000; ++i) sql += " OR Depth = " + std::to_string(i);
+  auto schema = array::MakeSchema({MakeField("Depth", array::Int64())});
+  const array::RecordBatch batch(
+      schema, 3,
+      {array::MakePrimitiveArray<std::int64_t>(array::Int64(), {5, 4000, std::nullopt})});
+  auto rows = testutil::SelectRows(batch, sql);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::int64_t>{0}));
+  auto f = Filter::Parse(sql);
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(ExprEquals(*Filter::Parse(f->ToSql())->root(), *f->root()));
 }
 
 TEST(FilterBind, HundredThousandRowsQuickly) {
