@@ -83,8 +83,9 @@ std::vector<std::uint32_t> CodePoints(const std::string& s) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
     std::uint32_t cp = 0;
-    for (std::size_t k = 0; k < n && i + k < s.size(); ++k)
+    for (std::size_t k = 0; k < n && i + k < s.size(); ++k) {
       cp = cp * 256 + static_cast<unsigned char>(s[i + k]);
+    }
     out.push_back(cp);
     i += n;
   }
@@ -416,8 +417,9 @@ class Generator {
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), String(), String());
       case 2: {
         std::vector<ExprPtr> items;
-        for (auto i = rng_.Range(1, 4); i > 0; --i)
+        for (auto i = rng_.Range(1, 4); i > 0; --i) {
           items.push_back(rng_.Chance(0.15) ? NullLiteral() : Number(0));
+        }
         return InList(Number(1), items, rng_.Chance(0.5));
       }
       case 3:
