@@ -119,28 +119,27 @@ Result<ColumnPtr> Compare(BinaryOp op, const ColumnPtr& a_in, const ColumnPtr& b
   const bool same_family = (IsNumberKind(a->kind) && IsNumberKind(b->kind)) ||
                            (is_text(a->kind) && is_text(b->kind)) ||
                            (a->kind == Kind::kBool && b->kind == Kind::kBool);
-  if (!same_family) {  // temporal values, or a string read as a number, date or timestamp {
+  if (!same_family) {  // temporal values, or a string read as a number, date or timestamp
     LND_ASSIGN_OR_RETURN(a, CastColumn(a_in, common));
+    LND_ASSIGN_OR_RETURN(b, CastColumn(b_in, common));
   }
-  LND_ASSIGN_OR_RETURN(b, CastColumn(b_in, common));
-}
-switch (a->kind) {
-  case Kind::kInt:
-  case Kind::kUInt:
-  case Kind::kFloat:
-    return CompareNumbers(op, *a, *b, zero_equal);
-  case Kind::kString:
-  case Kind::kBinary:
-    return ByOp(op, *a, *b, [&](std::size_t i) { return a->strings[i].compare(b->strings[i]); });
-  case Kind::kBool:
-    return ByOp(op, *a, *b, [&](std::size_t i) { return Cmp3(a->bools[i], b->bools[i]); });
-  case Kind::kDate:
-  case Kind::kTimestamp:
-  case Kind::kDuration:
-    return ByOp(op, *a, *b, [&](std::size_t i) { return Cmp3(a->ints[i], b->ints[i]); });
-  default:
-    return Status::InvalidArgument("filter: cannot compare values of type ", a->type->ToString());
-}
+  switch (a->kind) {
+    case Kind::kInt:
+    case Kind::kUInt:
+    case Kind::kFloat:
+      return CompareNumbers(op, *a, *b, zero_equal);
+    case Kind::kString:
+    case Kind::kBinary:
+      return ByOp(op, *a, *b, [&](std::size_t i) { return a->strings[i].compare(b->strings[i]); });
+    case Kind::kBool:
+      return ByOp(op, *a, *b, [&](std::size_t i) { return Cmp3(a->bools[i], b->bools[i]); });
+    case Kind::kDate:
+    case Kind::kTimestamp:
+    case Kind::kDuration:
+      return ByOp(op, *a, *b, [&](std::size_t i) { return Cmp3(a->ints[i], b->ints[i]); });
+    default:
+      return Status::InvalidArgument("filter: cannot compare values of type ", a->type->ToString());
+  }
 }
 
 }  // namespace lance_nd::query

@@ -290,8 +290,8 @@ class Reference {
         return B(array::BoolView(*a).Value(slot));
       case array::TypeId::kInt8:
         v.kind = Val::kInt;
-        v.i = array::PrimitiveView<std::int8_t>(*a).Value(
-            slot);  // NOLINT(bugprone-signed-char-misuse)
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse): int8 values are numbers
+        v.i = array::PrimitiveView<std::int8_t>(*a).Value(slot);
         break;
       case array::TypeId::kInt32:
         v.kind = Val::kInt;
