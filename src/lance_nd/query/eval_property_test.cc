@@ -363,24 +363,24 @@ array::RecordBatchPtr RandomBatch(std::uint64_t seed, std::int64_t rows) {
 }
 
 const std::vector<ColumnPath>& NumberColumns() {
-  static const std::vector<ColumnPath> paths = {{"i8"},    {"i32"},     {"i64"},
-                                                {"u16"},   {"u64"},     {"f32"},
-                                                {"f64"},   {"st", "x"}, {"st", "inner", "y"},
-                                                {"a", "b"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"i8"},    {"i32"},     {"i64"},
+                                                 {"u16"},   {"u64"},     {"f32"},
+                                                 {"f64"},   {"st", "x"}, {"st", "inner", "y"},
+                                                 {"a", "b"}};
+  return kPaths;
 }
 const std::vector<ColumnPath>& SignedColumns() {
-  static const std::vector<ColumnPath> paths = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
+  return kPaths;
 }
 const std::vector<ColumnPath>& StringColumns() {
-  static const std::vector<ColumnPath> paths = {{"s"}, {"ls"}, {"st", "name"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"s"}, {"ls"}, {"st", "name"}};
+  return kPaths;
 }
 const std::vector<ColumnPath>& AnyColumns() {
-  static const std::vector<ColumnPath> paths = {{"st"}, {"st", "inner"}, {"flag"},
-                                                {"s"},  {"f64"},         {"a.b"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"st"}, {"st", "inner"}, {"flag"},
+                                                 {"s"},  {"f64"},         {"a.b"}};
+  return kPaths;
 }
 
 class Generator {

@@ -14,7 +14,7 @@ float HalfToFloat(std::uint16_t bits) {
   const int sign = (bits >> 15) & 1;
   const int exponent = (bits >> 10) & 0x1f;
   const int mantissa = bits & 0x3ff;
-  float v;
+  float v = 0;
   if (exponent == 0) {
     v = std::ldexp(static_cast<float>(mantissa), -24);
   } else if (exponent == 31) {
