@@ -490,6 +490,10 @@ TEST(ScanFilterTest, FiltersOnGlobalAttributesAttributesAndWholeVariables) {
   EXPECT_EQ(pick("array_has(temp.values, 41)"), (Names{"s4"}));
   EXPECT_EQ(pick("NOT (temp.attrs.units = 'degC') OR __global_attrs__.id = 0"),
             (Names{"s0", "s1"}));
+  // Top-level names match ignoring case, as in LanceDB; filters without columns work too.
+  EXPECT_EQ(pick("TEMP.attrs.units = 'degF'"), (Names{"s1"}));
+  EXPECT_EQ(pick("true"), (Names{"s0", "s1", "s2", "s3", "s4"}));
+  EXPECT_EQ(pick("1 = 2"), (Names{}));
   // Rows come back whole.
   const auto rows = Unwrap(s.table->Scan().Filter("__global_attrs__.id = 4").ReadAll());
   ExpectRowsEqual(rows, {s.rows[4]});
@@ -622,6 +626,11 @@ TEST(DeleteTest, DeleteCountsAndNoVersionWhenNothingMatches) {
   EXPECT_EQ(two, 2u);
   EXPECT_EQ(StationNames(Unwrap(table.Scan().ReadAll())), (Names{"s1", "s3"}));
   LND_EXPECT_ERROR(table.Delete(""), StatusCode::kInvalidArgument, "empty");
+  LND_ASSERT_OK_AND_ASSIGN(std::uint64_t rest, table.Delete("true"));
+  EXPECT_EQ(rest, 2u);
+  LND_ASSERT_OK_AND_ASSIGN(auto empty, table.Scan().ReadAll());
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(Unwrap(table.CountRows()), 0u);
 }
 
 }  // namespace
