@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 #include "lance_nd/array/view.h"
@@ -40,20 +41,23 @@ Val B(bool v) {
   return x;
 }
 
-// The order LanceDB's filters use: -NaN < -inf < ... < +inf < +NaN, NaN equal to NaN (of its
-// sign), -0 equal to +0.
-int TotalCompare(double a, double b) {
+// The order LanceDB's filters use: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, NaN equal
+// to NaN (of its sign); -0 equal to +0 when one side is a literal.
+int TotalCompare(double a, double b, bool zero_equal) {
   auto rank = [](double d) { return std::isnan(d) ? (std::signbit(d) ? 0 : 2) : 1; };
   if (rank(a) != rank(b)) return rank(a) < rank(b) ? -1 : 1;
   if (rank(a) != 1) return 0;
-  return a < b ? -1 : (a > b ? 1 : 0);
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (!zero_equal && a == 0 && std::signbit(a) != std::signbit(b)) return std::signbit(a) ? -1 : 1;
+  return 0;
 }
 
 long double Exact(const Val& v) {
   return v.kind == Val::kInt ? static_cast<long double>(v.i) : static_cast<long double>(v.u);
 }
 
-std::optional<int> CompareVals(const Val& a, const Val& b) {
+std::optional<int> CompareVals(const Val& a, const Val& b, bool zero_equal) {
   if (a.kind == Val::kNull || b.kind == Val::kNull) return std::nullopt;
   if (a.kind == Val::kStr) return a.s < b.s ? -1 : (b.s < a.s ? 1 : 0);
   if (a.kind == Val::kBool) return static_cast<int>(a.b) - static_cast<int>(b.b);
@@ -63,7 +67,7 @@ std::optional<int> CompareVals(const Val& a, const Val& b) {
              : v.kind == Val::kInt ? static_cast<double>(v.i)
                                    : static_cast<double>(v.u);
     };
-    return TotalCompare(d(a), d(b));
+    return TotalCompare(d(a), d(b), zero_equal);
   }
   const long double x = Exact(a), y = Exact(b);  // 64-bit significand: exact for all ints
   return x < y ? -1 : (y < x ? 1 : 0);
@@ -112,6 +116,8 @@ std::int64_t Wrap(std::uint64_t v, int bits) {
                     : static_cast<std::int64_t>(v);
 }
 
+bool Lit(const Expr& e) { return e.kind == ExprKind::kLiteral; }
+
 class Reference {
  public:
   Reference(const array::RecordBatch& batch, std::int64_t row) : batch_(batch), row_(row) {}
@@ -140,15 +146,15 @@ class Reference {
         const Val v = Eval(*e.args[0]);
         int t = 0;  // false unless a match (true) or an unknown comparison
         for (std::size_t i = 1; i < e.args.size(); ++i) {
-          const auto c = CompareVals(v, Eval(*e.args[i]));
+          const auto c = CompareVals(v, Eval(*e.args[i]), Lit(*e.args[0]) || Lit(*e.args[i]));
           t = std::max(t, !c ? 1 : (*c == 0 ? 2 : 0));
         }
         return FromTruth(e.negated ? 2 - t : t);
       }
       case ExprKind::kBetween: {
         const Val v = Eval(*e.args[0]);
-        const auto lo = CompareVals(v, Eval(*e.args[1]));
-        const auto hi = CompareVals(v, Eval(*e.args[2]));
+        const auto lo = CompareVals(v, Eval(*e.args[1]), Lit(*e.args[1]));
+        const auto hi = CompareVals(v, Eval(*e.args[2]), Lit(*e.args[2]));
         const int t = std::min(!lo ? 1 : (*lo >= 0 ? 2 : 0), !hi ? 1 : (*hi <= 0 ? 2 : 0));
         return FromTruth(e.negated ? 2 - t : t);
       }
@@ -204,7 +210,7 @@ class Reference {
       case BinaryOp::kMul:
         return Arith(e.op, a, b);
       default: {
-        const auto c = CompareVals(a, b);
+        const auto c = CompareVals(a, b, Lit(*e.args[0]) || Lit(*e.args[1]));
         if (!c) return Null();
         switch (e.op) {
           case BinaryOp::kEq:
@@ -265,15 +271,15 @@ class Reference {
   }
 
   bool Present(const ColumnPath& path) const {
-    std::int64_t slot;
-    bool present;
+    std::int64_t slot = 0;
+    bool present = false;
     Walk(path, &slot, &present);
     return present;
   }
 
   Val Read(const ColumnPath& path) const {
-    std::int64_t slot;
-    bool present;
+    std::int64_t slot = 0;
+    bool present = false;
     const ArrayData* a = Walk(path, &slot, &present);
     Val v;
     if (!present) return v;
@@ -283,7 +289,8 @@ class Reference {
         return B(array::BoolView(*a).Value(slot));
       case array::TypeId::kInt8:
         v.kind = Val::kInt;
-        v.i = array::PrimitiveView<std::int8_t>(*a).Value(slot);
+        v.i = array::PrimitiveView<std::int8_t>(*a).Value(
+            slot);  // NOLINT(bugprone-signed-char-misuse)
         break;
       case array::TypeId::kInt32:
         v.kind = Val::kInt;
@@ -354,14 +361,26 @@ array::RecordBatchPtr RandomBatch(std::uint64_t seed, std::int64_t rows) {
   return std::make_shared<array::RecordBatch>(schema, rows, columns);
 }
 
-const std::vector<ColumnPath> kNumberColumns = {{"i8"},    {"i32"},     {"i64"},
+const std::vector<ColumnPath>& NumberColumns() {
+  static const std::vector<ColumnPath> paths = {{"i8"},    {"i32"},     {"i64"},
                                                 {"u16"},   {"u64"},     {"f32"},
                                                 {"f64"},   {"st", "x"}, {"st", "inner", "y"},
                                                 {"a", "b"}};
-const std::vector<ColumnPath> kSignedColumns = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
-const std::vector<ColumnPath> kStringColumns = {{"s"}, {"ls"}, {"st", "name"}};
-const std::vector<ColumnPath> kAnyColumns = {{"st"}, {"st", "inner"}, {"flag"},
-                                             {"s"},  {"f64"},         {"a.b"}};
+  return paths;
+}
+const std::vector<ColumnPath>& SignedColumns() {
+  static const std::vector<ColumnPath> paths = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
+  return paths;
+}
+const std::vector<ColumnPath>& StringColumns() {
+  static const std::vector<ColumnPath> paths = {{"s"}, {"ls"}, {"st", "name"}};
+  return paths;
+}
+const std::vector<ColumnPath>& AnyColumns() {
+  static const std::vector<ColumnPath> paths = {{"st"}, {"st", "inner"}, {"flag"},
+                                                {"s"},  {"f64"},         {"a.b"}};
+  return paths;
+}
 
 class Generator {
  public:
@@ -392,7 +411,7 @@ class Generator {
   ExprPtr Leaf() {
     switch (rng_.Below(9)) {
       case 0:
-        return IsNull(ColumnRef(Pick(kAnyColumns)), rng_.Chance(0.5));
+        return IsNull(ColumnRef(Pick(AnyColumns())), rng_.Chance(0.5));
       case 1:
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), String(), String());
       case 2: {
@@ -404,8 +423,8 @@ class Generator {
       case 3:
         return Between(Number(1), Number(0), Number(0), rng_.Chance(0.5));
       case 4:
-        return Like(ColumnRef(Pick(kStringColumns)), StringLiteral(Pattern()), rng_.Chance(0.5), "",
-                    rng_.Chance(0.3));
+        return Like(ColumnRef(Pick(StringColumns())), StringLiteral(Pattern()), rng_.Chance(0.5),
+                    "", rng_.Chance(0.3));
       case 5:
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), ColumnRef({"flag"}),
                       BoolLiteral(rng_.Chance(0.5)));
@@ -420,15 +439,15 @@ class Generator {
     switch (rng_.Below(depth > 0 ? 5 : 3)) {
       case 0:
       case 1:
-        return ColumnRef(Pick(kNumberColumns));
+        return ColumnRef(Pick(NumberColumns()));
       case 2:
         return NumberLiteral();
       case 3: {  // signed integer arithmetic (wraps at the wider width)
         const BinaryOp op = static_cast<BinaryOp>(static_cast<int>(BinaryOp::kAdd) +
                                                   static_cast<int>(rng_.Below(3)));
         return Binary(
-            op, ColumnRef(Pick(kSignedColumns)),
-            rng_.Chance(0.5) ? ColumnRef(Pick(kSignedColumns)) : IntLiteral(rng_.Range(-3, 3)));
+            op, ColumnRef(Pick(SignedColumns())),
+            rng_.Chance(0.5) ? ColumnRef(Pick(SignedColumns())) : IntLiteral(rng_.Range(-3, 3)));
       }
       default: {
         const BinaryOp op = static_cast<BinaryOp>(static_cast<int>(BinaryOp::kAdd) +
@@ -441,12 +460,14 @@ class Generator {
 
   ExprPtr NumberLiteral() {
     if (rng_.Chance(0.5)) return IntLiteral(rng_.Range(-3, 3));
-    const double picks[] = {0.0, -0.0, 0.5, -1.5, NAN, INFINITY, -INFINITY, 1e30};
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    const double picks[] = {0.0,  -0.0,  0.5, -1.5, std::numeric_limits<double>::quiet_NaN(),
+                            kInf, -kInf, 1e30};
     return FloatLiteral(picks[rng_.Below(8)]);
   }
 
   ExprPtr String() {
-    if (rng_.Chance(0.5)) return ColumnRef(Pick(kStringColumns));
+    if (rng_.Chance(0.5)) return ColumnRef(Pick(StringColumns()));
     return StringLiteral(Pattern());
   }
 

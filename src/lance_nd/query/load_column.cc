@@ -76,7 +76,9 @@ void LoadValues(const ArrayData& a, std::int64_t base, std::int64_t n, std::vect
   out->resize(static_cast<std::size_t>(n));
   if (v == nullptr) return;
   for (std::int64_t i = 0; i < n; ++i) {
-    (*out)[static_cast<std::size_t>(i)] = static_cast<Out>(v[base + i]);
+    // int8 values are numbers, not characters.
+    (*out)[static_cast<std::size_t>(i)] =
+        static_cast<Out>(v[base + i]);  // NOLINT(bugprone-signed-char-misuse)
   }
 }
 
