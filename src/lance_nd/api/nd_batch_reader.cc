@@ -111,8 +111,8 @@ Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
     take_ = std::move(rows);
     take_pos_ = 0;
   }
-  const std::size_t n =
-      std::min(take_.size() - take_pos_, static_cast<std::size_t>(options_.batch_rows));
+  std::size_t n = std::min(take_.size() - take_pos_, static_cast<std::size_t>(options_.batch_rows));
+  if (options_.limit) n = std::min<std::size_t>(n, *options_.limit - returned_);
   const std::span<const std::uint64_t> chunk(take_.data() + take_pos_, n);
   take_pos_ += n;
   LND_ASSIGN_OR_RETURN(auto batch, table::TakeRows(ds_, chunk, OutputScanOptions()));
