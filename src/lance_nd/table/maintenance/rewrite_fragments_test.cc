@@ -136,7 +136,8 @@ std::string RunNode(const std::string& script) {
 }
 
 TEST(RewriteFragmentsTest, Lance12ReadsTheRowsInOrder) {
-  const std::string modules = SourceDir() + "/interop/node_modules/@lancedb/lancedb";
+  const std::string modules =
+      std::filesystem::absolute(SourceDir() + "/interop/node_modules/@lancedb/lancedb").string();
   if (std::system("node --version > /dev/null 2>&1") != 0 || !std::filesystem::exists(modules)) {
     GTEST_SKIP() << "node or interop/node_modules missing";
   }
