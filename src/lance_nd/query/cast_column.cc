@@ -204,8 +204,9 @@ Status StringToValue(const Column& c, Column* out) {
       }
       case Kind::kTimestamp: {
         const auto t = ParseTimestamp(text, out->type->unit());
-        if (!t)
+        if (!t) {
           return CastError(quoted, *out->type, "expected YYYY-MM-DD[ HH:MM:SS[.f]][Z|+HH:MM]");
+        }
         out->ints[Z(i)] = *t;
         break;
       }

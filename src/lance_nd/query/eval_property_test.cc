@@ -83,8 +83,9 @@ std::vector<std::uint32_t> CodePoints(const std::string& s) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
     std::uint32_t cp = 0;
-    for (std::size_t k = 0; k < n && i + k < s.size(); ++k)
+    for (std::size_t k = 0; k < n && i + k < s.size(); ++k) {
       cp = cp * 256 + static_cast<unsigned char>(s[i + k]);
+    }
     out.push_back(cp);
     i += n;
   }
@@ -289,8 +290,8 @@ class Reference {
         return B(array::BoolView(*a).Value(slot));
       case array::TypeId::kInt8:
         v.kind = Val::kInt;
-        v.i = array::PrimitiveView<std::int8_t>(*a).Value(
-            slot);  // NOLINT(bugprone-signed-char-misuse)
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse): int8 values are numbers
+        v.i = array::PrimitiveView<std::int8_t>(*a).Value(slot);
         break;
       case array::TypeId::kInt32:
         v.kind = Val::kInt;
@@ -362,24 +363,24 @@ array::RecordBatchPtr RandomBatch(std::uint64_t seed, std::int64_t rows) {
 }
 
 const std::vector<ColumnPath>& NumberColumns() {
-  static const std::vector<ColumnPath> paths = {{"i8"},    {"i32"},     {"i64"},
-                                                {"u16"},   {"u64"},     {"f32"},
-                                                {"f64"},   {"st", "x"}, {"st", "inner", "y"},
-                                                {"a", "b"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"i8"},    {"i32"},     {"i64"},
+                                                 {"u16"},   {"u64"},     {"f32"},
+                                                 {"f64"},   {"st", "x"}, {"st", "inner", "y"},
+                                                 {"a", "b"}};
+  return kPaths;
 }
 const std::vector<ColumnPath>& SignedColumns() {
-  static const std::vector<ColumnPath> paths = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
+  return kPaths;
 }
 const std::vector<ColumnPath>& StringColumns() {
-  static const std::vector<ColumnPath> paths = {{"s"}, {"ls"}, {"st", "name"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"s"}, {"ls"}, {"st", "name"}};
+  return kPaths;
 }
 const std::vector<ColumnPath>& AnyColumns() {
-  static const std::vector<ColumnPath> paths = {{"st"}, {"st", "inner"}, {"flag"},
-                                                {"s"},  {"f64"},         {"a.b"}};
-  return paths;
+  static const std::vector<ColumnPath> kPaths = {{"st"}, {"st", "inner"}, {"flag"},
+                                                 {"s"},  {"f64"},         {"a.b"}};
+  return kPaths;
 }
 
 class Generator {
@@ -416,8 +417,9 @@ class Generator {
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), String(), String());
       case 2: {
         std::vector<ExprPtr> items;
-        for (auto i = rng_.Range(1, 4); i > 0; --i)
+        for (auto i = rng_.Range(1, 4); i > 0; --i) {
           items.push_back(rng_.Chance(0.15) ? NullLiteral() : Number(0));
+        }
         return InList(Number(1), items, rng_.Chance(0.5));
       }
       case 3:

@@ -86,8 +86,9 @@ ExprPtr RandomExpr(Rng& rng, int depth) {
     if (rng.Chance(0.5)) return MakeLiteral(RandomLiteral(rng));
     ColumnPath path;
     const auto parts = rng.Range(1, 3);
-    for (std::int64_t i = 0; i < parts; ++i)
+    for (std::int64_t i = 0; i < parts; ++i) {
       path.emplace_back(kNames[rng.Below(std::size(kNames))]);
+    }
     return ColumnRef(path);
   }
   auto sub = [&] { return RandomExpr(rng, depth - 1); };

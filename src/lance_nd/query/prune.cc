@@ -180,8 +180,9 @@ class Pruner {
   }
 
   Pruned PruneBetween(const Expr& e) const {
-    if (e.negated || ReadsValues(*e.args[1]) || ReadsValues(*e.args[2]))
+    if (e.negated || ReadsValues(*e.args[1]) || ReadsValues(*e.args[2])) {
       return {Part::kAll, nullptr};
+    }
     const std::string v = StatsVariable(*e.args[0], *e.args[1]);
     if (v.empty()) return {Part::kAll, nullptr};
     ExprPtr test = Binary(BinaryOp::kAnd, Binary(BinaryOp::kGe, Stat(v, "max"), e.args[1]),

@@ -199,6 +199,7 @@ array::RecordBatchPtr MakeTable(const std::vector<Row>& rows) {
     AppendStats(sb(8), r.ab, false);
   }
   std::vector<array::ArrayPtr> columns;
+  columns.reserve(builders.size());
   for (auto& b : builders) columns.push_back(*b->Finish());
   return std::make_shared<array::RecordBatch>(schema, static_cast<std::int64_t>(rows.size()),
                                               columns);
