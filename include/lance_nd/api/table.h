@@ -125,6 +125,7 @@ class LANCE_ND_EXPORT Table {
 
  private:
   friend class NdWriter;  // Finish returns the committed version
+  friend struct TableTestPeer;  // tests build tables without Table::Open / Write
   Table(table::Dataset dataset, bool writable)
       : dataset_(std::move(dataset)), writable_(writable) {}
   table::Dataset dataset_;

@@ -1,0 +1,176 @@
+// NdBatchReader: table rows in, nd record batches out, one per row, in table order.
+#include <algorithm>
+#include <utility>
+
+#include "lance_nd/api/nd_batch_reader_impl.h"
+#include "lance_nd/core/internal/thread_pool.h"
+
+namespace lance_nd {
+namespace {
+
+/// The batch without the "_rowaddr" column that keeps an empty projection from meaning "every
+/// column".
+array::SchemaPtr WithoutRowAddress(const array::SchemaPtr& schema) {
+  const int index = schema->FieldIndex(table::kRowAddressColumn);
+  if (index < 0) return schema;
+  std::vector<array::FieldPtr> fields = schema->fields();
+  fields.erase(fields.begin() + index);
+  return array::MakeSchema(std::move(fields), schema->metadata());
+}
+
+array::RecordBatchPtr WithoutRowAddress(const array::RecordBatchPtr& batch) {
+  const int index = batch->schema()->FieldIndex(table::kRowAddressColumn);
+  if (index < 0) return batch;
+  std::vector<array::ArrayPtr> columns = batch->columns();
+  columns.erase(columns.begin() + index);
+  return std::make_shared<const array::RecordBatch>(WithoutRowAddress(batch->schema()),
+                                                    batch->num_rows(), std::move(columns));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<NdBatchReader::Impl>> NdBatchReader::Impl::Make(
+    const table::Dataset& ds, Options options, api_internal::RowConditions conditions) {
+  std::unique_ptr<Impl> impl(new Impl(ds, std::move(options)));
+  const table::TableScanOptions scan_options = impl->OutputScanOptions();
+  LND_ASSIGN_OR_RETURN(array::SchemaPtr schema, table::ScanSchema(ds, scan_options));
+  LND_ASSIGN_OR_RETURN(auto decoder, nd::RowDecoder::Make(WithoutRowAddress(schema)));
+  impl->decoder_.emplace(std::move(decoder));
+  if (conditions.empty()) {
+    LND_ASSIGN_OR_RETURN(auto reader, table::ScanTable(ds, scan_options));
+    impl->scan_.emplace(std::move(reader));
+  } else {
+    // The first pass reads only the filter's (small) columns: larger batches cost little.
+    LND_ASSIGN_OR_RETURN(
+        auto selector,
+        api_internal::RowSelector::Open(ds, std::move(conditions),
+                                        std::max<std::int64_t>(impl->options_.batch_rows, 4096)));
+    impl->selector_.emplace(std::move(selector));
+  }
+  return impl;
+}
+
+table::TableScanOptions NdBatchReader::Impl::OutputScanOptions() const {
+  table::TableScanOptions o;
+  o.projection = options_.output_columns;
+  if (o.projection.empty()) o.projection.emplace_back(table::kRowAddressColumn);
+  o.batch_rows = options_.batch_rows;
+  if (options_.limit) {
+    o.batch_rows = static_cast<std::int64_t>(
+        std::clamp<std::uint64_t>(*options_.limit, 1, static_cast<std::uint64_t>(o.batch_rows)));
+  }
+  return o;
+}
+
+Result<bool> NdBatchReader::Impl::DecodeNextScanned() {
+  Result<array::RecordBatchPtr> batch = read_ahead_ ? read_ahead_->Get() : scan_->Next();
+  read_ahead_.reset();
+  // Read ahead only when more rows are wanted than this batch can hold.
+  const bool more_wanted =
+      !options_.limit ||
+      *options_.limit > returned_ + static_cast<std::uint64_t>(options_.batch_rows);
+  if (batch.ok() && *batch != nullptr && more_wanted) {
+    read_ahead_.emplace([this] { return scan_->Next(); });
+  }
+  LND_RETURN_NOT_OK(batch.status());
+  if (*batch == nullptr) return false;
+  LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(*batch), {}, /*all=*/true));
+  return true;
+}
+
+Result<std::vector<std::uint64_t>> NdBatchReader::Impl::SelectedRowsOfFragment(std::uint64_t end) {
+  // Selector batches never span fragments, so reading up to `end` stops at its boundary.
+  while (selector_->rows_seen() < end) {
+    LND_ASSIGN_OR_RETURN(auto more, selector_->Next());
+    if (!more) break;
+    selected_.insert(selected_.end(), more->begin(), more->end());
+  }
+  const auto split = std::lower_bound(selected_.begin(), selected_.end(), end);
+  std::vector<std::uint64_t> out(selected_.begin(), split);
+  selected_.erase(selected_.begin(), split);
+  return out;
+}
+
+Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
+  while (take_pos_ >= take_.size()) {
+    const auto& fragments = ds_.fragments();
+    if (frag_ >= fragments.size()) return false;
+    const table::Fragment& fragment = fragments[frag_++];
+    const std::uint64_t start = frag_start_;
+    frag_start_ += fragment.num_rows();
+    LND_ASSIGN_OR_RETURN(std::vector<std::uint64_t> rows, SelectedRowsOfFragment(frag_start_));
+    if (rows.empty()) continue;
+    if (rows.size() * 4 >= fragment.num_rows()) {
+      LND_ASSIGN_OR_RETURN(auto batch, table::ReadFragment(ds_, fragment, OutputScanOptions()));
+      std::vector<std::int64_t> local;
+      local.reserve(rows.size());
+      for (std::uint64_t r : rows) local.push_back(static_cast<std::int64_t>(r - start));
+      LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), local, /*all=*/false));
+      return true;
+    }
+    take_ = std::move(rows);
+    take_pos_ = 0;
+  }
+  std::size_t n = std::min(take_.size() - take_pos_, static_cast<std::size_t>(options_.batch_rows));
+  if (options_.limit) n = std::min<std::size_t>(n, *options_.limit - returned_);
+  const std::span<const std::uint64_t> chunk(take_.data() + take_pos_, n);
+  take_pos_ += n;
+  LND_ASSIGN_OR_RETURN(auto batch, table::TakeRows(ds_, chunk, OutputScanOptions()));
+  LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), {}, /*all=*/true));
+  return true;
+}
+
+Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
+                                       const std::vector<std::int64_t>& rows, bool all) {
+  std::uint64_t n = all ? static_cast<std::uint64_t>(batch.num_rows()) : rows.size();
+  if (options_.limit) n = std::min(n, *options_.limit - returned_);
+  std::vector<std::optional<nd::NdRecordBatch>> decoded(n);
+  std::vector<Status> errors(n);
+  const int threads = std::max(1, options_.decode_threads);
+  const std::uint64_t grain =
+      std::max<std::uint64_t>(1, n / (4 * static_cast<std::uint64_t>(threads)));
+  ParallelRanges(n, grain, threads, [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const std::int64_t row = all ? static_cast<std::int64_t>(i) : rows[i];
+      auto one = decoder_->DecodeRow(batch, row);
+      if (one.ok()) {
+        decoded[i].emplace(std::move(*one));
+      } else {
+        errors[i] = one.status();
+      }
+    }
+  });
+  for (std::uint64_t i = 0; i < n; ++i) {
+    LND_RETURN_NOT_OK(errors[i]);
+    ready_.push_back(std::move(*decoded[i]));
+  }
+  returned_ += n;
+  return Status::OK();
+}
+
+Result<std::optional<nd::NdRecordBatch>> NdBatchReader::Impl::Next() {
+  while (ready_.empty() && !done_) {
+    if (options_.limit && returned_ >= *options_.limit) {
+      done_ = true;
+      break;
+    }
+    LND_ASSIGN_OR_RETURN(bool more, scan_ ? DecodeNextScanned() : DecodeNextSelected());
+    if (!more) done_ = true;
+  }
+  if (ready_.empty()) return std::optional<nd::NdRecordBatch>();
+  std::optional<nd::NdRecordBatch> out(std::move(ready_.front()));
+  ready_.pop_front();
+  return out;
+}
+
+NdBatchReader::NdBatchReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NdBatchReader::NdBatchReader(NdBatchReader&&) noexcept = default;
+NdBatchReader& NdBatchReader::operator=(NdBatchReader&&) noexcept = default;
+NdBatchReader::~NdBatchReader() = default;
+
+Result<std::optional<nd::NdRecordBatch>> NdBatchReader::Next() {
+  if (!impl_) return Status::InvalidArgument("NdBatchReader: the reader was moved from");
+  return impl_->Next();
+}
+
+}  // namespace lance_nd

@@ -1,0 +1,69 @@
+// The state behind NdBatchReader: where table rows come from (a plain scan, or the rows a
+// filter selects, taken by random access), and their decoding into nd record batches, many
+// rows at once on the worker pool.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lance_nd/api/row_selector.h"
+#include "lance_nd/api/scanner.h"
+#include "lance_nd/core/internal/thread_pool.h"
+#include "lance_nd/nd/row_encoding.h"
+#include "lance_nd/table/scan.h"
+
+namespace lance_nd {
+
+struct NdBatchReader::Impl {
+  struct Options {
+    std::vector<std::string> output_columns;  // empty: no columns (rows of globals only)
+    std::int64_t batch_rows = 256;
+    int decode_threads = 1;
+    std::optional<std::uint64_t> limit;
+  };
+
+  /// \brief A reader of every row (no conditions) or of the rows `conditions` select.
+  static Result<std::unique_ptr<Impl>> Make(const table::Dataset& ds, Options options,
+                                            api_internal::RowConditions conditions);
+
+  Result<std::optional<nd::NdRecordBatch>> Next();
+
+ private:
+  Impl(table::Dataset ds, Options options) : ds_(std::move(ds)), options_(std::move(options)) {}
+
+  /// \brief Decode the next table batch of a plain scan into `ready_`; false at the end. The
+  /// batch after it is read ahead on the worker pool meanwhile.
+  Result<bool> DecodeNextScanned();
+  /// \brief Decode the next selected rows into `ready_`; false at the end. A fragment where
+  /// many rows pass is read whole (sequential reads are far cheaper than taking most rows one
+  /// by one); from one where few pass, the rows are taken by index, batch_rows at a time.
+  Result<bool> DecodeNextSelected();
+  /// \brief The selected logical rows of fragment `frag_` (advancing the selector).
+  Result<std::vector<std::uint64_t>> SelectedRowsOfFragment(std::uint64_t end);
+  /// \brief Decode `rows` of `batch` (all rows when empty and `all`), up to the remaining
+  /// limit, into `ready_`.
+  Status DecodeInto(const array::RecordBatch& batch, const std::vector<std::int64_t>& rows,
+                    bool all);
+  table::TableScanOptions OutputScanOptions() const;
+
+  table::Dataset ds_;
+  Options options_;
+  std::optional<table::TableBatchReader> scan_;
+  std::optional<api_internal::RowSelector> selector_;
+  std::optional<nd::RowDecoder> decoder_;
+  std::size_t frag_ = 0;                 // next fragment of a filtered scan
+  std::uint64_t frag_start_ = 0;         // its first logical row
+  std::vector<std::uint64_t> selected_;  // selected rows read ahead of frag_
+  std::vector<std::uint64_t> take_;      // rows still to take from the current fragment
+  std::size_t take_pos_ = 0;
+  std::deque<nd::NdRecordBatch> ready_;
+  std::uint64_t returned_ = 0;  // rows given out or queued
+  bool done_ = false;
+  // Last member: destroyed first, it waits for a read in flight that uses scan_.
+  std::optional<PoolTask<Result<array::RecordBatchPtr>>> read_ahead_;
+};
+
+}  // namespace lance_nd
