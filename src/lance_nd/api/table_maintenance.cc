@@ -59,8 +59,8 @@ Result<std::vector<TableVersion>> Table::Versions() const {
 Result<Table> Table::Checkout(std::uint64_t version) const {
   LND_ASSIGN_OR_RETURN_CTX(table::Dataset ds, table::Dataset::Open(location(), version),
                            "Checkout");
-  LND_RETURN_NOT_OK(api_internal::CheckNdFormat(
-      *ds.schema(), "table '" + location().root() + "' version " + std::to_string(version)));
+  LND_RETURN_NOT_OK(
+      CheckFormat(*ds.schema()).WithContext("table '", location().root(), "' version ", version));
   return Table(std::move(ds), /*writable=*/false);
 }
 
@@ -68,8 +68,8 @@ Status Table::Restore(std::uint64_t version) {
   LND_RETURN_NOT_OK(api_internal::CheckWritable(*this, "Restore"));
   LND_ASSIGN_OR_RETURN_CTX(table::Dataset old, table::Dataset::Open(location(), version),
                            "Restore");
-  LND_RETURN_NOT_OK(api_internal::CheckNdFormat(
-      *old.schema(), "table '" + location().root() + "' version " + std::to_string(version)));
+  LND_RETURN_NOT_OK(
+      CheckFormat(*old.schema()).WithContext("table '", location().root(), "' version ", version));
   LND_ASSIGN_OR_RETURN(dataset_, table::Restore(old));
   return Status::OK();
 }

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "../nd/random_rows.h"  // the nd layer's seeded generator of random rows (test only)
+#include "lance_nd/nd/random_rows.h"
 #include "lance_nd/api/read_test_util.h"
 #include "lance_nd/api/scanner.h"
 #include "lance_nd/table/deletion.h"
@@ -274,6 +274,10 @@ TEST(CompactTest, ReadOnlyCheckoutRefusesChanges) {
   LND_EXPECT_ERROR(old.Compact(), StatusCode::kInvalidArgument, "open the table again");
   LND_EXPECT_ERROR(old.Restore(1), StatusCode::kInvalidArgument, "read-only by Checkout");
   LND_EXPECT_ERROR(old.Delete("true"), StatusCode::kInvalidArgument, "latest version");
+  LND_EXPECT_ERROR(old.Append(MaintenanceRows(1)), StatusCode::kInvalidArgument,
+                   "Append: this table is version 2 opened read-only");
+  LND_EXPECT_ERROR(old.Widen(old.Variables().front()->name(), array::Float64()),
+                   StatusCode::kInvalidArgument, "Widen: this table is version 2");
   EXPECT_EQ(Unwrap(table.Versions()).size(), 4u);
 }
 
@@ -324,7 +328,7 @@ TEST(VersionsTest, CheckoutChecksTheFormatOfThatVersion) {
   overwrite.mode = table::WriteMode::kOverwrite;
   LND_ASSERT_OK_AND_ASSIGN(auto ds, table::WriteTable(location, nd_batches, overwrite));
   const Table table = TableTestPeer::Make(ds);
-  LND_EXPECT_ERROR(table.Checkout(1), StatusCode::kInvalidTable, "lacks the key lance_nd:format");
+  LND_EXPECT_ERROR(table.Checkout(1), StatusCode::kInvalidTable, "has no 'lance_nd:format' key");
   LND_ASSERT_OK(table.Checkout(2).status());
 }
 

@@ -1,6 +1,7 @@
 // Table::Write and Table::Append: one NdWriter used once.
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/table.h"
+#include "lance_nd/api/table_guard.h"
 
 namespace lance_nd {
 
@@ -17,10 +18,7 @@ Result<Table> Table::Write(const table::TableLocation& location,
 }
 
 Status Table::Append(std::span<const nd::NdRecordBatch> rows, const WriteOptions& options) {
-  if (!writable_) {
-    return Status::InvalidArgument("version ", version(), " of the table at ", location().root(),
-                                   " was checked out read-only; append to the latest version");
-  }
+  LND_RETURN_NOT_OK(api_internal::CheckWritable(*this, "Append"));
   LND_ASSIGN_OR_RETURN(NdWriter writer, NdWriter::Append(location(), options));
   LND_RETURN_NOT_OK(writer.Write(rows));
   LND_ASSIGN_OR_RETURN(Table appended, writer.Finish());

@@ -8,6 +8,7 @@
 
 #include "lance_nd/api/casting.h"
 #include "lance_nd/api/table.h"
+#include "lance_nd/api/table_guard.h"
 #include "lance_nd/array/cast.h"
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
@@ -71,11 +72,7 @@ Result<table::Dataset> WidenVariable(const table::Dataset& ds, std::string_view 
 }  // namespace api::internal
 
 Status Table::Widen(std::string_view variable, const array::DataTypePtr& to) {
-  if (!writable_) {
-    return Status::InvalidArgument("cannot widen '", variable, "': this table is version ",
-                                   version(), " opened read-only (a checkout); open the latest ",
-                                   "version to change it");
-  }
+  LND_RETURN_NOT_OK(api_internal::CheckWritable(*this, "Widen"));
   if (to == nullptr) return Status::InvalidArgument("Widen: no target type given");
   LND_ASSIGN_OR_RETURN(auto latest, table::Dataset::Open(location()));
   LND_ASSIGN_OR_RETURN(dataset_, api::internal::WidenVariable(latest, variable, to));
