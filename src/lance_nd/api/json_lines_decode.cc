@@ -45,7 +45,8 @@ Result<Json> Parse(std::string_view line) {
     return Json::parse(line);
   } catch (const Json::exception& e) {
     std::string what = e.what();
-    if (const auto bracket = what.find("] "); what.starts_with("[") && bracket != std::string::npos) {
+    if (const auto bracket = what.find("] ");
+        what.starts_with("[") && bracket != std::string::npos) {
       what = what.substr(bracket + 2);
     }
     return Status::InvalidArgument("not valid JSON: ", what);
@@ -97,17 +98,18 @@ Result<array::DataTypePtr> BareType(const Json& v, bool in_list, const std::stri
     }
     return array::List(item);
   }
-  return Status::InvalidArgument("expected an attribute value (a typed value {\"dtype\": T, "
-                                 "\"value\": V}, a string, number, bool or list), found ",
-                                 Shown(v), " at ", where);
+  return Status::InvalidArgument(
+      "expected an attribute value (a typed value {\"dtype\": T, "
+      "\"value\": V}, a string, number, bool or list), found ",
+      Shown(v), " at ", where);
 }
 
 Result<array::ArrayPtr> BuildArray(const array::DataTypePtr& type, const Json& values,
                                    const std::string& where) {
   std::unique_ptr<array::ArrayBuilder> builder = array::MakeBuilder(type);
   for (std::size_t i = 0; i < values.size(); ++i) {
-    LND_RETURN_NOT_OK(json_lines::AppendJson(*builder, *type, values[i],
-                                             where + "[" + std::to_string(i) + "]"));
+    LND_RETURN_NOT_OK(
+        json_lines::AppendJson(*builder, *type, values[i], where + "[" + std::to_string(i) + "]"));
   }
   return builder->Finish();
 }
@@ -171,9 +173,10 @@ Result<std::vector<uint64_t>> DimSizes(const Json& v, const std::string& where) 
 Result<nd::Dimensions> DimensionsFrom(const Json& spec, const std::string& where) {
   const bool has_names = spec.contains("dim_names");
   if (has_names != spec.contains("dim_sizes")) {
-    return Status::InvalidArgument("give both \"dim_names\" and \"dim_sizes\" (or neither, for a "
-                                   "scalar) at ",
-                                   where);
+    return Status::InvalidArgument(
+        "give both \"dim_names\" and \"dim_sizes\" (or neither, for a "
+        "scalar) at ",
+        where);
   }
   if (!has_names) return nd::Dimensions();
   LND_ASSIGN_OR_RETURN(auto names, DimNames(spec["dim_names"], where + ".dim_names"));
@@ -189,9 +192,10 @@ Result<nd::Dimensions> DimensionsFrom(const Json& spec, const std::string& where
 
 Result<nd::NdArrowArray> ArrayFrom(const Json& spec, const std::string& where) {
   if (!spec.is_object()) {
-    return Status::InvalidArgument("expected an array object {\"dtype\": ..., \"dim_names\": ..., "
-                                   "\"dim_sizes\": ..., \"values\": ...}, found ",
-                                   Shown(spec), " at ", where);
+    return Status::InvalidArgument(
+        "expected an array object {\"dtype\": ..., \"dim_names\": ..., "
+        "\"dim_sizes\": ..., \"values\": ...}, found ",
+        Shown(spec), " at ", where);
   }
   LND_RETURN_NOT_OK(CheckKeys(spec, {"dtype", "dim_names", "dim_sizes", "values", "attrs"}, where));
   LND_ASSIGN_OR_RETURN(array::DataTypePtr type, Dtype(spec, where));
@@ -202,7 +206,8 @@ Result<nd::NdArrowArray> ArrayFrom(const Json& spec, const std::string& where) {
   }
   if (static_cast<int64_t>(values->size()) != dims.num_elements()) {
     return Status::InvalidArgument(values->size(), " values for dim_sizes ", dims.ToString(), " (",
-                                   dims.num_elements(), " elements; give one value per element, "
+                                   dims.num_elements(),
+                                   " elements; give one value per element, "
                                    "in C order) at ",
                                    where);
   }
@@ -216,17 +221,19 @@ Result<nd::NdArrowArray> ArrayFrom(const Json& spec, const std::string& where) {
 
 Result<nd::NdRecordBatch> RowFrom(const Json& doc) {
   if (!doc.is_object()) {
-    return Status::InvalidArgument("expected a JSON object {\"arrays\": {...}, \"global_attrs\": "
-                                   "{...}}, found ",
-                                   Shown(doc));
+    return Status::InvalidArgument(
+        "expected a JSON object {\"arrays\": {...}, \"global_attrs\": "
+        "{...}}, found ",
+        Shown(doc));
   }
   LND_RETURN_NOT_OK(CheckKeys(doc, {"global_attrs", "arrays"}, "the top level"));
   std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
   if (const auto it = doc.find("arrays"); it != doc.end()) {
     if (!it->is_object()) {
-      return Status::InvalidArgument("expected \"arrays\" to be an object {NAME: array, ...}, "
-                                     "found ",
-                                     Shown(*it));
+      return Status::InvalidArgument(
+          "expected \"arrays\" to be an object {NAME: array, ...}, "
+          "found ",
+          Shown(*it));
     }
     for (const auto& [name, spec] : it->items()) {
       const std::string where = Member("arrays", name);

@@ -14,14 +14,14 @@ using array::TimeUnit;
 using array::TypeId;
 
 constexpr std::pair<std::string_view, DataTypePtr (*)()> kSimpleTypes[] = {
-    {"bool", &array::Bool},         {"int8", &array::Int8},
-    {"int16", &array::Int16},       {"int32", &array::Int32},
-    {"int64", &array::Int64},       {"uint8", &array::UInt8},
-    {"uint16", &array::UInt16},     {"uint32", &array::UInt32},
-    {"uint64", &array::UInt64},     {"float16", &array::Float16},
-    {"float32", &array::Float32},   {"float64", &array::Float64},
-    {"utf8", &array::Utf8},         {"large_utf8", &array::LargeUtf8},
-    {"binary", &array::Binary},     {"large_binary", &array::LargeBinary},
+    {"bool", &array::Bool},       {"int8", &array::Int8},
+    {"int16", &array::Int16},     {"int32", &array::Int32},
+    {"int64", &array::Int64},     {"uint8", &array::UInt8},
+    {"uint16", &array::UInt16},   {"uint32", &array::UInt32},
+    {"uint64", &array::UInt64},   {"float16", &array::Float16},
+    {"float32", &array::Float32}, {"float64", &array::Float64},
+    {"utf8", &array::Utf8},       {"large_utf8", &array::LargeUtf8},
+    {"binary", &array::Binary},   {"large_binary", &array::LargeBinary},
     {"date32", &array::Date32},
 };
 

@@ -67,8 +67,7 @@ Result<double> FloatValue(const Json& v, const std::string& where) {
   return Expected("a number, \"NaN\", \"Infinity\" or \"-Infinity\"", v, where);
 }
 
-Status AppendFloatSlot(ArrayBuilder& builder, TypeId id, const Json& v,
-                       const std::string& where) {
+Status AppendFloatSlot(ArrayBuilder& builder, TypeId id, const Json& v, const std::string& where) {
   LND_ASSIGN_OR_RETURN(const double d, FloatValue(v, where));
   if (id == TypeId::kFloat16) {
     static_cast<array::PrimitiveBuilder<uint16_t>&>(builder).Append(DoubleToHalf(d));

@@ -102,9 +102,9 @@ std::optional<std::string> Base64Decode(std::string_view text) {
       d[k] = Base64Digit(c);
       if (d[k] < 0) return std::nullopt;
     }
-    const std::uint32_t n = (static_cast<std::uint32_t>(d[0]) << 18) |
-                            (static_cast<std::uint32_t>(d[1]) << 12) |
-                            (static_cast<std::uint32_t>(d[2]) << 6) | static_cast<std::uint32_t>(d[3]);
+    const std::uint32_t n =
+        (static_cast<std::uint32_t>(d[0]) << 18) | (static_cast<std::uint32_t>(d[1]) << 12) |
+        (static_cast<std::uint32_t>(d[2]) << 6) | static_cast<std::uint32_t>(d[3]);
     out += static_cast<char>((n >> 16) & 0xFF);
     if (padding < 2) out += static_cast<char>((n >> 8) & 0xFF);
     if (padding < 1) out += static_cast<char>(n & 0xFF);
@@ -134,12 +134,14 @@ std::uint16_t DoubleToHalf(double value) {
   // 65520 is half way between the largest half (65504) and 2^16: ties to even round up.
   if (a >= 65520.0) return sign | 0x7C00;
   if (a < 0x1p-14) {  // subnormal: a multiple of 2^-24 (1024 carries into the exponent)
-    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(a * 0x1p24)));
+    return static_cast<std::uint16_t>(sign |
+                                      static_cast<std::uint16_t>(std::nearbyint(a * 0x1p24)));
   }
   int e = 0;
-  (void)std::frexp(a, &e);                                // a in [2^(e-1), 2^e)
+  (void)std::frexp(a, &e);                                 // a in [2^(e-1), 2^e)
   const double q = std::nearbyint(std::ldexp(a, 11 - e));  // 1024..2048, ties to even
-  const auto bits = static_cast<std::uint32_t>((e + 14) << 10) + static_cast<std::uint32_t>(q) - 1024;
+  const auto bits =
+      static_cast<std::uint32_t>((e + 14) << 10) + static_cast<std::uint32_t>(q) - 1024;
   return static_cast<std::uint16_t>(sign | bits);
 }
 
