@@ -1,0 +1,99 @@
+#include "cli_util.h"
+
+#include <charconv>
+#include <ctime>
+#include <iostream>
+
+namespace lance_nd::cli {
+
+void Fail(std::string_view command, std::string_view message) {
+  std::string line = "lance-nd: " + std::string(command) + ": ";
+  for (const char c : message) {
+    if (c == '\n') {
+      line += "; ";
+    } else if (c != '\r') {
+      line += c;
+    }
+  }
+  std::cerr << line << std::endl;
+  throw CommandExit{kFailure};
+}
+
+void Fail(std::string_view command, const Status& status) { Fail(command, status.message()); }
+
+Table OpenTable(std::string_view command, std::string_view uri) {
+  return OrFail(command, Table::Open(uri));
+}
+
+Result<std::chrono::seconds> ParseDuration(std::string_view text) {
+  const auto invalid = [&] {
+    return Status::InvalidArgument("invalid duration '", text,
+                                   "' (expected a number and a unit s, m, h, d or w, e.g. 7d, "
+                                   "12h, 30m, 45s, 0s, 1d12h)");
+  };
+  if (text.empty()) return invalid();
+  std::int64_t total = 0;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    std::int64_t n = 0;
+    const auto r = std::from_chars(p, end, n);
+    if (r.ec != std::errc() || n < 0 || r.ptr == end) return invalid();
+    std::int64_t unit = 0;
+    switch (*r.ptr) {
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      case 'w':
+        unit = 7 * 86400;
+        break;
+      default:
+        return invalid();
+    }
+    if (n > (INT64_MAX - total) / unit) return invalid();
+    total += n * unit;
+    p = r.ptr + 1;
+  }
+  return std::chrono::seconds(total);
+}
+
+std::vector<std::string> SplitList(std::string_view text) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    out.emplace_back(text.substr(start, comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string FormatTime(std::chrono::system_clock::time_point time) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch());
+  auto seconds = static_cast<std::time_t>(ms.count() / 1000);
+  auto millis = ms.count() % 1000;
+  if (millis < 0) {
+    millis += 1000;
+    --seconds;
+  }
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char buf[64];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  char frac[8];
+  std::snprintf(frac, sizeof frac, ".%03dZ", static_cast<int>(millis));
+  return std::string(buf, n) + frac;
+}
+
+}  // namespace lance_nd::cli
