@@ -85,7 +85,8 @@ void Run(const AppendOptions& o) {
     return;
   }
   const Table written = OrFail(kCommand, writer.Finish());
-  std::cout << "appended " << rows << " rows; version " << written.version() << "\n";
+  std::cout << "appended " << rows << (rows == 1 ? " row" : " rows") << "; version "
+            << written.version() << "\n";
 }
 
 }  // namespace

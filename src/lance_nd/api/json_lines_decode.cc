@@ -49,6 +49,8 @@ Result<Json> Parse(std::string_view line) {
         what.starts_with("[") && bracket != std::string::npos) {
       what = what.substr(bracket + 2);
     }
+    // One line is one JSON text: its "line 1, " says nothing.
+    if (const auto at = what.find("at line 1, "); at != std::string::npos) what.erase(at + 3, 8);
     return Status::InvalidArgument("not valid JSON: ", what);
   }
 }
