@@ -40,15 +40,13 @@ Val B(bool v) {
   return x;
 }
 
-// IEEE total order: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.
+// The order LanceDB's filters use: -NaN < -inf < ... < +inf < +NaN, NaN equal to NaN (of its
+// sign), -0 equal to +0.
 int TotalCompare(double a, double b) {
   auto rank = [](double d) { return std::isnan(d) ? (std::signbit(d) ? 0 : 2) : 1; };
   if (rank(a) != rank(b)) return rank(a) < rank(b) ? -1 : 1;
   if (rank(a) != 1) return 0;
-  if (a < b) return -1;
-  if (a > b) return 1;
-  if (a == 0 && std::signbit(a) != std::signbit(b)) return std::signbit(a) ? -1 : 1;
-  return 0;
+  return a < b ? -1 : (a > b ? 1 : 0);
 }
 
 long double Exact(const Val& v) {
@@ -157,7 +155,12 @@ class Reference {
       case ExprKind::kLike: {
         const Val v = Eval(*e.args[0]), p = Eval(*e.args[1]);
         if (v.kind == Val::kNull || p.kind == Val::kNull) return Null();
-        return B(LikeMatch(v.s, p.s) != e.negated);
+        auto lower = [](std::string x) {
+          for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          return x;
+        };
+        const bool m = e.ignore_case ? LikeMatch(lower(v.s), lower(p.s)) : LikeMatch(v.s, p.s);
+        return B(m != e.negated);
       }
       default:
         ADD_FAILURE() << "reference cannot evaluate " << ExprToSql(e);
@@ -401,7 +404,8 @@ class Generator {
       case 3:
         return Between(Number(1), Number(0), Number(0), rng_.Chance(0.5));
       case 4:
-        return Like(ColumnRef(Pick(kStringColumns)), StringLiteral(Pattern()), rng_.Chance(0.5));
+        return Like(ColumnRef(Pick(kStringColumns)), StringLiteral(Pattern()), rng_.Chance(0.5), "",
+                    rng_.Chance(0.3));
       case 5:
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), ColumnRef({"flag"}),
                       BoolLiteral(rng_.Chance(0.5)));
@@ -447,7 +451,7 @@ class Generator {
   }
 
   std::string Pattern() {
-    const char* pieces[] = {"", "%", "_", "a", "\xc3\xa9", "%_", "_%", "%a%"};
+    const char* pieces[] = {"", "%", "_", "a", "\xc3\xa9", "%_", "_%", "%A%"};
     std::string p;
     for (auto i = rng_.Range(0, 3); i > 0; --i) p += pieces[rng_.Below(8)];
     return p;

@@ -149,7 +149,11 @@ void ExpectSame(const std::string& a, const std::string& b) {
 TEST(FilterParser, SurfaceSyntax) {
   ExpectSame("a == 1", "a = 1");
   ExpectSame("a != 1", "a <> 1");
-  ExpectSame("a = \"x\"", "a = 'x'");  // double quotes are strings in Lance SQL
+  ExpectSame("a = \"x y\"", "a = `x y`");  // LanceDB reads double quotes as a name
+  auto ilike = Filter::Parse("a NOT ILIKE 'x'");
+  ASSERT_TRUE(ilike.ok());
+  EXPECT_TRUE(
+      ExprEquals(*ilike->root(), *Like(ColumnRef({"a"}), StringLiteral("x"), true, "", true)));
   ExpectSame("a and b OR not c", "(a AND b) OR (NOT c)");
   ExpectSame("a = 1 AND b = 2 OR c = 3", "((a = 1) AND (b = 2)) OR (c = 3)");
   ExpectSame("NOT a = 1", "NOT (a = 1)");

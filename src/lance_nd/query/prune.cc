@@ -198,7 +198,7 @@ Result<std::optional<Filter>> PruneFilter(const Filter& filter, const array::Sch
   Pruner pruner(table_schema);
   const Pruned result = pruner.Prune(filter.root());
   if (result.part == Part::kAll) return std::optional<Filter>();
-  if (result.part == Part::kExact) return std::optional<Filter>(filter);
+  if (result.expr == filter.root()) return std::optional<Filter>(filter);  // nothing rewritten
   return std::optional<Filter>(Filter(result.expr));
 }
 
