@@ -3,19 +3,43 @@
 #include <charconv>
 #include <ctime>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace lance_nd::cli {
 
-void Fail(std::string_view command, std::string_view message) {
-  std::string line = "lance-nd: " + std::string(command) + ": ";
-  for (const char c : message) {
-    if (c == '\n') {
-      line += "; ";
-    } else if (c != '\r') {
-      line += c;
-    }
+namespace {
+
+bool IsCaretLine(std::string_view line) {
+  return line.find('^') != std::string_view::npos &&
+         line.find_first_not_of(" ^\r") == std::string_view::npos;
+}
+
+/// The lines of `message` joined by "; ". A caret line pointing into the line above it (how
+/// the SQL parser shows a position) goes with that line: the message already names the column.
+std::string OneLine(std::string_view message) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= message.size();) {
+    std::size_t end = message.find('\n', start);
+    if (end == std::string_view::npos) end = message.size();
+    lines.push_back(message.substr(start, end - start));
+    start = end + 1;
   }
-  std::cerr << line << std::endl;
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const bool echoed = i + 1 < lines.size() && IsCaretLine(lines[i + 1]) && i > 0;
+    std::string_view line = lines[i];
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (echoed || IsCaretLine(line) || line.empty()) continue;
+    out.append(out.empty() ? "" : "; ").append(line);
+  }
+  return out;
+}
+
+}  // namespace
+
+void Fail(std::string_view command, std::string_view message) {
+  std::cerr << "lance-nd: " << command << ": " << OneLine(message) << std::endl;
   throw CommandExit{kFailure};
 }
 

@@ -6,6 +6,7 @@
 #include "commands.h"
 
 int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);  // rows stream through std::cin / std::cout
   CLI::App app{"lance-nd: N-dimensional arrays in Lance tables"};
   app.require_subcommand(1);
   lance_nd::cli::AddInspectCommand(app);
