@@ -1,6 +1,9 @@
 // One JSON line -> one nd record batch.
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,9 +43,34 @@ Status CheckKeys(const Json& object, std::initializer_list<std::string_view> all
   return Status::OK();
 }
 
+/// The keys seen in each open object: a repeated key would otherwise silently replace the
+/// first value.
+struct DuplicateKeys {
+  std::vector<std::set<std::string, std::less<>>> open;
+  std::optional<std::string> first;
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    using Event = Json::parse_event_t;
+    if (event == Event::object_start) open.emplace_back();
+    if (event == Event::object_end && !open.empty()) open.pop_back();
+    if (event == Event::key && !open.empty() && parsed.is_string() &&
+        !open.back().insert(parsed.get<std::string>()).second && !first) {
+      first = parsed.get<std::string>();
+    }
+    return true;
+  }
+};
+
 Result<Json> Parse(std::string_view line) {
   try {
-    return Json::parse(line);
+    auto duplicates = std::make_shared<DuplicateKeys>();
+    Json doc = Json::parse(line, [duplicates](int depth, Json::parse_event_t event, Json& parsed) {
+      return (*duplicates)(depth, event, parsed);
+    });
+    if (duplicates->first) {
+      return Status::InvalidArgument("key '", *duplicates->first,
+                                     "' appears twice in one object (give each key once)");
+    }
+    return doc;
   } catch (const Json::exception& e) {
     std::string what = e.what();
     if (const auto bracket = what.find("] ");

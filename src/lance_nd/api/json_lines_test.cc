@@ -277,6 +277,11 @@ TEST(JsonLinesTest, MalformedLinesSayWhatAndWhere) {
   const BadLine cases[] = {
       {"{\"arrays\": ", "not valid JSON"},
       {"[1, 2]", "expected a JSON object"},
+      {R"({"arrays": {"t": {"dtype": "int8", "values": [1]}, "t": {"dtype": "int8",
+          "values": [2]}}})",
+       "key 't' appears twice in one object"},
+      {R"({"arrays": {"t": {"dtype": "int8", "values": [1], "attrs": {"u": 1, "u": 2}}}})",
+       "key 'u' appears twice"},
       {R"({"arrays": {}, "extra": 1})", "unknown key 'extra' (expected global_attrs, arrays)"},
       {R"({"arrays": []})", "expected \"arrays\" to be an object"},
       {R"({"arrays": {"t": {"dtype": "flaot32", "values": [1]}}})",
