@@ -418,6 +418,13 @@ def test_errors(tmp):
     expect_error(["cleanup", table, "--older-than", "7x"], None, "cleanup",
                  r"invalid duration '7x'", table)
     expect_error(["cat", table, "--bogus"], None, "cat", r"--bogus", table)
+    expect_error(["cat", table, "--version", "999"], None, "cat", r"999", table)
+    check(ok("cat", table, "--limit", "0") == "", "cat --limit 0 wrote rows")
+    # A Lance table that is not a lance-nd table.
+    plain = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "lance_nd",
+                         "table", "testdata", "lance12_nested.lance")
+    expect_error(["info", plain], None, "info", r".")
+    expect_error(["cat", plain], None, "cat", r".")
 
 
 def main():

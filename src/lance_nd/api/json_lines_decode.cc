@@ -24,12 +24,6 @@ std::string Member(const std::string& parent, std::string_view key) {
   return out + "]";
 }
 
-std::string Shown(const Json& v) {
-  std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
-
 Status CheckKeys(const Json& object, std::initializer_list<std::string_view> allowed,
                  const std::string& where) {
   for (const auto& [key, value] : object.items()) {
@@ -103,8 +97,8 @@ Result<array::DataTypePtr> BareType(const Json& v, bool in_list, const std::stri
     if (v.is_number_unsigned() &&
         v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int64_t>::max())) {
       return Status::InvalidArgument(
-          Shown(v), " does not fit int64: give it as {\"dtype\": \"uint64\", \"value\": ...} at ",
-          where);
+          json_lines::ShortJson(v),
+          " does not fit int64: give it as {\"dtype\": \"uint64\", \"value\": ...} at ", where);
     }
     return array::Int64();
   }
@@ -131,7 +125,7 @@ Result<array::DataTypePtr> BareType(const Json& v, bool in_list, const std::stri
   return Status::InvalidArgument(
       "expected an attribute value (a typed value {\"dtype\": T, "
       "\"value\": V}, a string, number, bool or list), found ",
-      Shown(v), " at ", where);
+      json_lines::ShortJson(v), " at ", where);
 }
 
 Result<array::ArrayPtr> BuildArray(const array::DataTypePtr& type, const Json& values,
@@ -162,8 +156,8 @@ Result<array::ArrayPtr> AttributeValue(const Json& v, const std::string& where) 
 
 Result<nd::Attributes> AttributesFrom(const Json& object, const std::string& where) {
   if (!object.is_object()) {
-    return Status::InvalidArgument("expected an object {KEY: value, ...}, found ", Shown(object),
-                                   " at ", where);
+    return Status::InvalidArgument("expected an object {KEY: value, ...}, found ",
+                                   json_lines::ShortJson(object), " at ", where);
   }
   nd::Attributes out;
   for (const auto& [key, value] : object.items()) {
@@ -180,7 +174,8 @@ Result<std::vector<std::string>> DimNames(const Json& v, const std::string& wher
   if (!v.is_array()) return Status::InvalidArgument("expected a list of names at ", where);
   for (const Json& name : v) {
     if (!name.is_string()) {
-      return Status::InvalidArgument("expected a name, found ", Shown(name), " at ", where);
+      return Status::InvalidArgument("expected a name, found ", json_lines::ShortJson(name), " at ",
+                                     where);
     }
     out.push_back(name.get<std::string>());
   }
@@ -192,8 +187,8 @@ Result<std::vector<uint64_t>> DimSizes(const Json& v, const std::string& where) 
   if (!v.is_array()) return Status::InvalidArgument("expected a list of sizes at ", where);
   for (const Json& size : v) {
     if (!size.is_number_unsigned()) {
-      return Status::InvalidArgument("expected a size (an integer >= 0), found ", Shown(size),
-                                     " at ", where);
+      return Status::InvalidArgument("expected a size (an integer >= 0), found ",
+                                     json_lines::ShortJson(size), " at ", where);
     }
     out.push_back(size.get<uint64_t>());
   }
@@ -225,7 +220,7 @@ Result<nd::NdArrowArray> ArrayFrom(const Json& spec, const std::string& where) {
     return Status::InvalidArgument(
         "expected an array object {\"dtype\": ..., \"dim_names\": ..., "
         "\"dim_sizes\": ..., \"values\": ...}, found ",
-        Shown(spec), " at ", where);
+        json_lines::ShortJson(spec), " at ", where);
   }
   LND_RETURN_NOT_OK(CheckKeys(spec, {"dtype", "dim_names", "dim_sizes", "values", "attrs"}, where));
   LND_ASSIGN_OR_RETURN(array::DataTypePtr type, Dtype(spec, where));
@@ -254,7 +249,7 @@ Result<nd::NdRecordBatch> RowFrom(const Json& doc) {
     return Status::InvalidArgument(
         "expected a JSON object {\"arrays\": {...}, \"global_attrs\": "
         "{...}}, found ",
-        Shown(doc));
+        json_lines::ShortJson(doc));
   }
   LND_RETURN_NOT_OK(CheckKeys(doc, {"global_attrs", "arrays"}, "the top level"));
   std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
@@ -263,7 +258,7 @@ Result<nd::NdRecordBatch> RowFrom(const Json& doc) {
       return Status::InvalidArgument(
           "expected \"arrays\" to be an object {NAME: array, ...}, "
           "found ",
-          Shown(*it));
+          json_lines::ShortJson(*it));
     }
     for (const auto& [name, spec] : it->items()) {
       const std::string where = Member("arrays", name);

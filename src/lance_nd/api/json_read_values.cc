@@ -15,15 +15,8 @@ using array::ArrayBuilder;
 using array::DataType;
 using array::TypeId;
 
-/// A short rendering of a JSON value for messages.
-std::string Shown(const Json& v) {
-  std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
-
 Status Expected(std::string_view what, const Json& v, const std::string& where) {
-  return Status::InvalidArgument("expected ", what, ", found ", Shown(v), " at ", where);
+  return Status::InvalidArgument("expected ", what, ", found ", ShortJson(v), " at ", where);
 }
 
 template <typename T>
@@ -31,7 +24,7 @@ Status AppendInteger(ArrayBuilder& builder, const DataType& type, const Json& v,
                      const std::string& where) {
   using Limits = std::numeric_limits<T>;
   const auto out_of_range = [&] {
-    return Status::InvalidArgument(Shown(v), " is out of the range of ",
+    return Status::InvalidArgument(ShortJson(v), " is out of the range of ",
                                    JsonDtypeName(type).ValueOr(type.ToString()), " (",
                                    +Limits::min(), "..", +Limits::max(), ") at ", where);
   };

@@ -16,6 +16,9 @@ namespace lance_nd::json_lines {
 /// Objects keep the order of their keys as written (arrays in column order, attribute keys).
 using Json = nlohmann::ordered_json;
 
+/// \brief `v` as JSON text cut to about 40 characters, for messages.
+std::string ShortJson(const Json& v);
+
 /// \brief `s` as a JSON string literal (quotes, escapes; UTF-8 bytes kept as they are).
 void AppendJsonString(std::string& out, std::string_view s);
 
