@@ -415,8 +415,12 @@ def test_errors(tmp):
     expect_error(["restore", table, "999"], None, "restore", r"999", table)
     expect_error(["widen", table, "t", "flaot64"], None, "widen", r"unknown dtype 'flaot64'", table)
     expect_error(["widen", table, "t", "int8"], None, "widen", r".", table)
-    expect_error(["cleanup", table, "--older-than", "7x"], None, "cleanup",
-                 r"invalid duration '7x'", table)
+    for bad in ("7x", "7", "-1s", "d", "1.5h", "", "99999999999999999999w"):
+        expect_error(["cleanup", table, "--older-than", bad], None, "cleanup",
+                     f"invalid duration '{re.escape(bad)}'", table)
+    for good in ("7d", "12h", "30m", "45s", "1d12h", "2w"):
+        out = ok("cleanup", table, "--older-than", good)
+        check(out.startswith("versions removed 0,"), f"cleanup {good} removed versions: {out!r}")
     expect_error(["cat", table, "--bogus"], None, "cat", r"--bogus", table)
     expect_error(["cat", table, "--version", "999"], None, "cat", r"999", table)
     check(ok("cat", table, "--limit", "0") == "", "cat --limit 0 wrote rows")
