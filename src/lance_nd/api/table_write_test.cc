@@ -174,6 +174,10 @@ TEST(TableWrite, OpenErrors) {
     }
     LND_EXPECT_ERROR(Table::Write(plain, {}, Mode(WriteMode::kAppend)), StatusCode::kInvalidTable,
                      "lance_nd:format");
+    auto row = nd::testing::Unwrap(
+        nd::NdRecordBatch::FromArrays({{"a", nd::testing::Nd(nd::testing::F32({1}), {{"x", 1}})}}));
+    LND_EXPECT_ERROR(Table::Write(plain, std::vector{row}, Mode(WriteMode::kOverwrite)),
+                     StatusCode::kInvalidTable, "lance_nd:format");
   }
 }
 

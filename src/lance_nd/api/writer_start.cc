@@ -80,7 +80,8 @@ Result<WriterStart> StartWrite(const table::TableLocation& location, const Write
       break;
     case WriteMode::kOverwrite:
       if (exists) {
-        LND_ASSIGN_OR_RETURN(replaced, table::Dataset::Open(location));
+        // lance-nd changes lance-nd tables only: the format is checked here too.
+        LND_ASSIGN_OR_RETURN(replaced, OpenDataset(location, std::nullopt));
       }
       break;
   }
