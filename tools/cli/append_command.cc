@@ -1,5 +1,7 @@
 // `lance-nd append TABLE FILE.jsonl|- [--create] [--casting MODE] [--stats]`: add the rows of a
 // JSON Lines file as one commit; any error commits nothing.
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -70,7 +72,7 @@ void Run(const AppendOptions& o) {
   std::ifstream file;
   if (o.input != "-") {
     file.open(o.input);
-    if (!file) Fail(kCommand, "cannot open " + o.input);
+    if (!file) Fail(kCommand, "cannot open " + o.input + ": " + std::strerror(errno));
   }
   std::istream& in = o.input == "-" ? std::cin : file;
   options.stats = o.stats;

@@ -408,6 +408,8 @@ def test_errors(tmp):
     expect_error(["append", missing, "-"], two, "append", r"--create")
     check(not os.path.exists(os.path.join(missing, "_versions")), "append made a missing table")
     expect_error(["append", missing, "-", "--create"], "", "append", r"no rows")
+    expect_error(["append", table, os.path.join(tmp, "none.jsonl")], None, "append",
+                 r"cannot open .*none.jsonl: No such file", table)
     expect_error(["cat", missing], None, "cat", r".")
     expect_error(["cat", table, "--filter", "t.values >>> 1"], None, "cat", r"filter[^^]*$", table)
     expect_error(["cat", table, "--project", "nope"], None, "cat", r"nope", table)
