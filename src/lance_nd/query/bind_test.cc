@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "lance_nd/array/builder.h"
+#include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
 #include "lance_nd/query/test_util.h"
 #include "lance_nd/testing/random_arrays.h"
@@ -52,8 +53,9 @@ void ExpectBindError(const std::string& sql, const std::vector<std::string>& pie
   EXPECT_EQ(b.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(b.status().kind(), ErrorKind::kParseError);
   const std::string message(b.status().message());
-  for (const auto& p : pieces)
+  for (const auto& p : pieces) {
     EXPECT_NE(message.find(p), std::string::npos) << "missing " << p << " in\n" << message;
+  }
 }
 
 TEST(FilterBind, Errors) {
@@ -82,6 +84,7 @@ TEST(FilterBind, ProjectionsAndSlices) {
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     auto schema = NdSchema();
     std::vector<array::ArrayPtr> columns;
+    columns.reserve(static_cast<std::size_t>(schema->num_fields()));
     lance_nd::testing::RandomArrayOptions options;
     options.sliced = true;
     options.max_binary_length = 1;
@@ -119,6 +122,7 @@ TEST(FilterBind, ProjectionsAndSlices) {
 TEST(FilterBind, EmptyBatch) {
   auto schema = NdSchema();
   std::vector<array::ArrayPtr> columns;
+  columns.reserve(schema->fields().size());
   for (const auto& f : schema->fields()) columns.push_back(array::MakeEmptyArray(f->type()));
   const array::RecordBatch batch(schema, 0, columns);
   auto bound = Filter::Parse("array_has(sst.values, 1) OR a.b.attrs.units LIKE 'K%' OR Depth > 1")
@@ -132,15 +136,32 @@ TEST(FilterBind, EmptyBatch) {
   EXPECT_TRUE(rows->empty());
 }
 
+TEST(FilterBind, LongOrChainEvaluates) {
+  std::string sql = "Depth = 0";
+  for (int i = 1; i < 3000; ++i) sql += " OR Depth = " + std::to_string(i);
+  auto schema = array::MakeSchema({MakeField("Depth", array::Int64())});
+  const array::RecordBatch batch(
+      schema, 3,
+      {array::MakePrimitiveArray<std::int64_t>(array::Int64(), {5, 4000, std::nullopt})});
+  auto rows = testutil::SelectRows(batch, sql);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::int64_t>{0}));
+  auto f = Filter::Parse(sql);
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(ExprEquals(*Filter::Parse(f->ToSql())->root(), *f->root()));
+}
+
 TEST(FilterBind, HundredThousandRowsQuickly) {
   const std::int64_t n = 100000;
   auto schema =
       array::MakeSchema({MakeField("x", array::Float64()), MakeField("s", array::Utf8()),
                          MakeField("st", array::Struct({MakeField("y", array::Int32())}))});
   std::vector<array::ArrayPtr> columns;
-  for (int i = 0; i < 3; ++i)
+  columns.reserve(3);
+  for (int i = 0; i < 3; ++i) {
     columns.push_back(lance_nd::testing::RandomArray(schema->field(i)->type(), n, 0.1,
                                                      7u + static_cast<std::uint64_t>(i)));
+  }
   const array::RecordBatch batch(schema, n, columns);
   auto bound =
       Filter::Parse("(x > 0.5 AND s LIKE 'a%') OR st.y IN (1, 2, 3) OR st IS NULL")->Bind(*schema);

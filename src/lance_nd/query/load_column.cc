@@ -76,6 +76,7 @@ void LoadValues(const ArrayData& a, std::int64_t base, std::int64_t n, std::vect
   out->resize(static_cast<std::size_t>(n));
   if (v == nullptr) return;
   for (std::int64_t i = 0; i < n; ++i) {
+    // NOLINTNEXTLINE(bugprone-signed-char-misuse): int8 values are numbers, not characters
     (*out)[static_cast<std::size_t>(i)] = static_cast<Out>(v[base + i]);
   }
 }
