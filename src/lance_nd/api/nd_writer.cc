@@ -133,9 +133,11 @@ Status NdWriter::Impl::CloseGroup() {
   buffered.push_back(Group{std::move(open_group), std::move(batch), schema.generation()});
   open_group.clear();
   open_values = 0;
-  const double on_disk = static_cast<double>(buffered_bytes) * sink.disk_ratio();
-  if (on_disk >= static_cast<double>(options.target_fragment_bytes)) return FlushFragment();
-  return Status::OK();
+  const auto target = static_cast<double>(options.target_fragment_bytes);
+  if (static_cast<double>(buffered_bytes) * sink.disk_ratio() < target) return Status::OK();
+  LND_RETURN_NOT_OK(sink.LearnRatio());  // the first estimate is checked against a real one
+  if (static_cast<double>(buffered_bytes) * sink.disk_ratio() < target) return Status::OK();
+  return FlushFragment();
 }
 
 Status NdWriter::Impl::FlushFragment() {

@@ -157,6 +157,7 @@ TEST(TableWrite, OpenErrors) {
   LND_EXPECT_ERROR(missing, StatusCode::kNotFound, "no table at nothing/here");
   EXPECT_EQ(missing.status().kind(), ErrorKind::kTableNotFound);
   LND_EXPECT_ERROR(NdWriter::Append(loc), StatusCode::kNotFound, "no table at");
+  EXPECT_EQ(Table::Open(loc, 3).status().kind(), ErrorKind::kTableNotFound);
 
   // A plain Lance table (no format marker), then one with another format version.
   for (const char* version : {"", "2"}) {
