@@ -322,7 +322,7 @@ TEST(ScanFilterTest, RandomFiltersSelectWhatTheReferenceSelects) {
     WriteSpec spec;
     spec.stats = Chance(rng, 0.5);
     const Table table = Unwrap(
-        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3)), spec));
+        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 6)), spec));
     CondMaker maker(rows, rng);
     for (int k = 0; k < 4; ++k) {
       auto cond = Combine([&] { return maker.ExactAtom(); }, rng, 2);
@@ -355,7 +355,7 @@ TEST(ScanFilterTest, RandomDeletesRemoveExactlyTheMatchingRows) {
     WriteSpec spec;
     spec.stats = Chance(rng, 0.5);
     Table table = Unwrap(
-        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3)), spec));
+        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 6)), spec));
     CondMaker maker(rows, rng);
     auto cond = Combine([&] { return maker.ExactAtom(); }, rng, 2);
     if (!cond) continue;
@@ -386,7 +386,7 @@ TEST(ScanPruneTest, PruningNeverLosesARowWithAMatchingValue) {
     WriteSpec spec;
     spec.stats = true;
     const Table table = Unwrap(
-        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3)), spec));
+        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 6)), spec));
     CondMaker maker(rows, rng);
     for (int k = 0; k < 4; ++k) {
       auto cond =
@@ -490,6 +490,10 @@ TEST(ScanFilterTest, FiltersOnGlobalAttributesAttributesAndWholeVariables) {
   EXPECT_EQ(pick("array_has(temp.values, 41)"), (Names{"s4"}));
   EXPECT_EQ(pick("NOT (temp.attrs.units = 'degC') OR __global_attrs__.id = 0"),
             (Names{"s0", "s1"}));
+  // Top-level names match ignoring case, as in LanceDB; filters without columns work too.
+  EXPECT_EQ(pick("TEMP.attrs.units = 'degF'"), (Names{"s1"}));
+  EXPECT_EQ(pick("true"), (Names{"s0", "s1", "s2", "s3", "s4"}));
+  EXPECT_EQ(pick("1 = 2"), (Names{}));
   // Rows come back whole.
   const auto rows = Unwrap(s.table->Scan().Filter("__global_attrs__.id = 4").ReadAll());
   ExpectRowsEqual(rows, {s.rows[4]});
@@ -533,6 +537,30 @@ TEST(ScanPruneTest, ATableWithoutStatsKeepsEveryRow) {
   const Stations s = StationTable(/*stats=*/false);
   LND_ASSERT_OK_AND_ASSIGN(auto rows, s.table->Scan().Prune("temp.values > 1000").ReadAll());
   ExpectRowsEqual(rows, s.rows);
+}
+
+TEST(ScanFilterTest, FewRowsOfALargeFragmentAreTakenByIndex) {
+  std::vector<NdRecordBatch> rows;
+  for (int id = 0; id < 5; ++id) rows.push_back(StationRow(id));
+  std::vector<NdRecordBatch> many;
+  for (int k = 0; k < 12; ++k) many.insert(many.end(), rows.begin(), rows.end());
+  const Table table = Unwrap(WriteRows(MemoryLocation(), many));  // one fragment of 60 rows
+  for (std::int64_t batch_rows : {1, 2, 7, 256}) {
+    for (std::uint64_t limit : {2u, 5u, 100u}) {
+      SCOPED_TRACE(std::to_string(batch_rows) + " " + std::to_string(limit));
+      Scanner scan = table.Scan();
+      scan.Filter("__global_attrs__.id = 1").BatchRows(batch_rows).Limit(limit);
+      LND_ASSERT_OK_AND_ASSIGN(auto got, scan.ReadAll());
+      ExpectRowsEqual(got, std::vector<NdRecordBatch>(std::min<std::uint64_t>(limit, 12), rows[1]));
+    }
+  }
+  // Most rows pass: the fragment is read whole.
+  LND_ASSERT_OK_AND_ASSIGN(auto most, table.Scan().Filter("__global_attrs__.id <> 3").ReadAll());
+  ASSERT_EQ(most.size(), 48u);
+  for (std::size_t i = 0; i < most.size(); ++i) {
+    const std::size_t id = i % 4 < 3 ? i % 4 : 4;
+    EXPECT_TRUE(most[i].Equals(rows[id])) << i;
+  }
 }
 
 TEST(ScanFilterTest, FilterWithProjectionAndLimit) {
@@ -622,6 +650,11 @@ TEST(DeleteTest, DeleteCountsAndNoVersionWhenNothingMatches) {
   EXPECT_EQ(two, 2u);
   EXPECT_EQ(StationNames(Unwrap(table.Scan().ReadAll())), (Names{"s1", "s3"}));
   LND_EXPECT_ERROR(table.Delete(""), StatusCode::kInvalidArgument, "empty");
+  LND_ASSERT_OK_AND_ASSIGN(std::uint64_t rest, table.Delete("true"));
+  EXPECT_EQ(rest, 2u);
+  LND_ASSERT_OK_AND_ASSIGN(auto empty, table.Scan().ReadAll());
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(Unwrap(table.CountRows()), 0u);
 }
 
 }  // namespace
