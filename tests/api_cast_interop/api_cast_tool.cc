@@ -12,6 +12,8 @@
 //       first row, widen `v` to float64, and print the expected rows and `v` stats as JSON
 //       ({"rows": [{"v": [...] | null, "w":
 //       [...]}], "stats": [{"min": x, "max": y} | null]}), from the rows as written.
+//   api_cast_tool widen-existing TABLE VARIABLE TYPE
+//       widen VARIABLE of the table (written by Lance, say) to TYPE (an nd JSON type name).
 //   api_cast_tool mixed-order TABLE
 //       three stagers stage one row each, v = [x, x+1] (x = 1, 2, 3) with attribute keys
 //       (b, a), (a, b), (c, a) (value "val_<key>") and global keys g<key> = x in the reverse
@@ -189,11 +191,23 @@ Status MixedOrder(const std::string& table) {
   return Status::OK();
 }
 
+// Widen `variable` of an existing table (one Lance wrote) to the type named `type`.
+Status WidenExisting(const std::string& path, const std::string& variable,
+                     const std::string& type) {
+  LND_ASSIGN_OR_RETURN(auto to, interop::TypeFromName(type));
+  LND_ASSIGN_OR_RETURN(auto ds, table::Dataset::Open(table::TableLocation::Local(path)));
+  LND_ASSIGN_OR_RETURN(auto widened, api::internal::WidenVariable(ds, variable, to));
+  if (widened.version() != ds.version() + 1) return Status::Internal("expected one commit");
+  return Status::OK();
+}
+
 int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   Status st;
   if (args.size() == 3 && args[0] == "stage") {
     st = Stage(args[1], args[2]);
+  } else if (args.size() == 4 && args[0] == "widen-existing") {
+    st = WidenExisting(args[1], args[2], args[3]);
   } else if (args.size() == 2 && args[0] == "mixed-order") {
     st = MixedOrder(args[1]);
   } else if ((args.size() == 3 || args.size() == 4) && args[0] == "widen") {

@@ -124,13 +124,7 @@ Result<array::RecordBatchPtr> EncodeStaged(std::span<const nd::NdRecordBatch> ro
                                            const array::SchemaPtr& schema) {
   LND_ASSIGN_OR_RETURN(auto encoded, nd::EncodeRowsAs(rows, *schema));
   if (!HasStatsColumns(*schema)) return encoded;
-#ifdef LANCE_ND_HAVE_STATS_WRITER
   return lance_nd::internal::WithStatsColumns(*encoded, rows, schema);
-#else
-  return Status::NotImplemented(
-      "staging rows with stats columns needs the stats writer, which "
-      "this build does not have");
-#endif
 }
 
 }  // namespace

@@ -166,6 +166,16 @@ Result<Table> CommitStaged(std::string_view uri, std::span<const StagedFragments
     LND_ASSIGN_OR_RETURN(auto fragments, RemapFragments(sets[i], final_ids, i));
     fresh.insert(fresh.end(), fragments.begin(), fragments.end());
   }
+  // Tables with stable row ids give new rows their ids in an Append only: there the new fields
+  // go in first (a Merge of the schema alone), then the rows (two versions).
+  if (table && !overwrite && plan.schema_changed &&
+      (table->manifest().reader_feature_flags & table::kFlagStableRowIds) != 0) {
+    table::Transaction evolve;
+    evolve.read_version = table->version();
+    evolve.operation = table::op::Merge{table->fragments(), plan.fields, plan.metadata};
+    LND_ASSIGN_OR_RETURN(table, table::CommitTransaction(location, std::move(evolve)));
+    plan.schema_changed = false;
+  }
   LND_ASSIGN_OR_RETURN(
       table::Dataset committed,
       table::CommitTransaction(
