@@ -8,4 +8,15 @@ namespace lance_nd::cli {
 /// \brief `lance-nd inspect FILE.lance [--json]`: footer, versions, schema, columns and pages.
 void AddInspectCommand(CLI::App& app);
 
+// The lance-nd table commands (docs/cli.md).
+void AddInfoCommand(CLI::App& app);      // info TABLE [--json]
+void AddCatCommand(CLI::App& app);       // cat TABLE [--filter] [--prune] [--project] ...
+void AddAppendCommand(CLI::App& app);    // append TABLE FILE.jsonl|- [--create] ...
+void AddDeleteCommand(CLI::App& app);    // delete TABLE --where SQL
+void AddVersionsCommand(CLI::App& app);  // versions TABLE [--json]
+void AddRestoreCommand(CLI::App& app);   // restore TABLE N
+void AddCompactCommand(CLI::App& app);   // compact TABLE
+void AddWidenCommand(CLI::App& app);     // widen TABLE VAR TYPE
+void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
+
 }  // namespace lance_nd::cli

@@ -1,12 +1,38 @@
 // lance-nd: command line tool for lance-nd tables and Lance files.
 #include <CLI/CLI.hpp>
+#include <iostream>
 
+#include "cli_util.h"
 #include "commands.h"
 
 int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);  // rows stream through std::cin / std::cout
   CLI::App app{"lance-nd: N-dimensional arrays in Lance tables"};
   app.require_subcommand(1);
   lance_nd::cli::AddInspectCommand(app);
-  CLI11_PARSE(app, argc, argv);
+  lance_nd::cli::AddInfoCommand(app);
+  lance_nd::cli::AddCatCommand(app);
+  lance_nd::cli::AddAppendCommand(app);
+  lance_nd::cli::AddDeleteCommand(app);
+  lance_nd::cli::AddVersionsCommand(app);
+  lance_nd::cli::AddRestoreCommand(app);
+  lance_nd::cli::AddCompactCommand(app);
+  lance_nd::cli::AddWidenCommand(app);
+  lance_nd::cli::AddCleanupCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors: one line, exit status 2.
+    std::string where;
+    for (const CLI::App* sub : app.get_subcommands()) where = sub->get_name() + ": ";
+    std::cerr << "lance-nd: " << where << e.what() << " (see lance-nd --help)" << std::endl;
+    return 2;
+  } catch (const lance_nd::cli::CommandExit& e) {
+    return e.exit_code;
+  }
   return 0;
 }

@@ -1,0 +1,110 @@
+// `lance-nd append TABLE FILE.jsonl|- [--create] [--casting MODE] [--stats]`: add the rows of a
+// JSON Lines file as one commit; any error commits nothing.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "append_checks.h"
+#include "cli_util.h"
+#include "commands.h"
+#include "lance_nd/api/json_lines.h"
+#include "lance_nd/api/nd_writer.h"
+
+namespace lance_nd::cli {
+namespace {
+
+constexpr std::string_view kCommand = "append";
+
+struct AppendOptions {
+  std::string uri;
+  std::string input;
+  bool create = false;
+  bool stats = false;
+  std::string casting = "no";
+};
+
+/// The table at `uri`, or nullopt when there is none and `create` allows making it.
+std::optional<Table> ExistingTable(const AppendOptions& o) {
+  auto table = Table::Open(o.uri);
+  if (table.ok()) return std::move(*table);
+  if (table.status().kind() != ErrorKind::kTableNotFound) Fail(kCommand, table.status());
+  if (!o.create) {
+    Fail(kCommand, std::string(table.status().message()) + " (use --create to make it)");
+  }
+  return std::nullopt;
+}
+
+/// Decode, check and write every line; the writer commits at the end or aborts on an error.
+std::uint64_t WriteRows(std::istream& in, const std::optional<Table>& table, NdWriter& writer,
+                        Casting casting) {
+  JsonLinesReader reader(in);
+  RowTypeChecker checker(table ? &*table : nullptr, casting);
+  const auto fail = [&](const Status& status) {
+    (void)writer.Abort();
+    Fail(kCommand, status);
+  };
+  std::uint64_t rows = 0;
+  while (true) {
+    auto row = reader.Next();
+    if (!row.ok()) fail(row.status());
+    if (!*row) break;
+    const std::uint64_t line = reader.line_number();
+    if (Status s = checker.Check(**row, line); !s.ok()) fail(s.WithContext("line ", line));
+    if (Status s = writer.Write(**row); !s.ok()) fail(s.WithContext("line ", line));
+    ++rows;
+  }
+  return rows;
+}
+
+void Run(const AppendOptions& o) {
+  WriteOptions options;
+  options.casting = OrFail(kCommand, ParseCasting(o.casting));
+  const std::optional<Table> table = ExistingTable(o);
+  if (table && o.stats && !table->has_stats()) {
+    Fail(kCommand, "--stats: the table at " + o.uri +
+                       " has no stats, and only a new table chooses them (copy the rows into a "
+                       "new table made with --create --stats)");
+  }
+  std::ifstream file;
+  if (o.input != "-") {
+    file.open(o.input);
+    if (!file) Fail(kCommand, "cannot open " + o.input + ": " + std::strerror(errno));
+  }
+  std::istream& in = o.input == "-" ? std::cin : file;
+  options.stats = o.stats;
+  options.mode = WriteMode::kCreate;
+  NdWriter writer =
+      OrFail(kCommand, table ? NdWriter::Append(o.uri, options) : NdWriter::Create(o.uri, options));
+  const std::uint64_t rows = WriteRows(in, table, writer, options.casting);
+  if (rows == 0) {
+    (void)writer.Abort();
+    if (!table) Fail(kCommand, "no rows in " + o.input + " to create the table from");
+    std::cout << "appended 0 rows; version " << table->version() << " (unchanged)\n";
+    return;
+  }
+  const Table written = OrFail(kCommand, writer.Finish());
+  std::cout << "appended " << rows << (rows == 1 ? " row" : " rows") << "; version "
+            << written.version() << "\n";
+}
+
+}  // namespace
+
+void AddAppendCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "append", "Add the rows of a JSON Lines file (one nd record batch per line) as one commit");
+  auto o = std::make_shared<AppendOptions>();
+  cmd->add_option("table", o->uri, "the table (a directory, or memory://name)")->required();
+  cmd->add_option("input", o->input, "the JSON Lines file, or - for stdin")->required();
+  cmd->add_flag("--create", o->create, "make the table when it does not exist");
+  cmd->add_option("--casting", o->casting,
+                  "how a type that differs from the table's is handled: no (default), safe, "
+                  "same_kind, promote");
+  cmd->add_flag("--stats", o->stats, "write per-row min/max stats (a new table only)");
+  cmd->callback([o] { Run(*o); });
+}
+
+}  // namespace lance_nd::cli

@@ -1,0 +1,30 @@
+// `lance-nd cleanup TABLE --older-than DURATION`: remove old versions and their files.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli_util.h"
+#include "commands.h"
+
+namespace lance_nd::cli {
+
+void AddCleanupCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "cleanup",
+      "Remove the versions older than a duration, and the files only they use (the "
+      "latest version always stays)");
+  auto uri = std::make_shared<std::string>();
+  auto older_than = std::make_shared<std::string>();
+  cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
+  cmd->add_option("--older-than", *older_than, "e.g. 7d, 12h, 30m, 45s, 0s")->required();
+  cmd->callback([uri, older_than] {
+    constexpr std::string_view kCommand = "cleanup";
+    const std::chrono::seconds age = OrFail(kCommand, ParseDuration(*older_than));
+    Table table = OpenTable(kCommand, *uri);
+    const table::CleanupStats stats = OrFail(kCommand, table.CleanupOldVersions(age));
+    std::cout << "versions removed " << stats.old_versions << ", files removed "
+              << stats.files_removed << ", bytes removed " << stats.bytes_removed << "\n";
+  });
+}
+
+}  // namespace lance_nd::cli
