@@ -13,7 +13,7 @@ Status CheckFormat(const array::Schema& schema) {
     return Status::InvalidTable(
         "the table's schema metadata has no '", nd::kFormatMetadataKey, "' key; expected '",
         nd::kFormatMetadataKey, "' = \"", nd::kFormatVersion,
-        "'. It is a Lance table that lance-nd did not write; read it with Lance, or write a "
+        "\". It is a Lance table that lance-nd did not write; read it with Lance, or write a "
         "new lance-nd table");
   }
   if (*found != nd::kFormatVersion) {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "lance_nd/nd/random_rows.h"
+#include "lance_nd/testing/nd_random_rows.h"
 #include "lance_nd/api/read_test_util.h"
 #include "lance_nd/api/scanner.h"
 #include "lance_nd/testing/status_matchers.h"

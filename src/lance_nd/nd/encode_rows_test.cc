@@ -6,7 +6,7 @@
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/testing/status_matchers.h"
-#include "test_util.h"
+#include "lance_nd/testing/nd_test_util.h"
 
 namespace lance_nd::nd {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "lance_nd/array/view.h"
 #include "lance_nd/testing/status_matchers.h"
-#include "test_util.h"
+#include "lance_nd/testing/nd_test_util.h"
 
 namespace lance_nd::nd {
 namespace {

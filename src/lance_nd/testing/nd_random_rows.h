@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lance_nd/array/builder.h"
-#include "test_util.h"
+#include "lance_nd/testing/nd_test_util.h"
 
 namespace lance_nd::nd::testing {
 
