@@ -95,10 +95,10 @@ Status Filter(const std::string& path, const std::string& filters_path,
 }
 
 Status Write(const std::string& path, const std::string& ipc_path, std::int64_t per_commit) {
-  LND_ASSIGN_OR_RETURN(la::IpcContents ipc, la::ReadIpcFile(ipc_path));
+  LND_ASSIGN_OR_RETURN(la::ipc::IpcContents contents, la::ipc::ReadIpcFile(ipc_path));
   table::WriteOptions options;
   const table::TableLocation location(io::LocalFileSystem(), path);
-  for (const la::RecordBatchPtr& batch : ipc.batches) {
+  for (const la::RecordBatchPtr& batch : contents.batches) {
     for (std::int64_t start = 0; start < batch->num_rows(); start += per_commit) {
       LND_ASSIGN_OR_RETURN(la::RecordBatchPtr part,
                            batch->Slice(start, std::min(per_commit, batch->num_rows() - start)));
