@@ -37,6 +37,9 @@ class LANCE_ND_EXPORT Filter {
   explicit Filter(ExprPtr root);
 
   const ExprPtr& root() const { return root_; }
+  /// \brief The text this filter was parsed from (empty for a tree built in code); bind
+  /// errors point into it.
+  const std::string& sql() const;
   /// \brief The filter as Lance SQL text that Parse reads back to the same tree (identifiers
   /// quoted with backticks where needed); LanceDB accepts it too.
   std::string ToSql() const;
@@ -51,6 +54,7 @@ class LANCE_ND_EXPORT Filter {
 
  private:
   ExprPtr root_;
+  std::shared_ptr<const std::string> sql_;
 };
 
 /// \brief A filter bound to a schema. Evaluate takes batches that have the bound columns at the

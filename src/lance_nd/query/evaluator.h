@@ -1,0 +1,13 @@
+// Evaluates a bound tree over a record batch, column by column.
+#pragma once
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/query/bound.h"
+#include "lance_nd/query/column.h"
+
+namespace lance_nd::query {
+
+/// \brief The value of `root` for every row of `batch` (a Column of root->type).
+Result<ColumnPtr> EvaluateTree(const BoundNode& root, const array::RecordBatch& batch);
+
+}  // namespace lance_nd::query
