@@ -1,0 +1,258 @@
+// NdWriter: rows cast to the table's types, encoded in groups, buffered, written as fragments in
+// the background and committed once at Finish (write_commit.h).
+#include "lance_nd/api/nd_writer.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "lance_nd/api/casting.h"
+#include "lance_nd/api/column_options.h"
+#include "lance_nd/api/fragment_sink.h"
+#include "lance_nd/api/stats.h"
+#include "lance_nd/api/table_errors.h"
+#include "lance_nd/api/write_commit.h"
+#include "lance_nd/api/write_schema.h"
+#include "lance_nd/api/writer_start.h"
+#include "lance_nd/nd/format.h"
+#include "lance_nd/nd/row_encoding.h"
+#include "lance_nd/table/write.h"
+
+namespace lance_nd {
+namespace {
+
+// Bytes held by an array's buffers (an estimate: shared buffers are counted whole).
+std::uint64_t BufferBytes(const array::ArrayData& a) {
+  std::uint64_t total = 0;
+  for (const auto& b : a.buffers) total += b ? static_cast<std::uint64_t>(b->size()) : 0;
+  for (const auto& c : a.children) total += c ? BufferBytes(*c) : 0;
+  return total;
+}
+
+std::uint64_t BatchBytes(const array::RecordBatch& batch) {
+  std::uint64_t total = 0;
+  for (const auto& c : batch.columns()) total += BufferBytes(*c);
+  return total;
+}
+
+std::uint64_t NumValues(const nd::NdRecordBatch& row) {
+  std::uint64_t n = 0;
+  for (const auto& c : row.columns()) n += static_cast<std::uint64_t>(c.num_elements());
+  return n;
+}
+
+// One encoded group waiting to be written: its rows (to encode again if the schema grows
+// before it is written) and its batch in the schema of `generation`.
+struct Group {
+  std::vector<nd::NdRecordBatch> rows;
+  array::RecordBatchPtr batch;
+  std::uint64_t generation = 0;
+};
+
+}  // namespace
+
+struct NdWriter::Impl {
+  table::TableLocation location;
+  WriteOptions options;
+  std::optional<table::Dataset> base;  // the latest version when the writer began
+  bool replace = false;                // Overwrite commit (create / overwrite)
+  internal::WriteSchema schema;
+  internal::FragmentSink sink;
+
+  std::vector<nd::NdRecordBatch> open_group;
+  std::uint64_t open_values = 0;
+  std::vector<Group> buffered;
+  std::uint64_t buffered_bytes = 0;
+  std::uint64_t rows = 0;
+  Status failed;
+  bool done = false;
+
+  Impl(internal::WriterStart start, const WriteOptions& o)
+      : location(start.location),
+        options(o),
+        base(std::move(start.base)),
+        replace(start.replace),
+        schema(std::move(start.schema)),
+        sink(std::move(start.location), std::move(start.table_options), o.write_parallelism) {}
+
+  Status Usable() const;
+  Status Fail(Status st);
+  Status WriteRow(const nd::NdRecordBatch& row);
+  Status CloseGroup();
+  Result<array::RecordBatchPtr> Encode(std::span<const nd::NdRecordBatch> rows) const;
+  Status FlushFragment();
+  Result<table::Dataset> CommitAll();
+  Status Promote(const std::vector<api::internal::Widening>& widenings);
+};
+
+Status NdWriter::Impl::Usable() const {
+  if (!failed.ok()) {
+    return Status::WriterFailed("an earlier write failed (", failed.ToString(),
+                                "); this writer commits nothing: abort it and write again");
+  }
+  if (done) return Status::InvalidArgument("the writer is finished or aborted");
+  return Status::OK();
+}
+
+Status NdWriter::Impl::Fail(Status st) {
+  if (!st.ok() && failed.ok()) failed = st;
+  return st;
+}
+
+Status NdWriter::Impl::WriteRow(const nd::NdRecordBatch& row) {
+  LND_ASSIGN_OR_RETURN(api::internal::CastOutcome cast,
+                       api::internal::CastRowForTable(row, *schema.schema(), options.casting)
+                           .WithContext("row ", rows));
+  if (!cast.widenings.empty()) LND_RETURN_NOT_OK(Promote(cast.widenings));
+  open_values += NumValues(cast.row);
+  open_group.push_back(std::move(cast.row));
+  ++rows;
+  if (open_group.size() >= options.max_rows_per_group ||
+      open_values >= options.max_values_per_group) {
+    return CloseGroup();
+  }
+  return Status::OK();
+}
+
+Result<array::RecordBatchPtr> NdWriter::Impl::Encode(
+    std::span<const nd::NdRecordBatch> group) const {
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr encoded, nd::EncodeRowsAs(group, *schema.schema()));
+  return internal::WithStatsColumns(*encoded, group, schema.schema());
+}
+
+Status NdWriter::Impl::CloseGroup() {
+  if (open_group.empty()) return Status::OK();
+  for (const auto& row : open_group) {
+    if (!schema.Covers(row)) {
+      LND_RETURN_NOT_OK(schema.Extend(open_group));
+      break;
+    }
+  }
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, Encode(open_group));
+  buffered_bytes += BatchBytes(*batch);
+  buffered.push_back(Group{std::move(open_group), std::move(batch), schema.generation()});
+  open_group.clear();
+  open_values = 0;
+  const double on_disk = static_cast<double>(buffered_bytes) * sink.disk_ratio();
+  if (on_disk >= static_cast<double>(options.target_fragment_bytes)) return FlushFragment();
+  return Status::OK();
+}
+
+Status NdWriter::Impl::FlushFragment() {
+  if (buffered.empty()) return Status::OK();
+  std::vector<array::RecordBatchPtr> batches;
+  std::uint64_t bytes = 0;
+  for (Group& g : buffered) {
+    if (g.generation != schema.generation()) {  // the schema grew since: encode again
+      LND_ASSIGN_OR_RETURN(g.batch, Encode(g.rows));
+    }
+    bytes += BatchBytes(*g.batch);
+    batches.push_back(std::move(g.batch));
+  }
+  buffered.clear();
+  buffered_bytes = 0;
+  return sink.Submit(schema.fields(), std::move(batches), bytes);
+}
+
+Result<table::Dataset> NdWriter::Impl::CommitAll() {
+  LND_RETURN_NOT_OK(CloseGroup());
+  LND_RETURN_NOT_OK(FlushFragment());
+  internal::WriteCommit c{
+      location, base, replace, schema.fields(), schema.schema()->metadata(), !schema.unchanged(),
+      {}};
+  LND_ASSIGN_OR_RETURN(c.fragments, sink.Finish());
+  if (replace && rows == 0) {
+    if (!base) {
+      return Status::InvalidArgument(
+          "no rows to write and no table at ", location.root(),
+          ": a new table takes its schema from its rows, so write at least one row");
+    }
+    // Replacing a table's rows with none keeps its schema.
+    c.fields = base->manifest().fields;
+    c.schema_metadata = base->manifest().schema_metadata;
+  }
+  LND_ASSIGN_OR_RETURN(table::Dataset committed, internal::CommitWrite(c));
+  sink.Forget();
+  return committed;
+}
+
+// Under Casting::kPromote: commit what is buffered, widen the table, go on from the new version.
+Status NdWriter::Impl::Promote(const std::vector<api::internal::Widening>& widenings) {
+  if (!base && rows == 0) {
+    return Status::Internal("a widening was asked for before the table has any variable");
+  }
+  LND_RETURN_NOT_OK(CloseGroup());
+  std::optional<table::Dataset> committed;
+  if (rows > 0 || !schema.unchanged()) {
+    LND_ASSIGN_OR_RETURN(committed, CommitAll());
+  } else {
+    LND_ASSIGN_OR_RETURN(committed, table::Dataset::Open(location));
+  }
+  LND_ASSIGN_OR_RETURN(Table table, Table::Open(committed->location()));
+  for (const auto& w : widenings) LND_RETURN_NOT_OK(table.Widen(w.variable, w.to));
+  base = table.dataset();
+  replace = false;
+  const bool stats = HasStats(*base->schema());
+  internal::ColumnRules rules{stats, {}, options.column_options};
+  LND_ASSIGN_OR_RETURN(rules.defaults, internal::StoredColumnDefaults(base->schema()->metadata()));
+  schema = internal::WriteSchema::ForTable(*base, std::move(rules));
+  return Status::OK();
+}
+
+Result<NdWriter> NdWriter::Create(std::string_view uri, const WriteOptions& options) {
+  return Create(ResolveLocation(uri, options.file_system), options);
+}
+
+Result<NdWriter> NdWriter::Create(const table::TableLocation& location,
+                                  const WriteOptions& options) {
+  LND_ASSIGN_OR_RETURN(internal::WriterStart start, internal::StartWrite(location, options));
+  return NdWriter(std::make_unique<Impl>(std::move(start), options));
+}
+
+Result<NdWriter> NdWriter::Append(std::string_view uri, const WriteOptions& options) {
+  return Append(ResolveLocation(uri, options.file_system), options);
+}
+
+Result<NdWriter> NdWriter::Append(const table::TableLocation& location,
+                                  const WriteOptions& options) {
+  LND_ASSIGN_OR_RETURN(internal::WriterStart start, internal::StartAppend(location, options));
+  return NdWriter(std::make_unique<Impl>(std::move(start), options));
+}
+
+NdWriter::NdWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NdWriter::NdWriter(NdWriter&&) noexcept = default;
+NdWriter& NdWriter::operator=(NdWriter&&) noexcept = default;
+NdWriter::~NdWriter() {
+  if (impl_ && !impl_->done) (void)Abort();
+}
+
+Status NdWriter::Write(const nd::NdRecordBatch& row) { return Write(std::span(&row, 1)); }
+
+Status NdWriter::Write(std::span<const nd::NdRecordBatch> rows) {
+  LND_RETURN_NOT_OK(impl_->Usable());
+  for (const auto& row : rows) LND_RETURN_NOT_OK(impl_->Fail(impl_->WriteRow(row)));
+  return Status::OK();
+}
+
+Result<Table> NdWriter::Finish() {
+  LND_RETURN_NOT_OK(impl_->Usable());
+  auto committed = impl_->CommitAll();
+  if (!committed.ok()) {
+    (void)impl_->Fail(committed.status());
+    (void)Abort();
+    return committed.status();
+  }
+  impl_->done = true;
+  return Table(std::move(*committed), true);
+}
+
+Status NdWriter::Abort() {
+  if (impl_->done) return Status::OK();
+  impl_->done = true;
+  impl_->sink.RemoveFiles();
+  return Status::OK();
+}
+
+std::uint64_t NdWriter::rows_written() const { return impl_->rows; }
+
+}  // namespace lance_nd

@@ -1,0 +1,189 @@
+// Stats columns: per row, the smallest and largest counted value of a variable.
+#include "lance_nd/api/stats.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lance_nd/array/builder.h"
+#include "lance_nd/array/view.h"
+#include "lance_nd/nd/format.h"
+
+namespace lance_nd::internal {
+namespace {
+
+using array::ArrayData;
+using array::TypeId;
+
+// The positions of the smallest and largest counted value (nullopt: none counted).
+struct MinMax {
+  std::optional<int64_t> min;
+  std::optional<int64_t> max;
+};
+
+// Scan with `less` over the values `key(i)`; `skip(i)` drops NaN.
+template <typename Key, typename Skip>
+MinMax Scan(const ArrayData& a, Key key, Skip skip) {
+  MinMax out;
+  for (int64_t i = 0; i < a.length; ++i) {
+    if (a.IsNull(i) || skip(i)) continue;
+    if (!out.min) {
+      out.min = out.max = i;
+      continue;
+    }
+    const auto k = key(i);
+    if (k < key(*out.min)) out.min = i;
+    if (key(*out.max) < k) out.max = i;
+  }
+  return out;
+}
+
+template <typename T>
+MinMax ScanPrimitive(const ArrayData& a) {
+  array::PrimitiveView<T> v(a);
+  if constexpr (std::is_floating_point_v<T>) {
+    return Scan(
+        a, [&](int64_t i) { return v.Value(i); },
+        [&](int64_t i) { return std::isnan(v.Value(i)); });
+  } else {
+    return Scan(
+        a, [&](int64_t i) { return v.Value(i); }, [](int64_t) { return false; });
+  }
+}
+
+// IEEE 754 half precision -> float.
+float HalfToFloat(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000U) << 16;
+  const std::uint32_t exp = (h >> 10) & 0x1FU;
+  std::uint32_t mant = h & 0x3FFU;
+  std::uint32_t bits = 0;
+  if (exp == 0) {
+    if (mant == 0) {
+      bits = sign;
+    } else {  // subnormal: normalise
+      int e = -1;
+      do {
+        ++e;
+        mant <<= 1;
+      } while ((mant & 0x400U) == 0);
+      bits = sign | (static_cast<std::uint32_t>(127 - 15 - e) << 23) | ((mant & 0x3FFU) << 13);
+    }
+  } else if (exp == 0x1F) {
+    bits = sign | 0x7F800000U | (mant << 13);
+  } else {
+    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  return std::bit_cast<float>(bits);
+}
+
+MinMax ScanHalf(const ArrayData& a) {
+  array::PrimitiveView<std::uint16_t> v(a);
+  return Scan(
+      a, [&](int64_t i) { return HalfToFloat(v.Value(i)); },
+      [&](int64_t i) { return std::isnan(HalfToFloat(v.Value(i))); });
+}
+
+MinMax ScanStrings(const ArrayData& a) {
+  array::BinaryView v(a);
+  return Scan(
+      a, [&](int64_t i) { return v.Value(i); }, [](int64_t) { return false; });
+}
+
+Result<MinMax> ScanValues(const ArrayData& a) {
+  switch (a.type->id()) {
+    case TypeId::kInt8:
+      return ScanPrimitive<int8_t>(a);
+    case TypeId::kInt16:
+      return ScanPrimitive<int16_t>(a);
+    case TypeId::kInt32:
+    case TypeId::kDate32:
+      return ScanPrimitive<int32_t>(a);
+    case TypeId::kInt64:
+    case TypeId::kDate64:
+    case TypeId::kTimestamp:
+    case TypeId::kDuration:
+      return ScanPrimitive<int64_t>(a);
+    case TypeId::kUInt8:
+      return ScanPrimitive<uint8_t>(a);
+    case TypeId::kUInt16:
+      return ScanPrimitive<uint16_t>(a);
+    case TypeId::kUInt32:
+      return ScanPrimitive<uint32_t>(a);
+    case TypeId::kUInt64:
+      return ScanPrimitive<uint64_t>(a);
+    case TypeId::kFloat16:
+      return ScanHalf(a);
+    case TypeId::kFloat32:
+      return ScanPrimitive<float>(a);
+    case TypeId::kFloat64:
+      return ScanPrimitive<double>(a);
+    case TypeId::kUtf8:
+    case TypeId::kLargeUtf8:
+      return ScanStrings(a);
+    default:
+      return Status::NotImplemented("no stats for values of type ", a.type->ToString());
+  }
+}
+
+Status AppendMinMax(array::StructBuilder& b, const ArrayData& values) {
+  LND_ASSIGN_OR_RETURN(MinMax mm, ScanValues(values));
+  b.Append(true);
+  if (!mm.min) {
+    b.child_builder(0)->AppendNull();
+    b.child_builder(1)->AppendNull();
+    return Status::OK();
+  }
+  LND_RETURN_NOT_OK(b.child_builder(0)->AppendArraySlice(values, *mm.min, 1));
+  return b.child_builder(1)->AppendArraySlice(values, *mm.max, 1);
+}
+
+}  // namespace
+
+Result<array::ArrayPtr> StatsArray(std::span<const nd::NdRecordBatch> rows,
+                                   std::string_view variable,
+                                   const array::DataTypePtr& stats_type) {
+  array::StructBuilder builder(stats_type);
+  const array::DataTypePtr& value_type = stats_type->children().at(0)->type();
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const nd::NdArrowArray* column = rows[r].GetColumn(variable);
+    if (column == nullptr) {
+      builder.AppendNull();
+      continue;
+    }
+    if (!column->value_type()->Equals(*value_type, /*check_metadata=*/false)) {
+      return Status::SchemaMismatch("row ", r, ": variable '", variable, "' has values of type ",
+                                    column->value_type()->ToString(),
+                                    " but its stats column holds ", value_type->ToString());
+    }
+    LND_RETURN_NOT_OK(AppendMinMax(builder, *column->values())
+                          .WithContext("stats of variable '", variable, "' in row ", r));
+  }
+  return builder.Finish();
+}
+
+Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded,
+                                               std::span<const nd::NdRecordBatch> rows,
+                                               const array::SchemaPtr& table) {
+  std::vector<array::ArrayPtr> columns;
+  columns.reserve(static_cast<std::size_t>(table->num_fields()));
+  for (const array::FieldPtr& field : table->fields()) {
+    if (auto variable = nd::StatsVariable(field->name())) {
+      LND_ASSIGN_OR_RETURN(auto stats, StatsArray(rows, *variable, field->type()));
+      columns.push_back(std::move(stats));
+      continue;
+    }
+    array::ArrayPtr column = encoded.GetColumnByName(field->name());
+    if (column == nullptr) {
+      return Status::Internal("the encoded rows lack the table column '", field->name(), "'");
+    }
+    columns.push_back(std::move(column));
+  }
+  return array::RecordBatch::Make(table, encoded.num_rows(), std::move(columns));
+}
+
+}  // namespace lance_nd::internal
