@@ -24,7 +24,7 @@ enum class ExprKind : std::uint8_t {
   kIsBool,   // a IS [NOT] TRUE / FALSE
   kInList,   // a [NOT] IN (b, c, ...)
   kBetween,  // a [NOT] BETWEEN b AND c
-  kLike,     // a [NOT] LIKE b [ESCAPE 'c']
+  kLike,     // a [NOT] LIKE b [ESCAPE 'c'], a [NOT] ILIKE b
   kCast,     // CAST(a AS type); also DATE '...' and TIMESTAMP '...'
   kCall,     // f(a, ...): array_has, array_length, lower, upper, abs
 };
@@ -67,6 +67,7 @@ struct LANCE_ND_EXPORT Expr {
   std::string function;          // kCall, lower case
   array::DataTypePtr cast_type;  // kCast
   std::string escape;            // kLike: the ESCAPE character ("" = none)
+  bool ignore_case = false;      // kLike: ILIKE
   std::vector<ExprPtr> args;     // operands in source order (IN: value then list items)
 };
 
@@ -86,7 +87,7 @@ LANCE_ND_EXPORT ExprPtr IsBool(ExprPtr a, bool truth, bool negated = false);
 LANCE_ND_EXPORT ExprPtr InList(ExprPtr a, std::vector<ExprPtr> items, bool negated = false);
 LANCE_ND_EXPORT ExprPtr Between(ExprPtr a, ExprPtr low, ExprPtr high, bool negated = false);
 LANCE_ND_EXPORT ExprPtr Like(ExprPtr a, ExprPtr pattern, bool negated = false,
-                             std::string escape = {});
+                             std::string escape = {}, bool ignore_case = false);
 LANCE_ND_EXPORT ExprPtr CastTo(ExprPtr a, array::DataTypePtr type);
 LANCE_ND_EXPORT ExprPtr Call(std::string function, std::vector<ExprPtr> args);
 

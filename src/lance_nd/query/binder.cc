@@ -226,6 +226,32 @@ class Binder {
     return -1;
   }
 
+  static std::string Lower(std::string s) {
+    for (char& c : s) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return s;
+  }
+
+  // The longest top-level name equal to the leading parts up to case, if only one field is.
+  static int MatchIgnoringCase(const std::vector<array::FieldPtr>& fields, const ColumnPath& parts,
+                               std::size_t* end) {
+    for (std::size_t k = parts.size(); k > 0; --k) {
+      const std::string name = Lower(Join(parts, 0, k));
+      int found = -1;
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (Lower(fields[i]->name()) != name) continue;
+        if (found >= 0) return -1;  // ambiguous
+        found = static_cast<int>(i);
+      }
+      if (found >= 0) {
+        *end = k;
+        return found;
+      }
+    }
+    return -1;
+  }
+
   Status Resolve(const Expr& e, BoundNode* n) {
     const std::vector<array::FieldPtr>* fields = &schema_.fields();
     std::size_t begin = 0;
@@ -237,7 +263,9 @@ class Binder {
                             ", not a struct: it has no field " + e.path[begin]);
       }
       std::size_t end = 0;
-      const int i = Match(*fields, e.path, begin, &end);
+      int i = Match(*fields, e.path, begin, &end);
+      // LanceDB finds top-level columns whatever the case of the name (struct fields not).
+      if (i < 0 && begin == 0) i = MatchIgnoringCase(*fields, e.path, &end);
       if (i < 0) return UnknownColumn(e);
       const auto& field = (*fields)[static_cast<std::size_t>(i)];
       resolved.push_back(field->name());

@@ -10,8 +10,11 @@ namespace {
 
 std::size_t Z(std::int64_t i) { return static_cast<std::size_t>(i); }
 
-// IEEE total order as a signed integer key (the trick Rust's f64::total_cmp uses).
+// IEEE total order as a signed integer key (the trick Rust's f64::total_cmp uses), with -0
+// folded onto +0: Lance/DataFusion filters find NaN equal to NaN and above every number, but
+// -0 equal to 0 (checked against LanceDB 0.39).
 std::int64_t TotalKey(double d) {
+  if (d == 0) d = 0.0;
   std::int64_t k;
   std::memcpy(&k, &d, sizeof k);
   k ^= static_cast<std::int64_t>(static_cast<std::uint64_t>(k >> 63) >> 1);

@@ -91,7 +91,7 @@ class Evaluator {
         return e.negated ? NotColumn(*both) : both;
       }
       case ExprKind::kLike: {
-        LND_ASSIGN_OR_RETURN(ColumnPtr r, LikeColumns(*a[0], *a[1], e.escape));
+        LND_ASSIGN_OR_RETURN(ColumnPtr r, LikeColumns(*a[0], *a[1], e.escape, e.ignore_case));
         return e.negated ? NotColumn(*r) : r;
       }
       case ExprKind::kCast:

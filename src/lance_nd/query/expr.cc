@@ -100,8 +100,9 @@ ExprPtr Between(ExprPtr a, ExprPtr low, ExprPtr high, bool negated) {
   e->negated = negated;
   return e;
 }
-ExprPtr Like(ExprPtr a, ExprPtr pattern, bool negated, std::string escape) {
+ExprPtr Like(ExprPtr a, ExprPtr pattern, bool negated, std::string escape, bool ignore_case) {
   auto e = Node(ExprKind::kLike, {std::move(a), std::move(pattern)});
+  e->ignore_case = ignore_case;
   e->negated = negated;
   e->escape = std::move(escape);
   return e;
@@ -138,7 +139,9 @@ bool ExprEquals(const Expr& a, const Expr& b) {
       if (a.negated != b.negated) return false;
       break;
     case ExprKind::kLike:
-      if (a.negated != b.negated || a.escape != b.escape) return false;
+      if (a.negated != b.negated || a.escape != b.escape || a.ignore_case != b.ignore_case) {
+        return false;
+      }
       break;
     case ExprKind::kCast:
       if (!a.cast_type->Equals(*b.cast_type)) return false;

@@ -37,7 +37,9 @@ ColumnPtr IsBoolColumn(const Column& a, bool truth, bool negated);
 
 /// \brief a LIKE pattern: % any run, _ one character (UTF-8 aware), `escape` makes the next
 /// pattern character literal.
-Result<ColumnPtr> LikeColumns(const Column& a, const Column& pattern, const std::string& escape);
+/// `ignore_case` (ILIKE): ASCII letters match either case.
+Result<ColumnPtr> LikeColumns(const Column& a, const Column& pattern, const std::string& escape,
+                              bool ignore_case);
 
 /// \brief array_has(list, value): true when an item equals value (total order for floats),
 /// false when none does, null for a null list or value.

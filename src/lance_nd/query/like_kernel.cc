@@ -51,9 +51,18 @@ bool Match(std::string_view s, std::string_view p, char esc, bool has_esc) {
   return pi == p.size() && si == s.size();
 }
 
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 }  // namespace
 
-Result<ColumnPtr> LikeColumns(const Column& a, const Column& pattern, const std::string& escape) {
+Result<ColumnPtr> LikeColumns(const Column& a, const Column& pattern, const std::string& escape,
+                              bool ignore_case) {
   auto out = BoolColumn(a.length);
   if (a.strings.empty() || pattern.strings.empty()) {
     out->valid.assign(out->valid.size(), 0);
@@ -63,8 +72,13 @@ Result<ColumnPtr> LikeColumns(const Column& a, const Column& pattern, const std:
   const char esc = has_esc ? escape[0] : '\0';
   for (std::size_t i = 0; i < out->valid.size(); ++i) {
     out->valid[i] = static_cast<std::uint8_t>(a.valid[i] & pattern.valid[i]);
-    if (out->valid[i])
+    if (!out->valid[i]) continue;
+    if (ignore_case) {
+      const std::string s = Lower(a.strings[i]), p = Lower(pattern.strings[i]);
+      out->bools[i] = Match(s, p, esc, has_esc) ? 1 : 0;
+    } else {
       out->bools[i] = Match(a.strings[i], pattern.strings[i], esc, has_esc) ? 1 : 0;
+    }
   }
   return ColumnPtr(out);
 }

@@ -149,14 +149,14 @@ class Parser {
         continue;
       }
       const bool negated =
-          IsWord(t, "NOT") &&
-          (IsWord(Peek(1), "IN") || IsWord(Peek(1), "BETWEEN") || IsWord(Peek(1), "LIKE"));
+          IsWord(t, "NOT") && (IsWord(Peek(1), "IN") || IsWord(Peek(1), "BETWEEN") ||
+                               IsWord(Peek(1), "LIKE") || IsWord(Peek(1), "ILIKE"));
       if (negated) Take();
       if (IsWord(Peek(), "IN")) {
         LND_ASSIGN_OR_RETURN(left, InTail(left, negated));
       } else if (IsWord(Peek(), "BETWEEN")) {
         LND_ASSIGN_OR_RETURN(left, BetweenTail(left, negated));
-      } else if (IsWord(Peek(), "LIKE")) {
+      } else if (IsWord(Peek(), "LIKE") || IsWord(Peek(), "ILIKE")) {
         LND_ASSIGN_OR_RETURN(left, LikeTail(left, negated));
       } else {
         return left;
@@ -185,6 +185,7 @@ class Parser {
   }
 
   Result<ExprPtr> LikeTail(ExprPtr value, bool negated) {
+    const bool ignore_case = IsWord(Peek(), "ILIKE");
     const std::int64_t pos = Take().position;
     LND_ASSIGN_OR_RETURN(ExprPtr pattern, Additive());
     std::string escape;
@@ -194,7 +195,8 @@ class Parser {
       }
       escape = Take().text;
     }
-    return At(Like(std::move(value), std::move(pattern), negated, std::move(escape)), pos);
+    return At(Like(std::move(value), std::move(pattern), negated, std::move(escape), ignore_case),
+              pos);
   }
 
   Result<ExprPtr> Additive() {
@@ -353,10 +355,7 @@ Result<array::DataTypePtr> Parser::TypeName() {
   const Token& t = Peek();
   if (t.kind != TokenKind::kName) return Expected("a type name (INT, BIGINT, DOUBLE, STRING, ...)");
   const std::string word = Upper(Take().text);
-  if (word == "DOUBLE") {
-    TakeWord("PRECISION");
-    return Float64();
-  }
+  if (word == "DOUBLE") return Float64();
   if (word == "TIMESTAMP" || word == "DATETIME") {
     TimeUnit unit = TimeUnit::kMicro;
     if (TakeSymbol("(")) {
@@ -378,12 +377,12 @@ Result<array::DataTypePtr> Parser::TypeName() {
     DataTypePtr (*signed_type)();
     DataTypePtr (*unsigned_type)();
   };
-  static const Named kTypes[] = {
-      {"TINYINT", Int8, UInt8},   {"SMALLINT", Int16, UInt16},        {"INT", Int32, UInt32},
-      {"INTEGER", Int32, UInt32}, {"BIGINT", Int64, UInt64},          {"FLOAT", Float32, nullptr},
-      {"REAL", Float32, nullptr}, {"STRING", Utf8, nullptr},          {"VARCHAR", Utf8, nullptr},
-      {"TEXT", Utf8, nullptr},    {"BINARY", array::Binary, nullptr}, {"BOOLEAN", Bool, nullptr},
-      {"BOOL", Bool, nullptr},    {"DATE", Date32, nullptr}};
+  // The names Lance's CAST accepts (VARCHAR, TEXT, REAL, BOOL are refused there).
+  static const Named kTypes[] = {{"TINYINT", Int8, UInt8},   {"SMALLINT", Int16, UInt16},
+                                 {"INT", Int32, UInt32},     {"INTEGER", Int32, UInt32},
+                                 {"BIGINT", Int64, UInt64},  {"FLOAT", Float32, nullptr},
+                                 {"STRING", Utf8, nullptr},  {"BINARY", array::Binary, nullptr},
+                                 {"BOOLEAN", Bool, nullptr}, {"DATE", Date32, nullptr}};
   for (const Named& n : kTypes) {
     if (word != n.name) continue;
     if (n.unsigned_type != nullptr && TakeWord("UNSIGNED")) return n.unsigned_type();
@@ -392,7 +391,7 @@ Result<array::DataTypePtr> Parser::TypeName() {
   --i_;
   return Expected(
       "a type name: TINYINT, SMALLINT, INT, BIGINT (each optionally UNSIGNED), FLOAT, DOUBLE, "
-      "STRING, VARCHAR, BINARY, BOOLEAN, DATE or TIMESTAMP[(0|3|6|9)]");
+      "STRING, BINARY, BOOLEAN, DATE, TIMESTAMP[(0|3|6|9)] or DATETIME[(0|3|6|9)]");
 }
 
 }  // namespace

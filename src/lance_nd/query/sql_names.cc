@@ -13,9 +13,10 @@ std::string Upper(std::string_view s) {
 }
 
 bool IsReservedWord(std::string_view word) {
-  static constexpr std::array<std::string_view, 18> kWords = {
-      "AND",  "OR",   "NOT", "IN",   "IS",     "NULL",      "TRUE",  "FALSE",  "BETWEEN",
-      "LIKE", "CAST", "AS",  "DATE", "ESCAPE", "TIMESTAMP", "ILIKE", "SELECT", "WHERE"};
+  static constexpr std::array<std::string_view, 20> kWords = {
+      "AND",       "OR",      "NOT",    "IN",    "IS",       "NULL",    "TRUE",
+      "FALSE",     "BETWEEN", "LIKE",   "CAST",  "AS",       "DATE",    "ESCAPE",
+      "TIMESTAMP", "ILIKE",   "SELECT", "WHERE", "DATETIME", "UNSIGNED"};
   const std::string upper = Upper(word);
   for (std::string_view w : kWords) {
     if (upper == w) return true;

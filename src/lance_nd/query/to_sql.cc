@@ -138,8 +138,8 @@ std::string WriteNode(const Expr& e) {
       return Operand(e.args[0], kAdditive) + neg + " BETWEEN " + Operand(e.args[1], kAdditive) +
              " AND " + Operand(e.args[2], kAdditive);
     case ExprKind::kLike: {
-      std::string out =
-          Operand(e.args[0], kAdditive) + neg + " LIKE " + Operand(e.args[1], kAdditive);
+      std::string out = Operand(e.args[0], kAdditive) + neg +
+                        (e.ignore_case ? " ILIKE " : " LIKE ") + Operand(e.args[1], kAdditive);
       if (!e.escape.empty()) out += " ESCAPE " + Quoted(e.escape, '\'');
       return out;
     }

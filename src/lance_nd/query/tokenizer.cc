@@ -52,8 +52,9 @@ class Lexer {
       return Make(TokenKind::kName, std::string(sql_.substr(start, pos_ - start)), start);
     }
     if (IsDigit(c) || (c == '.' && IsDigit(At(pos_ + 1)))) return Number(start);
-    if (c == '`') return QuotedText(TokenKind::kQuotedName, '`', "name");
-    if (c == '\'' || c == '"') return QuotedText(TokenKind::kString, c, "string");
+    // LanceDB reads "x" as a column name, like `x` (not as a string).
+    if (c == '`' || c == '"') return QuotedText(TokenKind::kQuotedName, c, "name");
+    if (c == '\'') return QuotedText(TokenKind::kString, c, "string");
     for (std::string_view two : {"==", "<>", "!=", "<=", ">="}) {
       if (sql_.substr(pos_, 2) == two) {
         pos_ += 2;

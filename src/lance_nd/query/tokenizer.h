@@ -1,5 +1,5 @@
-// Splits filter text into tokens: names (bare or `backticked`), strings ('single' or
-// "double" quoted: Lance reads both as string literals), numbers, operators and punctuation.
+// Splits filter text into tokens: names (bare, `backticked` or "double quoted", as LanceDB
+// reads them), 'strings', numbers, operators and punctuation.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,8 @@ namespace lance_nd::query {
 
 enum class TokenKind : std::uint8_t {
   kName,        // bare word: a column name or a keyword (text as written)
-  kQuotedName,  // `name` (text unquoted)
-  kString,      // 'text' or "text" (unquoted)
+  kQuotedName,  // `name` or "name" (text unquoted)
+  kString,      // 'text' (unquoted)
   kNumber,      // 12, 1.5, .5, 1e3
   kSymbol,      // = == <> != < <= > >= + - * / % ( ) , .
   kEnd,
