@@ -347,8 +347,16 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<io::OutputF
   const FileVersion version = impl->options.version;
   impl->leaves.resize(impl->plan.leaves.size());
   for (std::size_t l = 0; l < impl->plan.leaves.size(); ++l) {
+    const auto& leaf = impl->plan.leaves[l];
     LND_ASSIGN_OR_RETURN(impl->leaves[l].options,
-                         ColumnOptions::FromField(*impl->plan.leaves[l].leaf_field, version));
+                         ColumnOptions::FromField(*leaf.leaf_field, version));
+    // Lance 12 takes the structural encoding of a nested column from its top-level field.
+    const array::Field& top = *impl->schema->field(leaf.top_level_index);
+    if (&top != leaf.leaf_field &&
+        impl->leaves[l].options.structural == ColumnOptions::Structural::kAuto) {
+      LND_ASSIGN_OR_RETURN(ColumnOptions top_options, ColumnOptions::FromField(top, version));
+      impl->leaves[l].options.structural = top_options.structural;
+    }
   }
   return std::unique_ptr<FileWriter>(new FileWriter(std::move(impl)));
 }

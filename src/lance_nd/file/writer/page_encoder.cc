@@ -274,7 +274,10 @@ Result<EncodedPage> EncodePage(const ShreddedPage& page, const ColumnOptions& op
 
   bool full_zip = v.max_value_bytes >= kMiniBlockMaxValueBytes && !FullZipMisreadByLance12(page);
   if (options.structural == ColumnOptions::Structural::kMiniBlock) full_zip = false;
-  if (options.structural == ColumnOptions::Structural::kFullZip) full_zip = true;
+  // A requested full-zip is honoured where Lance 12 reads it back correctly.
+  if (options.structural == ColumnOptions::Structural::kFullZip) {
+    full_zip = !FullZipMisreadByLance12(page);
+  }
   if (v.kind == LeafKind::kBool) full_zip = false;
   if (!full_zip) {
     LND_ASSIGN_OR_RETURN(std::optional<EncodedPage> mini_block, EncodeMiniBlockPage(page, options));

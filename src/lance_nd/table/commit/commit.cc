@@ -2,6 +2,8 @@
 // conflict checks against the versions committed since read_version, hint file.
 #include "lance_nd/table/commit.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,16 +20,31 @@
 namespace lance_nd::table {
 namespace {
 
+std::mt19937_64 SeededRng() {
+  std::random_device rd;
+  const auto t = static_cast<std::uint64_t>(
+      std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  const auto pid = static_cast<std::uint32_t>(::getpid());
+  std::seed_seq seq{
+      rd(), rd(), rd(), rd(), static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(t >> 32),
+      pid};
+  return std::mt19937_64(seq);
+}
+
+// Reseeded in a child after fork(): a copied generator would give the child the parent's next
+// UUIDs, and so the same data file and transaction names.
 std::mt19937_64& Rng() {
-  thread_local std::mt19937_64 rng([] {
-    std::random_device rd;
-    const std::uint64_t t = static_cast<std::uint64_t>(
-        std::chrono::high_resolution_clock::now().time_since_epoch().count());
-    std::seed_seq seq{
-        rd(), rd(), rd(), rd(), static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(t >> 32)};
-    return std::mt19937_64(seq);
-  }());
-  return rng;
+  struct State {
+    pid_t pid = -1;
+    std::mt19937_64 rng;
+  };
+  thread_local State state;
+  const pid_t pid = ::getpid();
+  if (state.pid != pid) {
+    state.rng = SeededRng();
+    state.pid = pid;
+  }
+  return state.rng;
 }
 
 struct Latest {
