@@ -88,7 +88,7 @@ struct LANCE_ND_EXPORT Manifest {
   std::uint64_t version = 0;
   std::vector<LanceField> fields;  // pre-order, parents before children
   array::Metadata schema_metadata;
-  std::vector<Fragment> fragments;  // sorted by id
+  std::vector<Fragment> fragments;  // table order (ids unique; not sorted after a Rewrite)
   std::optional<std::uint32_t> max_fragment_id;
   std::uint64_t reader_feature_flags = 0;
   std::uint64_t writer_feature_flags = 0;

@@ -1,6 +1,7 @@
 #include "lance_nd/table/dataset.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "lance_nd/table/manifest_cache.h"
@@ -105,12 +106,13 @@ Result<Dataset> Dataset::FromManifest(const TableLocation& location,
     return Status::NotImplemented("manifest '" + ds.manifest_path_ + "' belongs to branch '" +
                                   *m.branch + "'; branches are not supported yet");
   }
-  for (std::size_t i = 1; i < m.fragments.size(); ++i) {
-    if (m.fragments[i].id <= m.fragments[i - 1].id) {
+  // Fragments are in table order; after a compaction their ids need not increase (Lance puts
+  // rewritten fragments in place), but each id appears once.
+  std::set<std::uint64_t> fragment_ids;
+  for (const Fragment& f : m.fragments) {
+    if (!fragment_ids.insert(f.id).second) {
       return Status::Corrupt("manifest file '" + ds.manifest_path_ + "' lists fragment id " +
-                             std::to_string(m.fragments[i].id) + " after " +
-                             std::to_string(m.fragments[i - 1].id) +
-                             "; fragments must be sorted by unique id");
+                             std::to_string(f.id) + " twice; fragment ids must be unique");
     }
   }
   LND_ASSIGN_OR_RETURN(ds.schema_, SchemaFromFields(m.fields, m.schema_metadata)

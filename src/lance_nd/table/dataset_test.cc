@@ -81,7 +81,7 @@ TEST_F(TableDatasetTest, MissingTable) {
                    "holds no committed");
 }
 
-TEST_F(TableDatasetTest, VersionMismatchAndUnsortedFragmentsAreCorrupt) {
+TEST_F(TableDatasetTest, VersionMismatchAndRepeatedFragmentIdsAreCorrupt) {
   Manifest m = SampleManifest(5);
   LND_ASSERT_OK_AND_ASSIGN(auto bytes, SerializeManifestFile(m, nullptr));
   LND_ASSERT_OK(
@@ -91,10 +91,18 @@ TEST_F(TableDatasetTest, VersionMismatchAndUnsortedFragmentsAreCorrupt) {
 
   auto other = "db/u.lance";
   Manifest u = SampleManifest(1);
-  std::swap(u.fragments[0], u.fragments[1]);
+  u.fragments[1].id = u.fragments[0].id;
   LND_ASSERT_OK(PutVersion(*fs_, other, u, ManifestNaming::kV2));
   LND_EXPECT_ERROR(Dataset::Open(TableLocation(fs_, other)), StatusCode::kCorrupt,
-                   "must be sorted");
+                   "must be unique");
+  // Ids need not increase along the list: after a compaction Lance puts the new fragments
+  // where the old ones were, and the list is the table's row order.
+  auto third = "db/v.lance";
+  Manifest v = SampleManifest(1);
+  std::swap(v.fragments[0], v.fragments[1]);
+  LND_ASSERT_OK(PutVersion(*fs_, third, v, ManifestNaming::kV2));
+  LND_ASSERT_OK_AND_ASSIGN(Dataset opened, Dataset::Open(TableLocation(fs_, third)));
+  EXPECT_EQ(opened.fragments(), v.fragments);
 }
 
 TEST_F(TableDatasetTest, RefusesUnsupportedFeatures) {
@@ -155,10 +163,10 @@ TEST_F(TableDatasetTest, FromManifestChecksLikeOpen) {
                    StatusCode::kInvalidArgument, "does not contain the manifest's version 2");
   LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(nullptr, table_), file, opened.versions()),
                    StatusCode::kInvalidArgument, "needs a file system");
-  ManifestFile unsorted = file;
-  std::swap(unsorted.manifest.fragments[0], unsorted.manifest.fragments[1]);
-  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), unsorted, opened.versions()),
-                   StatusCode::kCorrupt, "must be sorted");
+  ManifestFile repeated = file;
+  repeated.manifest.fragments[1].id = repeated.manifest.fragments[0].id;
+  LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), repeated, opened.versions()),
+                   StatusCode::kCorrupt, "must be unique");
   ManifestFile branch = file;
   branch.manifest.branch = "dev";
   LND_EXPECT_ERROR(Dataset::FromManifest(TableLocation(fs_, table_), branch, opened.versions()),

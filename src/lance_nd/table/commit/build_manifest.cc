@@ -329,15 +329,14 @@ Result<Draft> StartDraft(const Transaction& t, const BuildContext& c) {
   return d;
 }
 
-// Fragments sorted by id, no id twice, tombstoned data files dropped, max_fragment_id covering
-// every fragment (and never decreasing).
+// Fragments in table order (a Rewrite puts the new fragments where the old ones were, as Lance
+// does, so ids need not increase along the list), no id twice, tombstoned data files dropped,
+// max_fragment_id covering every fragment (and never decreasing).
 Status SettleFragments(const Transaction& t, Manifest* m) {
-  std::sort(m->fragments.begin(), m->fragments.end(),
-            [](const Fragment& a, const Fragment& b) { return a.id < b.id; });
-  for (std::size_t i = 1; i < m->fragments.size(); ++i) {
-    if (m->fragments[i].id == m->fragments[i - 1].id) {
-      return Invalid(t, "fragment id ", m->fragments[i].id, " would appear twice in version ",
-                     m->version);
+  std::set<std::uint64_t> ids;
+  for (const Fragment& f : m->fragments) {
+    if (!ids.insert(f.id).second) {
+      return Invalid(t, "fragment id ", f.id, " would appear twice in version ", m->version);
     }
   }
   // Data files whose every field was tombstoned (-2) hold nothing any more.
@@ -348,7 +347,7 @@ Status SettleFragments(const Transaction& t, Manifest* m) {
     });
   }
   if (m->fragments.empty()) return Status();
-  const std::uint64_t top = m->fragments.back().id;
+  const std::uint64_t top = *ids.rbegin();
   if (top > std::numeric_limits<std::uint32_t>::max()) {
     return Invalid(t, "fragment id ", top, " exceeds 32 bits");
   }
