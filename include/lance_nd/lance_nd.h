@@ -38,6 +38,7 @@
 #include "lance_nd/file/writer.h"
 #include "lance_nd/file/writer_options.h"
 
+#include "lance_nd/table/column_rewrite.h"
 #include "lance_nd/table/commit.h"
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/deletion.h"

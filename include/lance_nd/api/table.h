@@ -24,6 +24,7 @@
 namespace lance_nd {
 
 class Scanner;
+class StagedFragments;
 
 /// \brief One committed version, oldest first in Table::Versions.
 struct LANCE_ND_EXPORT TableVersion {
@@ -121,6 +122,8 @@ class LANCE_ND_EXPORT Table {
  private:
   friend class NdWriter;         // Finish returns the committed version
   friend struct TableTestPeer;  // tests build tables without Table::Open / Write
+  friend Result<Table> CommitStaged(std::string_view, std::span<const StagedFragments>,
+                                    const WriteOptions&);
   Table(table::Dataset dataset, bool writable)
       : dataset_(std::move(dataset)), writable_(writable) {}
   table::Dataset dataset_;

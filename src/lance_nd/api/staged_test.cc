@@ -1,0 +1,437 @@
+// Staged writes: several stagers (threads) stage disjoint rows with different variables and
+// keys, one coordinator commits them as one version, every row reads back in order; existing
+// tables, stale stages, conflicts, the JSON form, casting at stage time, and the cleanup of
+// stages never committed.
+#include "lance_nd/api/staged.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lance_nd/api/cast_test_util.h"
+#include "lance_nd/api/widen.h"
+#include "lance_nd/table/maintenance.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd {
+namespace {
+
+using api::testing::ReadRows;
+using array::DataTypePtr;
+using Rng = std::mt19937_64;
+
+int64_t Uniform(Rng& rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+// Values of a few types; every variable, attribute key and global key keeps one type.
+array::ArrayPtr RandomValues(Rng& rng, const DataTypePtr& type, int64_t n, bool nulls = true) {
+  std::vector<std::optional<int64_t>> v;
+  for (int64_t i = 0; i < n; ++i) {
+    if (nulls && Uniform(rng, 0, 9) == 0) {
+      v.emplace_back(std::nullopt);
+    } else {
+      v.emplace_back(Uniform(rng, -1000, 1000));
+    }
+  }
+  if (type->id() == array::TypeId::kUtf8) {
+    std::vector<std::optional<std::string>> s;
+    for (const auto& x : v) s.push_back(x ? std::optional("s" + std::to_string(*x)) : std::nullopt);
+    return array::MakeStringArray(s, type);
+  }
+  auto i64 = array::MakePrimitiveArray<int64_t>(array::Int64(), v);
+  return *array::Cast(i64, type, array::CastMode::kSameKind);
+}
+
+struct Universe {
+  std::vector<std::pair<std::string, DataTypePtr>> variables;
+  std::vector<std::pair<std::string, DataTypePtr>> attr_keys;  // per variable the same types
+  std::vector<std::pair<std::string, DataTypePtr>> global_keys;
+};
+
+Universe MakeUniverse() {
+  return {{{"temp", array::Float32()},
+           {"pres", array::Float64()},
+           {"count", array::Int32()},
+           {"flag", array::Int16()},
+           {"name", array::Utf8()},
+           {"big", array::Int64()}},
+          {{"units", array::Utf8()}, {"scale", array::Float64()}, {"level", array::Int64()}},
+          {{"id", array::Int64()}, {"title", array::Utf8()}, {"chunk", array::Int32()}}};
+}
+
+// One row with the variables `vars` (indices into the universe), over dims x/y of random
+// sizes, attribute keys and global keys drawn at random.
+nd::NdRecordBatch RandomRow(Rng& rng, const Universe& u, const std::vector<int>& vars,
+                            const std::vector<int>& keys, const std::vector<int>& globals) {
+  const auto nx = static_cast<uint64_t>(Uniform(rng, 0, 4));
+  const auto ny = static_cast<uint64_t>(Uniform(rng, 1, 3));
+  std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
+  for (int v : vars) {
+    if (Uniform(rng, 0, 4) == 0) continue;  // this row lacks it
+    nd::Attributes attrs;
+    for (int k : keys) {
+      if (Uniform(rng, 0, 2) == 0) continue;
+      const auto& [key, type] = u.attr_keys[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(attrs.SetValue(key, RandomValues(rng, type, 1, false)).ok());
+    }
+    const bool two_d = Uniform(rng, 0, 1) == 1;
+    auto dims =
+        two_d ? *nd::Dimensions::Make({"x", "y"}, {nx, ny}) : *nd::Dimensions::Make({"x"}, {nx});
+    const auto& [name, type] = u.variables[static_cast<std::size_t>(v)];
+    arrays.emplace_back(
+        name, *nd::NdArrowArray::Make(RandomValues(rng, type, dims.num_elements()), dims, attrs));
+  }
+  nd::Attributes g;
+  for (int k : globals) {
+    if (Uniform(rng, 0, 2) == 0) continue;
+    const auto& [key, type] = u.global_keys[static_cast<std::size_t>(k)];
+    EXPECT_TRUE(g.SetValue(key, RandomValues(rng, type, 1, false)).ok());
+  }
+  if (arrays.empty() && g.empty()) g.Set("id", int64_t{7});
+  return *nd::NdRecordBatch::FromArrays(std::move(arrays), g);
+}
+
+// Indices 0..n-1, each kept with probability 1/2 (at least one).
+std::vector<int> Subset(Rng& rng, int n) {
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) {
+    if (Uniform(rng, 0, 1) == 1) out.push_back(i);
+  }
+  if (out.empty()) out.push_back(static_cast<int>(Uniform(rng, 0, n - 1)));
+  return out;
+}
+
+std::vector<nd::NdRecordBatch> RandomRows(Rng& rng, const Universe& u, int n) {
+  const auto vars = Subset(rng, static_cast<int>(u.variables.size()));
+  const auto keys = Subset(rng, static_cast<int>(u.attr_keys.size()));
+  const auto globals = Subset(rng, static_cast<int>(u.global_keys.size()));
+  std::vector<nd::NdRecordBatch> rows;
+  for (int i = 0; i < n; ++i) rows.push_back(RandomRow(rng, u, vars, keys, globals));
+  return rows;
+}
+
+std::string TempTable(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_staged_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+void ExpectRows(const table::Dataset& ds, const std::vector<nd::NdRecordBatch>& expected) {
+  LND_ASSERT_OK_AND_ASSIGN(auto back, ReadRows(ds));
+  ASSERT_EQ(back.size(), expected.size());
+  for (std::size_t r = 0; r < back.size(); ++r) {
+    EXPECT_TRUE(back[r].Equals(expected[r]))
+        << "row " << r << "\nread " << back[r].ToString() << "\nwrote " << expected[r].ToString();
+  }
+}
+
+// Stage `parts` from one thread each, ship them through JSON, commit them at once.
+Result<Table> StageInThreadsAndCommit(const std::string& uri,
+                                      const std::vector<std::vector<nd::NdRecordBatch>>& parts,
+                                      const WriteOptions& options = {}) {
+  std::vector<std::string> json(parts.size());
+  std::vector<Status> status(parts.size());
+  std::vector<std::thread> stagers;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    stagers.emplace_back([&, i] {
+      auto staged = StageRows(uri, parts[i], options);
+      status[i] = staged.status();
+      if (staged.ok()) json[i] = staged->ToJson();
+    });
+  }
+  for (auto& t : stagers) t.join();
+  std::vector<StagedFragments> staged;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    LND_RETURN_NOT_OK(status[i]);
+    LND_ASSIGN_OR_RETURN(auto s, StagedFragments::FromJson(json[i]));
+    staged.push_back(std::move(s));
+  }
+  return CommitStaged(uri, staged, options);
+}
+
+TEST(StagedWrites, SeveralStagersOneCommitOnANewTable) {
+  const Universe u = MakeUniverse();
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    Rng rng(seed);
+    const std::string uri = TempTable("new" + std::to_string(seed));
+    std::vector<std::vector<nd::NdRecordBatch>> parts;
+    std::vector<nd::NdRecordBatch> all;
+    const int stagers = static_cast<int>(Uniform(rng, 1, 5));
+    for (int s = 0; s < stagers; ++s) {
+      parts.push_back(RandomRows(rng, u, static_cast<int>(Uniform(rng, 1, 12))));
+      all.insert(all.end(), parts.back().begin(), parts.back().end());
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto committed, StageInThreadsAndCommit(uri, parts));
+    EXPECT_EQ(committed.version(), 1u) << "one commit";
+    LND_ASSERT_OK_AND_ASSIGN(auto ds, table::Dataset::Open(table::TableLocation::Local(uri)));
+    EXPECT_EQ(ds.version(), 1u);
+    EXPECT_EQ(ds.fragments().size(), static_cast<std::size_t>(stagers));
+    ExpectRows(ds, all);
+    std::filesystem::remove_all(uri);
+  }
+}
+
+TEST(StagedWrites, NewVariablesAndKeysOnAnExistingTableInOneVersion) {
+  const Universe u = MakeUniverse();
+  for (std::uint64_t seed = 10; seed <= 15; ++seed) {
+    Rng rng(seed);
+    const std::string uri = TempTable("existing" + std::to_string(seed));
+    auto first = RandomRows(rng, u, static_cast<int>(Uniform(rng, 1, 10)));
+    LND_ASSERT_OK_AND_ASSIGN(
+        auto ds, api::testing::WriteNdTable(table::TableLocation::Local(uri), first, {}, 4));
+    std::vector<std::vector<nd::NdRecordBatch>> parts;
+    std::vector<nd::NdRecordBatch> all = first;
+    for (int s = 0; s < 3; ++s) {
+      parts.push_back(RandomRows(rng, u, static_cast<int>(Uniform(rng, 1, 8))));
+      all.insert(all.end(), parts.back().begin(), parts.back().end());
+    }
+    WriteOptions append;
+    append.mode = WriteMode::kAppend;
+    LND_ASSERT_OK_AND_ASSIGN(auto committed, StageInThreadsAndCommit(uri, parts, append));
+    EXPECT_EQ(committed.version(), ds.version() + 1);
+    LND_ASSERT_OK_AND_ASSIGN(auto reopened, table::Dataset::Open(table::TableLocation::Local(uri)));
+    ExpectRows(reopened, all);
+    // Old fragments keep their ids and files.
+    for (std::size_t i = 0; i < ds.fragments().size(); ++i) {
+      EXPECT_EQ(reopened.fragments()[i], ds.fragments()[i]);
+    }
+    std::filesystem::remove_all(uri);
+  }
+}
+
+TEST(StagedWrites, AStaleStageStillCommits) {
+  const Universe u = MakeUniverse();
+  Rng rng(21);
+  const auto location = api::testing::MemoryTable();
+  const std::string uri = location.root();
+  WriteOptions options;
+  options.mode = WriteMode::kAppend;
+  options.file_system = location.file_system();
+  auto first = RandomRows(rng, u, 3);
+  LND_ASSERT_OK_AND_ASSIGN(auto stale, StageRows(uri, first, options));  // no table yet
+  auto second = RandomRows(rng, u, 4);
+  LND_ASSERT_OK_AND_ASSIGN(auto fresh, StageRows(uri, second, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto v1, CommitStaged(uri, std::span(&fresh, 1), options));
+  auto third = RandomRows(rng, u, 2);
+  LND_ASSERT_OK_AND_ASSIGN(auto later, StageRows(uri, third, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto v2, CommitStaged(uri, std::span(&later, 1), options));
+  LND_ASSERT_OK_AND_ASSIGN(auto v3, CommitStaged(uri, std::span(&stale, 1), options));
+  EXPECT_EQ(v3.version(), v2.version() + 1);
+  std::vector<nd::NdRecordBatch> all = second;
+  all.insert(all.end(), third.begin(), third.end());
+  all.insert(all.end(), first.begin(), first.end());
+  ExpectRows(v3.dataset(), all);
+}
+
+TEST(StagedWrites, AStaleStageWhoseTypeChangedFailsClearly) {
+  Rng rng(22);
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.mode = WriteMode::kAppend;
+  options.file_system = location.file_system();
+  auto row = [&](DataTypePtr t) {
+    return *nd::NdRecordBatch::FromArrays(
+        {{"v",
+          *nd::NdArrowArray::Make(RandomValues(rng, t, 3), *nd::Dimensions::Make({"x"}, {3}))}});
+  };
+  const std::vector<nd::NdRecordBatch> base = {row(array::Float32())};
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, api::testing::WriteNdTable(location, base));
+  LND_ASSERT_OK_AND_ASSIGN(auto stale, StageRows(location.root(), base, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto widened, api::internal::WidenVariable(ds, "v", array::Float64()));
+  auto r = CommitStaged(location.root(), std::span(&stale, 1), options);
+  EXPECT_EQ(r.status().code(), StatusCode::kSchemaMismatch) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("staged against version 1"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("version 2"), std::string::npos);
+  LND_ASSERT_OK_AND_ASSIGN(auto latest, table::Dataset::Open(location));
+  EXPECT_EQ(latest.version(), widened.version()) << "nothing committed";
+
+  // Two stages of one new table that disagree on a type.
+  const auto other = api::testing::MemoryTable();
+  options.file_system = other.file_system();
+  const std::vector<nd::NdRecordBatch> a = {row(array::Float32())}, b = {row(array::Int32())};
+  LND_ASSERT_OK_AND_ASSIGN(auto sa, StageRows(other.root(), a, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto sb, StageRows(other.root(), b, options));
+  const StagedFragments both[] = {sa, sb};
+  auto conflict = CommitStaged(other.root(), both, options);
+  EXPECT_EQ(conflict.status().code(), StatusCode::kSchemaMismatch);
+  EXPECT_NE(conflict.status().message().find("staged set 1"), std::string::npos);
+  EXPECT_TRUE(table::Dataset::Open(other).status().IsNotFound());
+}
+
+TEST(StagedWrites, CastsAtStageTimeAgainstTheTable) {
+  Rng rng(23);
+  const auto location = api::testing::MemoryTable();
+  auto row = [&](DataTypePtr t) {
+    return *nd::NdRecordBatch::FromArrays(
+        {{"v",
+          *nd::NdArrowArray::Make(RandomValues(rng, t, 4), *nd::Dimensions::Make({"x"}, {4}))}});
+  };
+  const std::vector<nd::NdRecordBatch> base = {row(array::Float64())};
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, api::testing::WriteNdTable(location, base));
+  WriteOptions options;
+  options.mode = WriteMode::kAppend;
+  options.file_system = location.file_system();
+  const std::vector<nd::NdRecordBatch> f32 = {row(array::Float32())};
+  auto rejected = StageRows(location.root(), f32, options);
+  EXPECT_EQ(rejected.status().kind(), ErrorKind::kCastRejected);
+  options.casting = Casting::kSafe;
+  LND_ASSERT_OK_AND_ASSIGN(auto staged, StageRows(location.root(), f32, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto committed,
+                           CommitStaged(location.root(), std::span(&staged, 1), options));
+  LND_ASSERT_OK_AND_ASSIGN(auto back, ReadRows(committed.dataset()));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_TRUE(back[1].column(0).value_type()->Equals(*array::Float64()));
+  EXPECT_EQ(api::testing::Doubles(back[1].column(0).values()),
+            api::testing::Doubles(f32[0].column(0).values()));
+  // A stage cannot widen the table.
+  const std::vector<nd::NdRecordBatch> i64 = {row(array::Int64())};
+  options.casting = Casting::kPromote;
+  auto promote = StageRows(location.root(), i64, options);
+  EXPECT_EQ(promote.status().kind(), ErrorKind::kCastRejected);
+  const std::vector<nd::NdRecordBatch> i32 = {row(array::Int32())};
+  LND_EXPECT_OK(StageRows(location.root(), i32, options));  // int32 -> float64 is safe
+}
+
+TEST(StagedWrites, CreateRefusesAnExistingTable) {
+  Rng rng(24);
+  const Universe u = MakeUniverse();
+  const auto location = api::testing::MemoryTable();
+  auto rows = RandomRows(rng, u, 2);
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, api::testing::WriteNdTable(location, rows));
+  WriteOptions create;
+  create.file_system = location.file_system();
+  auto staged = StageRows(location.root(), rows, create);
+  EXPECT_EQ(staged.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(staged.status().kind(), ErrorKind::kTableExists);
+  WriteOptions append = create;
+  append.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(auto ok, StageRows(location.root(), rows, append));
+  auto commit = CommitStaged(location.root(), std::span(&ok, 1), create);
+  EXPECT_EQ(commit.status().kind(), ErrorKind::kTableExists);
+  // Overwrite replaces the rows (and the schema) in one version.
+  WriteOptions overwrite = create;
+  overwrite.mode = WriteMode::kOverwrite;
+  auto other_rows = RandomRows(rng, u, 3);
+  LND_ASSERT_OK_AND_ASSIGN(auto ow, StageRows(location.root(), other_rows, overwrite));
+  LND_ASSERT_OK_AND_ASSIGN(auto replaced,
+                           CommitStaged(location.root(), std::span(&ow, 1), overwrite));
+  EXPECT_EQ(replaced.version(), ds.version() + 1);
+  ExpectRows(replaced.dataset(), other_rows);
+}
+
+TEST(StagedWrites, JsonRoundTripsAndBadJsonIsNamed) {
+  Rng rng(25);
+  const Universe u = MakeUniverse();
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  auto rows = RandomRows(rng, u, 5);
+  LND_ASSERT_OK_AND_ASSIGN(auto staged, StageRows(location.root(), rows, options));
+  EXPECT_EQ(staged.num_rows(), 5u);
+  EXPECT_EQ(staged.num_fragments(), 1u);
+  LND_ASSERT_OK_AND_ASSIGN(auto back, StagedFragments::FromJson(staged.ToJson()));
+  EXPECT_EQ(back.ToJson(), staged.ToJson());
+  EXPECT_EQ(back.num_rows(), 5u);
+
+  LND_EXPECT_ERROR(StagedFragments::FromJson("{not json"), StatusCode::kInvalidArgument,
+                   "not valid JSON");
+  const auto doc = nlohmann::json::parse(staged.ToJson());
+  // Every member is required: removing one names it.
+  for (const auto& [key, value] : doc.items()) {
+    auto broken = doc;
+    broken.erase(key);
+    LND_EXPECT_ERROR(StagedFragments::FromJson(broken.dump()), StatusCode::kInvalidArgument,
+                     "'" + key + "'");
+  }
+  auto bad = doc;
+  bad["version"] = 2;
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument, "version");
+  bad = doc;
+  bad["format"] = "other";
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument, "other");
+  bad = doc;
+  bad["num_rows"] = "five";
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument,
+                   "num_rows: expected an unsigned integer");
+  bad = doc;
+  bad["num_rows"] = 6;
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument,
+                   "the fragments hold 5 rows");
+  bad = doc;
+  bad["fragments"][0]["files"][0]["fields"][0] = 999;
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument,
+                   "field id 999");
+  bad = doc;
+  bad["fields"][0]["parent_id"] = 77;
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument, "fields");
+  bad = doc;
+  bad["fragments"][0]["files"][0]["path"] = "../escape.lance";
+  LND_EXPECT_ERROR(StagedFragments::FromJson(bad.dump()), StatusCode::kInvalidArgument, "path");
+}
+
+TEST(StagedWrites, StagesNeverCommittedAreInvisibleAndCleanedUp) {
+  Rng rng(26);
+  const Universe u = MakeUniverse();
+  const std::string uri = TempTable("cleanup");
+  const auto location = table::TableLocation::Local(uri);
+  auto rows = RandomRows(rng, u, 4);
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, api::testing::WriteNdTable(location, rows));
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  auto lost_rows = RandomRows(rng, u, 3);
+  LND_ASSERT_OK_AND_ASSIGN(auto lost, StageRows(uri, lost_rows, append));
+  const auto doc = nlohmann::json::parse(lost.ToJson());
+  const std::string lost_file = doc["fragments"][0]["files"][0]["path"].get<std::string>();
+  EXPECT_TRUE(std::filesystem::exists(location.Path("data", lost_file)));
+  LND_ASSERT_OK_AND_ASSIGN(auto latest, table::Dataset::Open(location));
+  EXPECT_EQ(latest.version(), ds.version());
+  ExpectRows(latest, rows);
+
+  table::CleanupOptions cleanup;
+  cleanup.older_than = std::chrono::seconds(0);
+  cleanup.modified_time = table::LocalModifiedTime();
+  LND_ASSERT_OK_AND_ASSIGN(auto kept, table::CleanupOldVersions(location, cleanup));
+  EXPECT_TRUE(std::filesystem::exists(location.Path("data", lost_file)))
+      << "a young unreferenced file may be another writer's: kept";
+  cleanup.delete_unverified = true;
+  LND_ASSERT_OK_AND_ASSIGN(auto cleaned, table::CleanupOldVersions(location, cleanup));
+  EXPECT_EQ(cleaned.stats.data_files_removed, 1u);
+  EXPECT_FALSE(std::filesystem::exists(location.Path("data", lost_file)));
+  ExpectRows(cleaned.dataset, rows);
+  std::filesystem::remove_all(uri);
+}
+
+TEST(StagedWrites, TheCommittedTableWidens) {
+  Rng rng(27);
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  const std::vector<nd::NdRecordBatch> rows = {*nd::NdRecordBatch::FromArrays(
+      {{"v", *nd::NdArrowArray::Make(RandomValues(rng, array::Int16(), 5),
+                                     *nd::Dimensions::Make({"x"}, {5}))}})};
+  LND_ASSERT_OK_AND_ASSIGN(auto staged, StageRows(location.root(), rows, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&staged, 1), options));
+  EXPECT_TRUE(t.writable());
+  LND_ASSERT_OK(t.Widen("v", array::Int16()));
+  EXPECT_EQ(t.version(), 1u);
+  LND_ASSERT_OK(t.Widen("v", array::Int64()));
+  EXPECT_EQ(t.version(), 2u);
+  LND_EXPECT_ERROR(t.Widen("v", array::Int8()), StatusCode::kSchemaMismatch, "int8");
+  LND_EXPECT_ERROR(t.Widen("w", array::Int64()), StatusCode::kInvalidArgument, "'v'");
+  LND_ASSERT_OK_AND_ASSIGN(auto back, ReadRows(t.dataset()));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].column(0).value_type()->Equals(*array::Int64()));
+  EXPECT_EQ(api::testing::Doubles(back[0].column(0).values()),
+            api::testing::Doubles(rows[0].column(0).values()));
+}
+
+}  // namespace
+}  // namespace lance_nd

@@ -1,0 +1,109 @@
+// Staged writes and widening, read by Lance 12 (LanceDB 0.39):
+//
+//   node staged_widen.mjs --tool PATH/api_cast_tool --work DIR --seeds 1,2,3
+//
+// stage: for each seed, the random nd table case of tests/nd_table_interop/gen.mjs is staged
+//   by several stagers and committed (api_cast_tool stage); LanceDB reads every row and must
+//   find the generated rows, in order. The staged data files were written with stage-local
+//   field ids that the commit remapped in the manifest only, so this checks that Lance reads
+//   columns through DataFile.fields as lance-nd wrote them.
+// widen: api_cast_tool widen writes a table with stats, deletes a row and widens `v` from int32
+//   to float64 (new data files under new field ids, old files keeping the other columns);
+//   LanceDB must read `v` and `__stats__:v` as float64 with the values written, and `w` as it
+//   was.
+// Each problem is printed with its seed; the exit status is 1 when there was one.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import "../nd_table_interop/arrow_bool_fix.mjs";
+import { describeTable, lancedb, stableJson } from "../../interop/nd_arrow.mjs";
+import { freshDir, parseArgs } from "../../interop/lance_oracle.mjs";
+import { makeCase } from "../nd_table_interop/gen.mjs";
+
+const opt = parseArgs(["tool", "work", "seeds"]);
+const work = path.resolve(opt.work);
+let problems = 0;
+let checked = 0;
+
+function tool(args) {
+  return execFileSync(opt.tool, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function report(label, message) {
+  ++problems;
+  console.log(`MISMATCH ${label}: ${message}`);
+}
+
+async function open(dbDir) {
+  return (await lancedb.connect(dbDir)).openTable("t");
+}
+
+async function checkStaged(seed) {
+  const label = `seed ${seed} stage`;
+  const c = makeCase(seed);
+  const dbDir = freshDir(path.join(work, `stage_${seed}`));
+  const caseFile = path.join(dbDir, "case.json");
+  fs.writeFileSync(caseFile, JSON.stringify(c));
+  tool(["stage", path.join(dbDir, "t.lance"), caseFile]);
+  const tbl = await open(dbDir);
+  const want = c.commits.length > 1 ? 2 : 1;
+  if ((await tbl.version()) !== want) report(label, `version ${await tbl.version()}, want ${want}`);
+  const all = await tbl.query().toArrow();
+  const got = describeTable(all, { strictNullRows: false }).rows;
+  if (got.length !== c.rows.length) return report(label, `${got.length} rows, want ${c.rows.length}`);
+  for (let i = 0; i < got.length; ++i) {
+    const w = stableJson(c.rows[i]);
+    const g = stableJson(got[i]);
+    if (w !== g) return report(label, `row ${i}\n  want ${w.slice(0, 800)}\n  read ${g.slice(0, 800)}`);
+  }
+  checked += got.length;
+}
+
+function numbers(list) {
+  return list === null ? null : Array.from(list, (x) => (x === null ? null : Number(x)));
+}
+
+async function checkWiden(seed) {
+  const label = `seed ${seed} widen`;
+  const dbDir = freshDir(path.join(work, `widen_${seed}`));
+  const expected = JSON.parse(tool(["widen", path.join(dbDir, "t.lance"), String(seed)]));
+  const tbl = await open(dbDir);
+  const data = await tbl.query().select(["v", "w"]).toArrow();
+  const rows = describeTable(data, { strictNullRows: false }).rows;
+  if (rows.length !== expected.rows.length) {
+    return report(label, `${rows.length} rows, want ${expected.rows.length}`);
+  }
+  for (let i = 0; i < rows.length; ++i) {
+    const v = rows[i].variables.v;
+    if (v && v.type !== "float64") return report(label, `row ${i}: v is ${v.type}`);
+    const got = { v: v ? numbers(v.values) : null, w: numbers(rows[i].variables.w.values) };
+    if (stableJson(got) !== stableJson(expected.rows[i])) {
+      return report(label, `row ${i}: read ${stableJson(got)}, want ${stableJson(expected.rows[i])}`);
+    }
+  }
+  const stats = await tbl.query().select(["`__stats__:v`"]).toArrow();
+  const column = stats.getChildAt(0);
+  for (const child of column.type.children) {
+    if (String(child.type) !== "Float64") return report(label, `stats ${child.name} is ${child.type}`);
+  }
+  for (let i = 0; i < stats.numRows; ++i) {
+    const s = column.get(i);
+    const got = s === null ? null : { min: s.min, max: s.max };
+    if (stableJson(got) !== stableJson(expected.stats[i])) {
+      return report(label, `stats row ${i}: read ${stableJson(got)}, want ${stableJson(expected.stats[i])}`);
+    }
+  }
+  checked += rows.length;
+}
+
+for (const seed of opt.seeds.split(",").map(Number)) {
+  for (const check of [checkStaged, checkWiden]) {
+    try {
+      await check(seed);
+    } catch (e) {
+      report(`seed ${seed} ${check.name}`, String(e.stderr ?? e.stack ?? e).slice(0, 3000));
+    }
+  }
+}
+console.log(`${checked} rows checked, ${problems} problems`);
+process.exit(problems ? 1 : 0);
