@@ -21,7 +21,7 @@ export const kKnown = [
     name: "varchar_type_name",
     what: "CAST(x AS VARCHAR): Lance's SQL front end knows STRING, not VARCHAR",
     error: /Unsupported data type: Varchar/,
-    alt: "alt", oursMayError: false,
+    alt: "alt", oursMayError: true, tag: "to_varchar",
   },
   {
     name: "cast_out_of_range",

@@ -165,6 +165,9 @@ async function usToLance(c, plant) {
   }
   for (const f of valueFilters(rng, c, layout, 4)) {
     const pruned = tool(["prune-sql", tableDir, f.sql]).trim();
+    // Every such variable has a stats column and both forms have a stats test: "keep every
+    // row" would make the comparison below vacuous.
+    if (!pruned) throw new Error(`${label}: PruneFilter keeps every row for ${f.sql}`);
     const picked = pruned ? await lanceSelect(tbl, pruned, all) : c.rows.map((_, i) => i);
     const missed = c.rows.findIndex((r, i) => (r.variables[f.col]?.values ?? []).some((v) => typeof v === "number" && f.test(v)) && !picked.includes(i));
     if (missed >= 0) throw new Error(`${label}: prune ${f.sql} (as ${pruned}) drops row ${missed}, which matches`);
