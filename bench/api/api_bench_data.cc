@@ -21,8 +21,8 @@ Result<nd::NdArrowArray> SstRow(std::int64_t row, std::int64_t rows, const nd::D
   const double base = 100.0 * static_cast<double>((row * 7919) % rows) / static_cast<double>(rows);
   std::vector<float> values(kCells);
   for (int i = 0; i < kCells; ++i) values[i] = static_cast<float>(base + i / 16.0);
-  auto data = array::MakeArrayData(array::Float32(), kCells,
-                                   {nullptr, array::Buffer::Copy(values.data(), kCells * 4)}, {}, 0);
+  auto data = array::MakeArrayData(
+      array::Float32(), kCells, {nullptr, array::Buffer::Copy(values.data(), kCells * 4)}, {}, 0);
   nd::Attributes attrs;
   attrs.Set("units", "K");
   return nd::NdArrowArray::Make(std::move(data), dims, std::move(attrs));
@@ -41,8 +41,8 @@ Result<std::vector<nd::NdRecordBatch>> MakeFilterRows(std::int64_t rows) {
     globals.Set("id", "r" + std::to_string(r));
     globals.Set("group", static_cast<std::int32_t>(r % 100));
     globals.Set("source", "model-" + std::to_string(r % 7));
-    LND_ASSIGN_OR_RETURN(nd::NdRecordBatch b,
-                         nd::NdRecordBatch::FromArrays({{"sst", std::move(sst)}}, std::move(globals)));
+    LND_ASSIGN_OR_RETURN(nd::NdRecordBatch b, nd::NdRecordBatch::FromArrays(
+                                                  {{"sst", std::move(sst)}}, std::move(globals)));
     out.push_back(std::move(b));
   }
   return out;

@@ -6,16 +6,18 @@
 //       (GRID_ROWS 1x90x180 float32 grids, Table::Write).
 //   lance_nd_api_bench_tool ingest DIR ROWS
 //       one timed NdWriter::Create (stats on) + Write + Finish of the rows into a new table.
-//   lance_nd_api_bench_tool filter DIR REPS FILTER PRUNE
+//   lance_nd_api_bench_tool filter DIR REPS FILTER PRUNE [BATCH_ROWS]
 //       per rep (after one warm-up): Table::Open + Scanner ReadAll of filter.lance with no
 //       filter, with Filter(FILTER), with Prune(PRUNE), and with Prune(PRUNE) on
-//       filter_nostats.lance.
+//       filter_nostats.lance; BATCH_ROWS sets Scanner::BatchRows (default: the Scanner's).
 //   lance_nd_api_bench_tool grid DIR REPS
-//       per rep (after one warm-up): Table::Open + Scanner ReadAll of grid.lance.
+//       per rep (after one warm-up): Table::Open + Scanner ReadAll of grid.lance, and the same
+//       scan streamed (NdBatchReader::Next, each row dropped before the next).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,29 +81,42 @@ struct Timed {
   std::size_t rows = 0;
 };
 
-Result<Timed> TimeScan(const std::string& path, const std::function<void(Scanner&)>& configure) {
+/// \brief One Open + scan: ReadAll (every row kept), or (`stream`) NdBatchReader::Next with
+/// each row dropped before the next, as a consumer that processes rows one by one.
+Result<Timed> TimeScan(const std::string& path, const std::function<void(Scanner&)>& configure,
+                       bool stream) {
   const auto start = Clock::now();
   LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
   Scanner scanner = table.Scan();
   configure(scanner);
-  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> rows, scanner.ReadAll());
-  return Timed{Seconds(start), rows.size()};
+  if (!stream) {
+    LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> rows, scanner.ReadAll());
+    return Timed{Seconds(start), rows.size()};
+  }
+  LND_ASSIGN_OR_RETURN(NdBatchReader reader, scanner.Open());
+  std::size_t n = 0;
+  while (true) {
+    LND_ASSIGN_OR_RETURN(std::optional<nd::NdRecordBatch> row, reader.Next());
+    if (!row) break;
+    ++n;
+  }
+  return Timed{Seconds(start), n};
 }
 
 /// \brief `"name": [s, ...], "name_rows": n` for `reps` timed scans after one warm-up.
 Result<std::string> Series(const std::string& name, int reps, const std::string& path,
-                           const std::function<void(Scanner&)>& configure) {
-  LND_ASSIGN_OR_RETURN(Timed warm, TimeScan(path, configure));
+                           const std::function<void(Scanner&)>& configure, bool stream = false) {
+  LND_ASSIGN_OR_RETURN(Timed warm, TimeScan(path, configure, stream));
   std::string out = "\"" + name + "_s\": [";
   for (int r = 0; r < reps; ++r) {
-    LND_ASSIGN_OR_RETURN(Timed t, TimeScan(path, configure));
+    LND_ASSIGN_OR_RETURN(Timed t, TimeScan(path, configure, stream));
     out += (r ? ", " : "") + std::to_string(t.seconds);
   }
   return out + "], \"" + name + "_rows\": " + std::to_string(warm.rows);
 }
 
-Status Filter(const std::string& dir, int reps, const std::string& filter,
-              const std::string& prune) {
+Status Filter(const std::string& dir, int reps, const std::string& filter, const std::string& prune,
+              std::int64_t batch_rows) {
   const std::string stats = dir + "/filter.lance";
   const std::string nostats = dir + "/filter_nostats.lance";
   std::vector<std::string> parts;
@@ -111,10 +126,13 @@ Status Filter(const std::string& dir, int reps, const std::string& filter,
     parts.push_back(std::move(s));
     return Status::OK();
   };
-  LND_RETURN_NOT_OK(add("full", stats, [](Scanner&) {}));
-  LND_RETURN_NOT_OK(add("filter", stats, [&](Scanner& s) { s.Filter(filter); }));
-  LND_RETURN_NOT_OK(add("prune_stats", stats, [&](Scanner& s) { s.Prune(prune); }));
-  LND_RETURN_NOT_OK(add("prune_nostats", nostats, [&](Scanner& s) { s.Prune(prune); }));
+  const auto rows = [&](Scanner& s) -> Scanner& {
+    return batch_rows > 0 ? s.BatchRows(batch_rows) : s;
+  };
+  LND_RETURN_NOT_OK(add("full", stats, [&](Scanner& s) { rows(s); }));
+  LND_RETURN_NOT_OK(add("filter", stats, [&](Scanner& s) { rows(s).Filter(filter); }));
+  LND_RETURN_NOT_OK(add("prune_stats", stats, [&](Scanner& s) { rows(s).Prune(prune); }));
+  LND_RETURN_NOT_OK(add("prune_nostats", nostats, [&](Scanner& s) { rows(s).Prune(prune); }));
   std::string json = "{";
   for (std::size_t i = 0; i < parts.size(); ++i) json += (i ? ", " : "") + parts[i];
   std::printf("%s}\n", json.c_str());
@@ -122,8 +140,11 @@ Status Filter(const std::string& dir, int reps, const std::string& filter,
 }
 
 Status Grid(const std::string& dir, int reps) {
-  LND_ASSIGN_OR_RETURN(std::string s, Series("scan", reps, dir + "/grid.lance", [](Scanner&) {}));
-  std::printf("{%s}\n", s.c_str());
+  const std::string path = dir + "/grid.lance";
+  LND_ASSIGN_OR_RETURN(std::string all, Series("scan", reps, path, [](Scanner&) {}));
+  LND_ASSIGN_OR_RETURN(std::string stream, Series(
+                                               "stream", reps, path, [](Scanner&) {}, true));
+  std::printf("{%s, %s}\n", all.c_str(), stream.c_str());
   return Status::OK();
 }
 
@@ -131,12 +152,14 @@ int Main(const std::vector<std::string>& a) {
   Status st = Status::InvalidArgument("bad usage");
   if (a.size() == 4 && a[0] == "gen") st = Gen(a[1], std::stoll(a[2]), std::stoll(a[3]));
   if (a.size() == 3 && a[0] == "ingest") st = Ingest(a[1], std::stoll(a[2]));
-  if (a.size() == 5 && a[0] == "filter") st = Filter(a[1], std::stoi(a[2]), a[3], a[4]);
+  if ((a.size() == 5 || a.size() == 6) && a[0] == "filter") {
+    st = Filter(a[1], std::stoi(a[2]), a[3], a[4], a.size() == 6 ? std::stoll(a[5]) : 0);
+  }
   if (a.size() == 3 && a[0] == "grid") st = Grid(a[1], std::stoi(a[2]));
   if (!st.ok()) {
     std::fprintf(stderr,
                  "%s\nusage: lance_nd_api_bench_tool gen DIR ROWS GRID_ROWS | ingest DIR ROWS | "
-                 "filter DIR REPS FILTER PRUNE | grid DIR REPS\n",
+                 "filter DIR REPS FILTER PRUNE [BATCH_ROWS] | grid DIR REPS\n",
                  st.ToString().c_str());
     return 1;
   }
