@@ -8,7 +8,8 @@
 //       one timed NdWriter::Create (stats on) + Write + Finish of the rows into a new table.
 //   lance_nd_api_bench_tool filter DIR REPS FILTER PRUNE [BATCH_ROWS]
 //       per rep (after one warm-up): Table::Open + Scanner ReadAll of filter.lance with no
-//       filter, with Filter(FILTER), with Prune(PRUNE), and with Prune(PRUNE) on
+//       filter, with Filter(FILTER) (and its CountRows: selection without decoding), with
+//       Prune(PRUNE), and with Prune(PRUNE) on
 //       filter_nostats.lance; BATCH_ROWS sets Scanner::BatchRows (default: the Scanner's).
 //   lance_nd_api_bench_tool grid DIR REPS
 //       per rep (after one warm-up): Table::Open + Scanner ReadAll of grid.lance, and the same
@@ -82,13 +83,18 @@ struct Timed {
 };
 
 /// \brief One Open + scan: ReadAll (every row kept), or (`stream`) NdBatchReader::Next with
-/// each row dropped before the next, as a consumer that processes rows one by one.
+/// each row dropped before the next, as a consumer that processes rows one by one, or
+/// (`count_only`) CountRows: the rows selected, none decoded.
 Result<Timed> TimeScan(const std::string& path, const std::function<void(Scanner&)>& configure,
-                       bool stream) {
+                       bool stream, bool count_only = false) {
   const auto start = Clock::now();
   LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
   Scanner scanner = table.Scan();
   configure(scanner);
+  if (count_only) {
+    LND_ASSIGN_OR_RETURN(std::uint64_t rows, scanner.CountRows());
+    return Timed{Seconds(start), static_cast<std::size_t>(rows)};
+  }
   if (!stream) {
     LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> rows, scanner.ReadAll());
     return Timed{Seconds(start), rows.size()};
@@ -105,11 +111,12 @@ Result<Timed> TimeScan(const std::string& path, const std::function<void(Scanner
 
 /// \brief `"name": [s, ...], "name_rows": n` for `reps` timed scans after one warm-up.
 Result<std::string> Series(const std::string& name, int reps, const std::string& path,
-                           const std::function<void(Scanner&)>& configure, bool stream = false) {
-  LND_ASSIGN_OR_RETURN(Timed warm, TimeScan(path, configure, stream));
+                           const std::function<void(Scanner&)>& configure, bool stream = false,
+                           bool count_only = false) {
+  LND_ASSIGN_OR_RETURN(Timed warm, TimeScan(path, configure, stream, count_only));
   std::string out = "\"" + name + "_s\": [";
   for (int r = 0; r < reps; ++r) {
-    LND_ASSIGN_OR_RETURN(Timed t, TimeScan(path, configure, stream));
+    LND_ASSIGN_OR_RETURN(Timed t, TimeScan(path, configure, stream, count_only));
     out += (r ? ", " : "") + std::to_string(t.seconds);
   }
   return out + "], \"" + name + "_rows\": " + std::to_string(warm.rows);
@@ -121,8 +128,9 @@ Status Filter(const std::string& dir, int reps, const std::string& filter, const
   const std::string nostats = dir + "/filter_nostats.lance";
   std::vector<std::string> parts;
   const auto add = [&](const std::string& name, const std::string& path,
-                       const std::function<void(Scanner&)>& configure) -> Status {
-    LND_ASSIGN_OR_RETURN(std::string s, Series(name, reps, path, configure));
+                       const std::function<void(Scanner&)>& configure,
+                       bool count_only = false) -> Status {
+    LND_ASSIGN_OR_RETURN(std::string s, Series(name, reps, path, configure, false, count_only));
     parts.push_back(std::move(s));
     return Status::OK();
   };
@@ -131,6 +139,8 @@ Status Filter(const std::string& dir, int reps, const std::string& filter, const
   };
   LND_RETURN_NOT_OK(add("full", stats, [&](Scanner& s) { rows(s); }));
   LND_RETURN_NOT_OK(add("filter", stats, [&](Scanner& s) { rows(s).Filter(filter); }));
+  LND_RETURN_NOT_OK(add(
+      "filter_count", stats, [&](Scanner& s) { rows(s).Filter(filter); }, true));
   LND_RETURN_NOT_OK(add("prune_stats", stats, [&](Scanner& s) { rows(s).Prune(prune); }));
   LND_RETURN_NOT_OK(add("prune_nostats", nostats, [&](Scanner& s) { rows(s).Prune(prune); }));
   std::string json = "{";
