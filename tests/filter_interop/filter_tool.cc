@@ -5,7 +5,8 @@
 //       each SQL text of FILTERS.json ({"filters": ["...", ...]}) run query::Filter::Parse,
 //       Bind (the table's schema) and Select. OUT.json gets, per filter, {"rows": [rid, ...]}
 //       (the `rid` column of the selected rows, ascending) or {"error": "...", "stage":
-//       "parse" | "bind" | "select"}.
+//       "parse" | "bind" | "select"}. With FROM TO, the columns FROM and __stats__:FROM are
+//       renamed TO and __stats__:TO in the batch read, before the filters are bound.
 //   filter_tool write TABLE IN.arrow [ROWS_PER_COMMIT]
 //       write the batches of an Arrow IPC file as a new table (Lance file format 2.2), in
 //       commits of ROWS_PER_COMMIT rows (default: one commit).
@@ -77,12 +78,36 @@ json RunFilter(const std::string& sql, const la::RecordBatch& batch,
   return json{{"rows", out}};
 }
 
-Status Filter(const std::string& path, const std::string& filters_path,
-              const std::string& out_path) {
+/// \brief `batch` with the top-level fields `from` and `__stats__:from` renamed to `to` and
+/// `__stats__:to` (same columns).
+Result<la::RecordBatchPtr> Renamed(const la::RecordBatchPtr& batch, const std::string& from,
+                                   const std::string& to) {
+  const std::string stats = "__stats__:";
+  std::vector<la::FieldPtr> fields;
+  for (const la::FieldPtr& f : batch->schema()->fields()) {
+    if (f->name() == from) {
+      fields.push_back(f->WithName(to));
+    } else if (f->name() == stats + from) {
+      fields.push_back(f->WithName(stats + to));
+    } else {
+      fields.push_back(f);
+    }
+  }
+  std::vector<la::ArrayPtr> columns;
+  for (int i = 0; i < batch->num_columns(); ++i) columns.push_back(batch->column(i));
+  return la::RecordBatch::Make(la::MakeSchema(std::move(fields), batch->schema()->metadata()),
+                               batch->num_rows(), std::move(columns));
+}
+
+Status Filter(const std::string& path, const std::string& filters_path, const std::string& out_path,
+              const std::vector<std::string>& rename) {
   LND_ASSIGN_OR_RETURN(json filters, ReadJson(filters_path));
   LND_ASSIGN_OR_RETURN(table::Dataset ds,
                        table::Dataset::Open(table::TableLocation(io::LocalFileSystem(), path)));
   LND_ASSIGN_OR_RETURN(la::RecordBatchPtr batch, table::ReadTable(ds));
+  if (rename.size() == 2) {
+    LND_ASSIGN_OR_RETURN(batch, Renamed(batch, rename[0], rename[1]));
+  }
   LND_ASSIGN_OR_RETURN(std::vector<std::int32_t> keys, RowKeys(*batch));
   json results = json::array();
   for (const json& f : filters.at("filters")) {
@@ -112,14 +137,14 @@ Status Write(const std::string& path, const std::string& ipc_path, std::int64_t 
 int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   Status st = Status::InvalidArgument("usage");
-  if (args.size() == 4 && args[0] == "filter") {
-    st = Filter(args[1], args[2], args[3]);
+  if ((args.size() == 4 || args.size() == 6) && args[0] == "filter") {
+    st = Filter(args[1], args[2], args[3], {args.begin() + 4, args.end()});
   } else if ((args.size() == 3 || args.size() == 4) && args[0] == "write") {
     const std::int64_t per_commit = args.size() == 4 ? std::stoll(args[3]) : INT64_MAX;
     st = Write(args[1], args[2], std::max<std::int64_t>(per_commit, 1));
   } else {
     std::fprintf(stderr,
-                 "usage: filter_tool filter TABLE FILTERS.json OUT.json\n"
+                 "usage: filter_tool filter TABLE FILTERS.json OUT.json [FROM TO]\n"
                  "       filter_tool write TABLE IN.arrow [ROWS_PER_COMMIT]\n");
     return 2;
   }
