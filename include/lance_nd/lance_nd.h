@@ -53,6 +53,7 @@
 #include "lance_nd/table/versions.h"
 #include "lance_nd/table/write.h"
 
+#include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
 
 #include "lance_nd/api/nd_writer.h"

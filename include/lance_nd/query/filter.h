@@ -18,7 +18,8 @@
 
 namespace lance_nd::query {
 
-struct Expr;  // the expression tree (query/expr.h)
+// The expression tree (query/expr.h).
+struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
 /// \brief A path to a column or a struct child: {"__global_attrs__", "id"}, {"sst", "values"},

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "lance_nd/array/builder.h"
+#include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
 #include "lance_nd/query/test_util.h"
 #include "lance_nd/testing/random_arrays.h"
@@ -61,7 +62,7 @@ TEST(FilterBind, Errors) {
                                      "a.b.attrs.units", "__global_attrs__.id"});
   ExpectBindError("Depth = 1 AND sst.attrs.unit = 'K'",
                   {"at position 14", "unknown column sst.attrs.unit"});
-  ExpectBindError("Depth = 'x'", {"at position 6", "operator =", "int64", "string"});
+  ExpectBindError("Depth = true", {"at position 6", "operator =", "int64", "bool"});
   ExpectBindError("Depth + 'x' > 1", {"operator +", "expects numbers", "int64 + string"});
   ExpectBindError("sst.values > 1", {"operator >", "list<item: float>", "int64"});
   ExpectBindError("Depth AND true", {"operator AND", "expects booleans"});
@@ -70,7 +71,7 @@ TEST(FilterBind, Errors) {
   ExpectBindError("nope(Depth)", {"unknown function nope", "array_has"});
   ExpectBindError("array_has(Depth, 1)", {"expects a list"});
   ExpectBindError("array_has(sst.values)", {"takes 2 argument(s), found 1"});
-  ExpectBindError("array_has(sst.values, 'x')", {"cannot compare float with string"});
+  ExpectBindError("array_has(sst.values, true)", {"cannot compare float with bool"});
   ExpectBindError("sst.attrs.units LIKE 3", {"LIKE expects strings"});
   ExpectBindError("NOT Depth", {"NOT expects a boolean"});
   ExpectBindError("CAST(sst AS INT) = 1", {"CAST cannot convert"});
@@ -114,6 +115,37 @@ TEST(FilterBind, ProjectionsAndSlices) {
   auto bound = Filter::Parse("Depth > 1")->Bind(*NdSchema());
   const array::RecordBatch empty(array::MakeSchema({}), 3, {});
   LND_EXPECT_ERROR(bound->Select(empty), StatusCode::kInvalidArgument, "has no column Depth");
+}
+
+TEST(FilterBind, EmptyBatch) {
+  auto schema = NdSchema();
+  std::vector<array::ArrayPtr> columns;
+  for (const auto& f : schema->fields()) columns.push_back(array::MakeEmptyArray(f->type()));
+  const array::RecordBatch batch(schema, 0, columns);
+  auto bound = Filter::Parse("array_has(sst.values, 1) OR a.b.attrs.units LIKE 'K%' OR Depth > 1")
+                   ->Bind(*schema);
+  ASSERT_TRUE(bound.ok());
+  auto values = bound->Evaluate(batch);
+  ASSERT_TRUE(values.ok()) << values.status().ToString();
+  EXPECT_EQ((*values)->length, 0);
+  auto rows = bound->Select(batch);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+}
+
+TEST(FilterBind, LongOrChainEvaluates) {
+  std::string sql = "Depth = 0";
+  for (int i = 1; i < 3000; ++i) sql += " OR Depth = " + std::to_string(i);
+  auto schema = array::MakeSchema({MakeField("Depth", array::Int64())});
+  const array::RecordBatch batch(
+      schema, 3,
+      {array::MakePrimitiveArray<std::int64_t>(array::Int64(), {5, 4000, std::nullopt})});
+  auto rows = testutil::SelectRows(batch, sql);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::int64_t>{0}));
+  auto f = Filter::Parse(sql);
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(ExprEquals(*Filter::Parse(f->ToSql())->root(), *f->root()));
 }
 
 TEST(FilterBind, HundredThousandRowsQuickly) {

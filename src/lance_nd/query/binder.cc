@@ -273,11 +273,7 @@ class Binder {
       fields = type->id() == TypeId::kStruct ? &type->children() : nullptr;
       begin = end;
     }
-    if (type->id() != TypeId::kStruct && type->id() != TypeId::kNull &&
-        KindOf(*type) == Kind::kNull) {
-      return Error(e, "column " + Join(resolved, 0, resolved.size()) + " has type " +
-                          type->ToString() + ", which filters cannot read");
-    }
+    // Types the kernels cannot read (decimals) still answer IS NULL; operators refuse them.
     n->type = type;
     n->path = resolved;
     if (std::find(paths.begin(), paths.end(), resolved) == paths.end()) paths.push_back(resolved);

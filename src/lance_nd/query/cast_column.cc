@@ -137,6 +137,41 @@ Status NumberToNumber(const Column& c, Column* out) {
   return Status::OK();
 }
 
+// Row i of `out` (a number column) from text: integers must be written as integers ('2.5'
+// is an error for an integer type, as DataFusion's cast says, not a truncation) and fit.
+Status ParseNumber(const std::string& text, Column* out, std::int64_t i) {
+  const std::string quoted = "'" + text + "'";
+  char* end = nullptr;
+  errno = 0;
+  if (out->kind == Kind::kFloat) {
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) {
+      return CastError(quoted, *out->type, "not a number");
+    }
+    const bool narrow = out->type->id() != TypeId::kFloat64;
+    out->floats[Z(i)] = narrow ? static_cast<double>(static_cast<float>(v)) : v;
+    return Status::OK();
+  }
+  long double lo = 0, hi = 0;
+  IntRange(*out->type, &lo, &hi);
+  const bool negative = !text.empty() && text[0] == '-';
+  const bool is_signed = out->kind == Kind::kInt;
+  const long long s = is_signed || negative ? std::strtoll(text.c_str(), &end, 10) : 0;
+  const unsigned long long u = is_signed || negative ? 0 : std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || end != text.c_str() + text.size()) {
+    return CastError(quoted, *out->type, "not an integer");
+  }
+  const long double v =
+      is_signed || negative ? static_cast<long double>(s) : static_cast<long double>(u);
+  if (errno != 0 || v < lo || v > hi) return CastError(quoted, *out->type, "out of range");
+  if (is_signed) {
+    out->ints[Z(i)] = static_cast<std::int64_t>(s);
+  } else {
+    out->uints[Z(i)] = static_cast<std::uint64_t>(u);
+  }
+  return Status::OK();
+}
+
 Status StringToValue(const Column& c, Column* out) {
   for (std::int64_t i = 0; i < c.length; ++i) {
     if (!c.IsValid(i)) continue;
@@ -172,34 +207,8 @@ Status StringToValue(const Column& c, Column* out) {
         out->ints[Z(i)] = *t;
         break;
       }
-      default: {  // numbers
-        errno = 0;
-        char* end = nullptr;
-        auto parsed = std::make_shared<Column>();
-        parsed->length = 1;
-        parsed->valid = {1};
-        const long long iv = std::strtoll(text.c_str(), &end, 10);
-        if (errno == 0 && !text.empty() && end == text.c_str() + text.size()) {
-          parsed->kind = Kind::kInt;
-          parsed->ints = {static_cast<std::int64_t>(iv)};
-        } else {
-          const double dv = std::strtod(text.c_str(), &end);
-          if (text.empty() || end != text.c_str() + text.size()) {
-            return CastError(quoted, *out->type, "not a number");
-          }
-          parsed->kind = Kind::kFloat;
-          parsed->floats = {dv};
-        }
-        Column one = *out;
-        one.length = 1;
-        one.valid = {1};
-        Size(&one);
-        LND_RETURN_NOT_OK(NumberToNumber(*parsed, &one));
-        if (!out->ints.empty()) out->ints[Z(i)] = one.ints[0];
-        if (!out->uints.empty()) out->uints[Z(i)] = one.uints[0];
-        if (!out->floats.empty()) out->floats[Z(i)] = one.floats[0];
-        break;
-      }
+      default:  // numbers
+        LND_RETURN_NOT_OK(ParseNumber(text, out, i));
     }
   }
   return Status::OK();

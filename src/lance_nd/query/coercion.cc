@@ -71,6 +71,9 @@ DataTypePtr ComparisonType(const DataTypePtr& a, const DataTypePtr& b) {
   if (a->id() == TypeId::kNull) return b;
   if (b->id() == TypeId::kNull) return a;
   if (IsNumberKind(ka) && IsNumberKind(kb)) return a;
+  // A string meeting a number is read as a number of that type (DataFusion's coercion).
+  if (IsNumberKind(ka) && kb == Kind::kString) return a;
+  if (IsNumberKind(kb) && ka == Kind::kString) return b;
   if (IsTextKind(ka) && IsTextKind(kb)) return a;
   if (ka == Kind::kBool && kb == Kind::kBool) return a;
   if (IsTemporalPoint(ka) && IsTemporalPoint(kb)) return CommonPoint(a, b);

@@ -1,6 +1,6 @@
 // Which operand types an operator accepts and what it yields, following DataFusion's coercion:
 // numbers compare and compute across integer widths, signedness and floats; strings compare
-// with strings; a string meets a date or timestamp by being read as one; dates meet
+// with strings; a string meets a number, date or timestamp by being read as one; dates meet
 // timestamps as timestamps; timestamps and durations of different units meet in the finer.
 #pragma once
 

@@ -10,11 +10,10 @@ namespace {
 
 std::size_t Z(std::int64_t i) { return static_cast<std::size_t>(i); }
 
-// IEEE total order as a signed integer key (the trick Rust's f64::total_cmp uses), with -0
-// folded onto +0: Lance/DataFusion filters find NaN equal to NaN and above every number, but
-// -0 equal to 0 (checked against LanceDB 0.39).
-std::int64_t TotalKey(double d) {
-  if (d == 0) d = 0.0;
+// IEEE total order as a signed integer key (the trick Rust's f64::total_cmp uses); with
+// `zero_equal`, -0 is folded onto +0.
+std::int64_t TotalKey(double d, bool zero_equal) {
+  if (zero_equal && d == 0) d = 0.0;
   std::int64_t k;
   std::memcpy(&k, &d, sizeof k);
   k ^= static_cast<std::int64_t>(static_cast<std::uint64_t>(k >> 63) >> 1);
@@ -63,20 +62,20 @@ ColumnPtr ByOp(BinaryOp op, const Column& a, const Column& b, C3 cmp3) {
   }
 }
 
-std::vector<std::int64_t> FloatKeys(const Column& c) {
+std::vector<std::int64_t> FloatKeys(const Column& c, bool zero_equal) {
   std::vector<std::int64_t> keys(Z(c.length));
   for (std::size_t i = 0; i < keys.size(); ++i) {
     double d = c.kind == Kind::kFloat ? c.floats[i]
                : c.kind == Kind::kInt ? static_cast<double>(c.ints[i])
                                       : static_cast<double>(c.uints[i]);
-    keys[i] = TotalKey(d);
+    keys[i] = TotalKey(d, zero_equal);
   }
   return keys;
 }
 
-ColumnPtr CompareNumbers(BinaryOp op, const Column& a, const Column& b) {
+ColumnPtr CompareNumbers(BinaryOp op, const Column& a, const Column& b, bool zero_equal) {
   if (a.kind == Kind::kFloat || b.kind == Kind::kFloat) {
-    const auto ka = FloatKeys(a), kb = FloatKeys(b);
+    const auto ka = FloatKeys(a, zero_equal), kb = FloatKeys(b, zero_equal);
     return ByOp(op, a, b, [&](std::size_t i) { return Cmp3(ka[i], kb[i]); });
   }
   if (a.kind == Kind::kInt && b.kind == Kind::kInt) {
@@ -103,7 +102,8 @@ std::shared_ptr<Column> BoolColumn(std::int64_t length) {
   return c;
 }
 
-Result<ColumnPtr> Compare(BinaryOp op, const ColumnPtr& a_in, const ColumnPtr& b_in) {
+Result<ColumnPtr> Compare(BinaryOp op, const ColumnPtr& a_in, const ColumnPtr& b_in,
+                          bool zero_equal) {
   const array::DataTypePtr common = ComparisonType(a_in->type, b_in->type);
   if (!common) {
     return Status::InvalidArgument("filter: cannot compare ", a_in->type->ToString(), " with ",
@@ -119,7 +119,7 @@ Result<ColumnPtr> Compare(BinaryOp op, const ColumnPtr& a_in, const ColumnPtr& b
   const bool same_family = (IsNumberKind(a->kind) && IsNumberKind(b->kind)) ||
                            (is_text(a->kind) && is_text(b->kind)) ||
                            (a->kind == Kind::kBool && b->kind == Kind::kBool);
-  if (!same_family) {  // temporal values, or a string read as one
+  if (!same_family) {  // temporal values, or a string read as a number, date or timestamp
     LND_ASSIGN_OR_RETURN(a, CastColumn(a_in, common));
     LND_ASSIGN_OR_RETURN(b, CastColumn(b_in, common));
   }
@@ -127,7 +127,7 @@ Result<ColumnPtr> Compare(BinaryOp op, const ColumnPtr& a_in, const ColumnPtr& b
     case Kind::kInt:
     case Kind::kUInt:
     case Kind::kFloat:
-      return CompareNumbers(op, *a, *b);
+      return CompareNumbers(op, *a, *b, zero_equal);
     case Kind::kString:
     case Kind::kBinary:
       return ByOp(op, *a, *b, [&](std::size_t i) { return a->strings[i].compare(b->strings[i]); });

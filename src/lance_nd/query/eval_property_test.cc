@@ -40,20 +40,23 @@ Val B(bool v) {
   return x;
 }
 
-// The order LanceDB's filters use: -NaN < -inf < ... < +inf < +NaN, NaN equal to NaN (of its
-// sign), -0 equal to +0.
-int TotalCompare(double a, double b) {
+// The order LanceDB's filters use: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, NaN equal
+// to NaN (of its sign); -0 equal to +0 when one side is a literal.
+int TotalCompare(double a, double b, bool zero_equal) {
   auto rank = [](double d) { return std::isnan(d) ? (std::signbit(d) ? 0 : 2) : 1; };
   if (rank(a) != rank(b)) return rank(a) < rank(b) ? -1 : 1;
   if (rank(a) != 1) return 0;
-  return a < b ? -1 : (a > b ? 1 : 0);
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (!zero_equal && a == 0 && std::signbit(a) != std::signbit(b)) return std::signbit(a) ? -1 : 1;
+  return 0;
 }
 
 long double Exact(const Val& v) {
   return v.kind == Val::kInt ? static_cast<long double>(v.i) : static_cast<long double>(v.u);
 }
 
-std::optional<int> CompareVals(const Val& a, const Val& b) {
+std::optional<int> CompareVals(const Val& a, const Val& b, bool zero_equal) {
   if (a.kind == Val::kNull || b.kind == Val::kNull) return std::nullopt;
   if (a.kind == Val::kStr) return a.s < b.s ? -1 : (b.s < a.s ? 1 : 0);
   if (a.kind == Val::kBool) return static_cast<int>(a.b) - static_cast<int>(b.b);
@@ -63,7 +66,7 @@ std::optional<int> CompareVals(const Val& a, const Val& b) {
              : v.kind == Val::kInt ? static_cast<double>(v.i)
                                    : static_cast<double>(v.u);
     };
-    return TotalCompare(d(a), d(b));
+    return TotalCompare(d(a), d(b), zero_equal);
   }
   const long double x = Exact(a), y = Exact(b);  // 64-bit significand: exact for all ints
   return x < y ? -1 : (y < x ? 1 : 0);
@@ -112,6 +115,8 @@ std::int64_t Wrap(std::uint64_t v, int bits) {
                     : static_cast<std::int64_t>(v);
 }
 
+bool Lit(const Expr& e) { return e.kind == ExprKind::kLiteral; }
+
 class Reference {
  public:
   Reference(const array::RecordBatch& batch, std::int64_t row) : batch_(batch), row_(row) {}
@@ -140,15 +145,15 @@ class Reference {
         const Val v = Eval(*e.args[0]);
         int t = 0;  // false unless a match (true) or an unknown comparison
         for (std::size_t i = 1; i < e.args.size(); ++i) {
-          const auto c = CompareVals(v, Eval(*e.args[i]));
+          const auto c = CompareVals(v, Eval(*e.args[i]), Lit(*e.args[0]) || Lit(*e.args[i]));
           t = std::max(t, !c ? 1 : (*c == 0 ? 2 : 0));
         }
         return FromTruth(e.negated ? 2 - t : t);
       }
       case ExprKind::kBetween: {
         const Val v = Eval(*e.args[0]);
-        const auto lo = CompareVals(v, Eval(*e.args[1]));
-        const auto hi = CompareVals(v, Eval(*e.args[2]));
+        const auto lo = CompareVals(v, Eval(*e.args[1]), Lit(*e.args[1]));
+        const auto hi = CompareVals(v, Eval(*e.args[2]), Lit(*e.args[2]));
         const int t = std::min(!lo ? 1 : (*lo >= 0 ? 2 : 0), !hi ? 1 : (*hi <= 0 ? 2 : 0));
         return FromTruth(e.negated ? 2 - t : t);
       }
@@ -204,7 +209,7 @@ class Reference {
       case BinaryOp::kMul:
         return Arith(e.op, a, b);
       default: {
-        const auto c = CompareVals(a, b);
+        const auto c = CompareVals(a, b, Lit(*e.args[0]) || Lit(*e.args[1]));
         if (!c) return Null();
         switch (e.op) {
           case BinaryOp::kEq:

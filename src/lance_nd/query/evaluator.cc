@@ -52,6 +52,10 @@ ColumnPtr Broadcast(const Literal& l, std::int64_t n) {
   return c;
 }
 
+// LanceDB finds -0 equal to +0 when a float is compared with a literal, and not when two
+// columns are compared (both checked against LanceDB 0.39).
+bool IsLiteral(const BoundNode& n) { return n.expr->kind == ExprKind::kLiteral; }
+
 class Evaluator {
  public:
   explicit Evaluator(const array::RecordBatch& batch) : batch_(batch), n_(batch.num_rows()) {}
@@ -76,17 +80,21 @@ class Evaluator {
       case ExprKind::kBinary:
         if (e.op == BinaryOp::kAnd) return AndColumns(*a[0], *a[1]);
         if (e.op == BinaryOp::kOr) return OrColumns(*a[0], *a[1]);
-        if (e.op <= BinaryOp::kGe) return Compare(e.op, a[0], a[1]);
+        if (e.op <= BinaryOp::kGe) {
+          return Compare(e.op, a[0], a[1], IsLiteral(*node.args[0]) || IsLiteral(*node.args[1]));
+        }
         return Arithmetic(e.op, a[0], a[1], node.type);
       case ExprKind::kIsNull:
         return IsNullColumn(*a[0], e.negated);
       case ExprKind::kIsBool:
         return IsBoolColumn(*a[0], e.truth, e.negated);
       case ExprKind::kInList:
-        return In(a, e.negated);
+        return In(node, a, e.negated);
       case ExprKind::kBetween: {
-        LND_ASSIGN_OR_RETURN(ColumnPtr ge, Compare(BinaryOp::kGe, a[0], a[1]));
-        LND_ASSIGN_OR_RETURN(ColumnPtr le, Compare(BinaryOp::kLe, a[0], a[2]));
+        LND_ASSIGN_OR_RETURN(ColumnPtr ge,
+                             Compare(BinaryOp::kGe, a[0], a[1], IsLiteral(*node.args[1])));
+        LND_ASSIGN_OR_RETURN(ColumnPtr le,
+                             Compare(BinaryOp::kLe, a[0], a[2], IsLiteral(*node.args[2])));
         ColumnPtr both = AndColumns(*ge, *le);
         return e.negated ? NotColumn(*both) : both;
       }
@@ -99,7 +107,7 @@ class Evaluator {
       case ExprKind::kCall:
         if (e.function == "array_length") return ArrayLength(*a[0]);
         if (e.function == "abs") return AbsColumn(a[0]);
-        return ArrayHas(*a[0], a[1]);
+        return ArrayHas(*a[0], a[1], IsLiteral(*node.args[1]));
     }
     return Status::Internal("filter: unknown expression kind");
   }
@@ -107,10 +115,12 @@ class Evaluator {
  private:
   // x IN (a, b, ...) is x = a OR x = b OR ...: true on any match, else unknown if anything
   // was unknown, else false.
-  static Result<ColumnPtr> In(const std::vector<ColumnPtr>& a, bool negated) {
+  static Result<ColumnPtr> In(const BoundNode& node, const std::vector<ColumnPtr>& a,
+                              bool negated) {
     ColumnPtr result;
     for (std::size_t i = 1; i < a.size(); ++i) {
-      LND_ASSIGN_OR_RETURN(ColumnPtr eq, Compare(BinaryOp::kEq, a[0], a[i]));
+      const bool literal = IsLiteral(*node.args[0]) || IsLiteral(*node.args[i]);
+      LND_ASSIGN_OR_RETURN(ColumnPtr eq, Compare(BinaryOp::kEq, a[0], a[i], literal));
       result = result ? OrColumns(*result, *eq) : eq;
     }
     return negated ? NotColumn(*result) : result;

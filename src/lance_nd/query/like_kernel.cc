@@ -1,5 +1,5 @@
-// LIKE: % matches any run of characters, _ exactly one (a UTF-8 code point), and the ESCAPE
-// character makes the next pattern character literal.
+// LIKE: % matches any run of characters, _ exactly one (a UTF-8 code point), and the escape
+// character (ESCAPE 'c', else backslash) makes the next pattern character literal.
 #include <string_view>
 
 #include "lance_nd/query/kernels.h"
@@ -68,8 +68,10 @@ Result<ColumnPtr> LikeColumns(const Column& a, const Column& pattern, const std:
     out->valid.assign(out->valid.size(), 0);
     return ColumnPtr(out);
   }
-  const bool has_esc = !escape.empty();
-  const char esc = has_esc ? escape[0] : '\0';
+  // Without an ESCAPE clause the backslash escapes, as in DataFusion (LanceDB matches
+  // 'b\_c' against "b_c" only).
+  const bool has_esc = true;
+  const char esc = escape.empty() ? '\\' : escape[0];
   for (std::size_t i = 0; i < out->valid.size(); ++i) {
     out->valid[i] = static_cast<std::uint8_t>(a.valid[i] & pattern.valid[i]);
     if (!out->valid[i]) continue;

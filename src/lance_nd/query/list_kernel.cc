@@ -31,7 +31,7 @@ ColumnPtr Take(const Column& c, const std::vector<std::int64_t>& idx) {
 
 }  // namespace
 
-Result<ColumnPtr> ArrayHas(const Column& list, const ColumnPtr& value) {
+Result<ColumnPtr> ArrayHas(const Column& list, const ColumnPtr& value, bool zero_equal) {
   auto out = BoolColumn(list.length);
   if (list.kind != Kind::kList) {
     out->valid.assign(out->valid.size(), 0);
@@ -51,7 +51,8 @@ Result<ColumnPtr> ArrayHas(const Column& list, const ColumnPtr& value) {
   for (std::size_t k = 0; k < owner.size(); ++k)
     item_rows[k] = first + static_cast<std::int64_t>(k);
   ColumnPtr items = Take(*list.items, item_rows);
-  LND_ASSIGN_OR_RETURN(ColumnPtr eq, Compare(BinaryOp::kEq, items, Take(*value, owner)));
+  LND_ASSIGN_OR_RETURN(ColumnPtr eq,
+                       Compare(BinaryOp::kEq, items, Take(*value, owner), zero_equal));
   for (std::int64_t r = 0; r < list.length; ++r) {
     const auto i = static_cast<std::size_t>(r);
     out->valid[i] = static_cast<std::uint8_t>(list.valid[i] & value->valid[i]);

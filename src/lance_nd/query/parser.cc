@@ -76,9 +76,47 @@ class Parser {
     return Expected(std::string(word));
   }
 
+  // Each nesting level (parentheses, NOT, unary minus, arguments) costs stack in the parser
+  // and later in the binder and evaluator: deep nesting is refused instead of crashing.
+  static constexpr int kMaxDepth = 400;
+  struct DepthGuard {
+    explicit DepthGuard(int* d) : depth(d) { ++*depth; }
+    ~DepthGuard() { --*depth; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    int* depth;
+  };
+  Status CheckDepth() const {
+    if (depth_ <= kMaxDepth) return Status::OK();
+    return FilterError(sql_, Peek().position,
+                       "the filter nests more than " + std::to_string(kMaxDepth) +
+                           " levels deep here; write it with fewer parentheses or NOTs");
+  }
+  // A chain `a OR b OR c ...` builds a tree as deep as it is long: chains are bounded too
+  // (use IN for long lists of values).
+  static constexpr int kMaxChain = 4000;
+  struct ChainGuard {
+    explicit ChainGuard(int* c) : chain(c), saved(*c) {}
+    ~ChainGuard() { *chain = saved; }
+    ChainGuard(const ChainGuard&) = delete;
+    ChainGuard& operator=(const ChainGuard&) = delete;
+    int* chain;
+    int saved;
+  };
+  Status NextInChain() {
+    if (++chain_ <= kMaxChain) return Status::OK();
+    return FilterError(sql_, Peek().position,
+                       "the filter chains more than " + std::to_string(kMaxChain) +
+                           " operators into one expression; use IN (...) for long lists of values");
+  }
+
   Result<ExprPtr> Or() {
+    const ChainGuard chain(&chain_);
+    const DepthGuard guard(&depth_);
+    LND_RETURN_NOT_OK(CheckDepth());
     LND_ASSIGN_OR_RETURN(ExprPtr left, And());
     while (IsWord(Peek(), "OR")) {
+      LND_RETURN_NOT_OK(NextInChain());
       const std::int64_t pos = Take().position;
       LND_ASSIGN_OR_RETURN(ExprPtr right, And());
       left = At(Binary(BinaryOp::kOr, left, right), pos);
@@ -87,8 +125,10 @@ class Parser {
   }
 
   Result<ExprPtr> And() {
+    const ChainGuard chain(&chain_);
     LND_ASSIGN_OR_RETURN(ExprPtr left, NotLevel());
     while (IsWord(Peek(), "AND")) {
+      LND_RETURN_NOT_OK(NextInChain());
       const std::int64_t pos = Take().position;
       LND_ASSIGN_OR_RETURN(ExprPtr right, NotLevel());
       left = At(Binary(BinaryOp::kAnd, left, right), pos);
@@ -97,6 +137,8 @@ class Parser {
   }
 
   Result<ExprPtr> NotLevel() {
+    const DepthGuard guard(&depth_);
+    LND_RETURN_NOT_OK(CheckDepth());
     if (IsWord(Peek(), "NOT")) {
       const std::int64_t pos = Take().position;
       LND_ASSIGN_OR_RETURN(ExprPtr a, NotLevel());
@@ -106,8 +148,10 @@ class Parser {
   }
 
   Result<ExprPtr> IsLevel() {
+    const ChainGuard chain(&chain_);
     LND_ASSIGN_OR_RETURN(ExprPtr e, Compare());
     while (IsWord(Peek(), "IS")) {
+      LND_RETURN_NOT_OK(NextInChain());
       const std::int64_t pos = Take().position;
       const bool negated = TakeWord("NOT");
       if (TakeWord("NULL")) {
@@ -138,8 +182,10 @@ class Parser {
   }
 
   Result<ExprPtr> Compare() {
+    const ChainGuard chain(&chain_);
     LND_ASSIGN_OR_RETURN(ExprPtr left, Additive());
     while (true) {
+      LND_RETURN_NOT_OK(NextInChain());
       const Token& t = Peek();
       BinaryOp op;
       if (t.kind == TokenKind::kSymbol && ComparisonOp(t.text, &op)) {
@@ -200,8 +246,10 @@ class Parser {
   }
 
   Result<ExprPtr> Additive() {
+    const ChainGuard chain(&chain_);
     LND_ASSIGN_OR_RETURN(ExprPtr left, Multiplicative());
     while (IsSymbol(Peek(), "+") || IsSymbol(Peek(), "-")) {
+      LND_RETURN_NOT_OK(NextInChain());
       const Token& t = Take();
       const BinaryOp op = t.text == "+" ? BinaryOp::kAdd : BinaryOp::kSub;
       LND_ASSIGN_OR_RETURN(ExprPtr right, Multiplicative());
@@ -211,8 +259,10 @@ class Parser {
   }
 
   Result<ExprPtr> Multiplicative() {
+    const ChainGuard chain(&chain_);
     LND_ASSIGN_OR_RETURN(ExprPtr left, Unary());
     while (IsSymbol(Peek(), "*") || IsSymbol(Peek(), "/") || IsSymbol(Peek(), "%")) {
+      LND_RETURN_NOT_OK(NextInChain());
       const Token& t = Take();
       const BinaryOp op =
           t.text == "*" ? BinaryOp::kMul : (t.text == "/" ? BinaryOp::kDiv : BinaryOp::kMod);
@@ -224,6 +274,8 @@ class Parser {
 
   // `-` directly before a number is part of the literal (as Lance reads it).
   Result<ExprPtr> Unary() {
+    const DepthGuard guard(&depth_);
+    LND_RETURN_NOT_OK(CheckDepth());
     if (IsSymbol(Peek(), "-")) {
       const std::int64_t pos = Take().position;
       if (Peek().kind == TokenKind::kNumber) return NumberLiteral("-" + Take().text, pos);
@@ -348,6 +400,8 @@ class Parser {
   std::string_view sql_;
   std::vector<Token> tokens_;
   std::size_t i_ = 0;
+  int depth_ = 0;
+  int chain_ = 0;
 };
 
 Result<array::DataTypePtr> Parser::TypeName() {

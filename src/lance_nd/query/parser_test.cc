@@ -221,6 +221,29 @@ TEST(FilterParser, ErrorPositions) {
   ExpectErrorAt("a = 1\n  AND )", 12, "line 2, column 7");
 }
 
+TEST(FilterParser, DeepNestingIsAnErrorNotACrash) {
+  const std::string deep = std::string(100000, '(') + "a" + std::string(100000, ')');
+  auto f = Filter::Parse(deep);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().kind(), ErrorKind::kParseError);
+  EXPECT_NE(std::string(f.status().message()).find("nests more than"), std::string::npos);
+  std::string nots;
+  for (int i = 0; i < 100000; ++i) nots += "NOT ";
+  EXPECT_FALSE(Filter::Parse(nots + "a").ok());
+  EXPECT_FALSE(Filter::Parse(std::string(100000, '-') + "a").ok());  // `--` starts a comment
+  EXPECT_FALSE(Filter::Parse(std::string(50000, '-') + " a").ok());
+  std::string negs;
+  for (int i = 0; i < 100000; ++i) negs += "- ";
+  EXPECT_FALSE(Filter::Parse(negs + "a").ok());
+  std::string chain = "a = 0";
+  for (int i = 1; i < 100000; ++i) chain += " OR a = " + std::to_string(i);
+  auto long_chain = Filter::Parse(chain);
+  ASSERT_FALSE(long_chain.ok());
+  EXPECT_NE(std::string(long_chain.status().message()).find("use IN"), std::string::npos);
+  // A moderately nested filter still parses.
+  EXPECT_TRUE(Filter::Parse(std::string(100, '(') + "a" + std::string(100, ')')).ok());
+}
+
 TEST(FilterParser, GeneratedErrorsPointAtTheBreak) {
   for (std::uint64_t seed = 0; seed < 500; ++seed) {
     Rng rng(seed);

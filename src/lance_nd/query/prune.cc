@@ -63,13 +63,32 @@ class Pruner {
   // The variable whose values `e` reads (a column path <variable>.values), or "".
   std::string ValueVariable(const Expr& e) const {
     if (e.kind != ExprKind::kColumn || e.path.size() < 2 || e.path.back() != "values") return {};
-    std::string name;
-    for (std::size_t i = 0; i + 1 < e.path.size(); ++i) name += (i > 0 ? "." : "") + e.path[i];
-    const auto field = schema_.GetField(name);
-    if (!field || name == kGlobalAttrs || name.rfind("__stats__", 0) == 0) return {};
+    std::string written;
+    for (std::size_t i = 0; i + 1 < e.path.size(); ++i) written += (i > 0 ? "." : "") + e.path[i];
+    const std::string name = TopLevelName(written);
+    if (name.empty() || name == kGlobalAttrs || name.rfind("__stats__", 0) == 0) return {};
     // A longer top-level name that swallows ".values" would make this an ordinary column.
     if (schema_.GetField(name + ".values")) return {};
     return name;
+  }
+
+  // The schema's name for a top-level column written `name`: the same name, else the one
+  // name that differs only in case (as Bind resolves it), else "".
+  std::string TopLevelName(const std::string& name) const {
+    if (schema_.GetField(name)) return name;
+    const auto lower = [](std::string x) {
+      for (char& c : x) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      }
+      return x;
+    };
+    std::string found;
+    for (const auto& f : schema_.fields()) {
+      if (lower(f->name()) != lower(name)) continue;
+      if (!found.empty()) return {};
+      found = f->name();
+    }
+    return found;
   }
 
   bool ReadsValues(const Expr& e) const {

@@ -118,6 +118,12 @@ TEST(PruneRules, Combinations) {
   EXPECT_FALSE(Prune("v.values > 3", /*with_stats=*/false).has_value());
 }
 
+TEST(PruneRules, VariableNamesResolveAsInBind) {
+  // Top-level names match ignoring case when no name matches exactly (struct fields do not).
+  ExpectPrunedTo("V.values > 1", Guarded("__stats__:v", "`__stats__:v`.max > 1"));
+  ExpectPrunedTo("v.Values > 1", "v.Values > 1");  // not a value part: left for Bind to refuse
+}
+
 TEST(PruneRules, DottedVariableNames) {
   ExpectPrunedTo("a.b.values > 1", Guarded("__stats__:a.b", "`__stats__:a.b`.max > 1"));
   ExpectPrunedTo("`a.b`.values > 1", Guarded("__stats__:a.b", "`__stats__:a.b`.max > 1"));

@@ -110,6 +110,7 @@ TEST(FilterTypes, FloatsNaNAndZeros) {
   EXPECT_EQ(Rows(*b, "f > 1e308"), (V{0}));          // NaN is above every number
   EXPECT_EQ(Rows(*b, "f = 0.0"), (V{1, 2}));         // -0 equals 0
   EXPECT_EQ(Rows(*b, "f < 0"), (V{4}));
+  EXPECT_EQ(Rows(*b, "f < -f"), (V{2, 4}));  // no literal: -0 is below +0 (total order)
   EXPECT_EQ(Rows(*b, "f = CAST('NaN' AS DOUBLE)"), (V{0}));
   EXPECT_EQ(Rows(*b, "f / 0 > 1e308"), (V{0, 3}));  // 5.5 / 0 = inf, NaN / 0 = NaN
   EXPECT_EQ(Rows(*b, "f32 = 1.5"), (V{1}));
@@ -155,6 +156,17 @@ TEST(FilterTypes, Casts) {
   LND_EXPECT_ERROR(SelectRows(*b, "CAST(f AS BIGINT) = 1"), StatusCode::kInvalidArgument,
                    "out of range");
   EXPECT_EQ(Rows(*b, "CAST(CAST(s AS STRING) AS STRING) = '12'"), (V{0}));
+  // A string meeting a number is read as a number of the number's type.
+  EXPECT_EQ(Rows(*b, "i = '300'"), (V{0}));
+  EXPECT_EQ(Rows(*b, "abs(i) < '10'"), (V{1, 2, 3}));  // as numbers: 10 is not below 2 as text
+  EXPECT_EQ(Rows(*b, "f > '2'"), (V{0, 2, 3}));        // NaN is above every number
+  LND_EXPECT_ERROR(SelectRows(*b, "i = '2.5'"), StatusCode::kInvalidArgument, "not an integer");
+  LND_EXPECT_ERROR(SelectRows(*b, "CAST('300' AS TINYINT) = 1"), StatusCode::kInvalidArgument,
+                   "out of range");
+  LND_EXPECT_ERROR(SelectRows(*b, "CAST('-1' AS INT UNSIGNED) = 1"), StatusCode::kInvalidArgument,
+                   "out of range");
+  EXPECT_EQ(Rows(*b, "CAST('18446744073709551615' AS BIGINT UNSIGNED) > i"), (V{0, 1, 2, 3}));
+  LND_EXPECT_ERROR(SelectRows(*b, "i = s"), StatusCode::kInvalidArgument, "'x'");
   EXPECT_EQ(
       Rows(*b,
            "CAST('12' AS INT) = 12 AND CAST('2.5' AS DOUBLE) = 2.5 AND CAST('true' AS BOOLEAN)"),
