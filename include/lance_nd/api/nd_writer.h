@@ -1,6 +1,8 @@
-// NdWriter: any number of Write calls, one commit at Finish. Rows are encoded in groups,
-// buffered, and written as fragments in the background (target_fragment_bytes,
-// write_parallelism); nothing is visible before Finish.
+// NdWriter: any number of Write calls, one commit at Finish. Rows are cast to the table's types
+// (WriteOptions::casting), encoded in groups against the table schema as extended so far (a row
+// that brings new variables or keys extends it and starts a new group), buffered, and written
+// as fragments in the background once about target_fragment_bytes would land on disk (at most
+// write_parallelism at once); nothing is visible before Finish.
 #pragma once
 
 #include <cstdint>

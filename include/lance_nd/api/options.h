@@ -15,7 +15,8 @@
 
 namespace lance_nd {
 
-/// \brief How Table::Write treats an existing table (Append ignores it).
+/// \brief How Table::Write treats an existing table (Append ignores it). A table that is there
+/// must be a lance-nd table (InvalidTable otherwise) for kAppend and kOverwrite.
 enum class WriteMode : std::uint8_t {
   kCreate,     // a new table; TableExists (kAlreadyExists) when one is there
   kAppend,     // add rows; creates the table when missing

@@ -169,5 +169,33 @@ TEST(ColumnOptions, DataFilePagesUseTheChosenEncodings) {
   all_contain("f.values.item", "full-zip");
 }
 
+TEST(ColumnOptions, OnlyColumnsAWriteAddsGetItsOptions) {
+  auto row = [](const char* var) {
+    return nd::testing::Unwrap(
+        nd::NdRecordBatch::FromArrays({{var, nd::testing::Nd(nd::testing::F32({1}), {{"x", 1}})}}));
+  };
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Write(MemoryTable(), std::vector{row("old")}));
+  WriteOptions o;
+  o.column_options["old"].compression = Compression::kZstd;
+  o.column_options["new"].compression = Compression::kLz4;
+  LND_ASSERT_OK(t.Append(std::vector{row("old"), row("new")}, o));
+  std::vector<std::pair<std::string, array::FieldPtr>> leaves;
+  Leaves(t.schema()->GetField("old"), "", leaves);
+  for (const auto& [path, leaf] : leaves) {
+    EXPECT_FALSE(leaf->metadata().Contains("lance-encoding:compression")) << path;
+  }
+  leaves.clear();
+  Leaves(t.schema()->GetField("new"), "", leaves);
+  for (const auto& [path, leaf] : leaves) {
+    EXPECT_EQ(leaf->metadata().Get("lance-encoding:compression"),
+              std::optional<std::string_view>("lz4"))
+        << path;
+  }
+  WriteOptions bad;
+  bad.column_options["x"].rle_threshold = 1.5;
+  LND_EXPECT_ERROR(t.Append(std::vector{row("x")}, bad), StatusCode::kInvalidArgument,
+                   "column_options['x']: rle_threshold");
+}
+
 }  // namespace
 }  // namespace lance_nd

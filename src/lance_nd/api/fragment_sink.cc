@@ -45,6 +45,11 @@ Status FragmentSink::CollectOldest() {
   return Status::OK();
 }
 
+Status FragmentSink::LearnRatio() {
+  if (arrow_bytes_ == 0 && !in_flight_.empty()) return CollectOldest();
+  return Status::OK();
+}
+
 Result<std::vector<table::Fragment>> FragmentSink::Finish() {
   Status first;
   while (!in_flight_.empty()) {

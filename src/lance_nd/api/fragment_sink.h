@@ -39,6 +39,9 @@ class FragmentSink {
   /// \brief Wait for every write, then delete every data file written (best effort).
   void RemoveFiles();
 
+  /// \brief While no fragment is finished but one is in flight, wait for it: its size on disk
+  /// gives the first real disk ratio.
+  Status LearnRatio();
   /// \brief Bytes on disk per encoded Arrow byte in the fragments finished so far (1 before
   /// the first).
   double disk_ratio() const;

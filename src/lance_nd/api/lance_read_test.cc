@@ -58,6 +58,7 @@ std::string StatsPattern(const array::ArrayData& s) {
 struct Case {
   const char* name = "";
   bool stats = false;
+  bool overwrite_at_end = false;  // a last write replaces the table (field ids start again)
   std::optional<ColumnOptions> defaults;
   std::map<std::string, ColumnOptions, std::less<>> options;
 };
@@ -71,6 +72,9 @@ Case Named(const char* name, bool stats = false) {
 
 std::vector<Case> Cases() {
   std::vector<Case> cases = {Named("plain"), Named("stats", true)};
+  Case overwrite = Named("stats, then overwritten", true);
+  overwrite.overwrite_at_end = true;
+  cases.push_back(overwrite);
   Case zstd = Named("zstd defaults", true);
   zstd.defaults = ColumnOptions{};
   zstd.defaults->compression = Compression::kZstd;
@@ -111,6 +115,11 @@ void CheckCase(const Case& c, std::uint64_t seed) {
     a.column_options = c.options;
     a.target_fragment_bytes = 3000;
     LND_ASSERT_OK(t.Append(RandomRows(rng, u, 10), a));
+  }
+  if (c.overwrite_at_end) {
+    auto other = RandomUniverse(rng, 4);
+    o.mode = WriteMode::kOverwrite;
+    LND_ASSERT_OK_AND_ASSIGN(t, Table::Write(uri, RandomRows(rng, other, 7), o));
   }
   const std::string out = RunNode(db.string());
   auto json = nlohmann::json::parse(out, nullptr, false);

@@ -104,6 +104,12 @@ Status NdWriter::Impl::WriteRow(const nd::NdRecordBatch& row) {
                        api::internal::CastRowForTable(row, *schema.schema(), options.casting)
                            .WithContext("row ", rows));
   if (!cast.widenings.empty()) LND_RETURN_NOT_OK(Promote(cast.widenings));
+  if (!schema.Covers(cast.row)) {
+    // New names extend the schema before the row joins a group, so that later rows are cast
+    // against the types this row gives them.
+    LND_RETURN_NOT_OK(CloseGroup());
+    LND_RETURN_NOT_OK(schema.Extend(std::span(&cast.row, 1)).WithContext("row ", rows));
+  }
   open_values += NumValues(cast.row);
   open_group.push_back(std::move(cast.row));
   ++rows;
@@ -122,20 +128,16 @@ Result<array::RecordBatchPtr> NdWriter::Impl::Encode(
 
 Status NdWriter::Impl::CloseGroup() {
   if (open_group.empty()) return Status::OK();
-  for (const auto& row : open_group) {
-    if (!schema.Covers(row)) {
-      LND_RETURN_NOT_OK(schema.Extend(open_group));
-      break;
-    }
-  }
   LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, Encode(open_group));
   buffered_bytes += BatchBytes(*batch);
   buffered.push_back(Group{std::move(open_group), std::move(batch), schema.generation()});
   open_group.clear();
   open_values = 0;
-  const double on_disk = static_cast<double>(buffered_bytes) * sink.disk_ratio();
-  if (on_disk >= static_cast<double>(options.target_fragment_bytes)) return FlushFragment();
-  return Status::OK();
+  const auto target = static_cast<double>(options.target_fragment_bytes);
+  if (static_cast<double>(buffered_bytes) * sink.disk_ratio() < target) return Status::OK();
+  LND_RETURN_NOT_OK(sink.LearnRatio());  // the first estimate is checked against a real one
+  if (static_cast<double>(buffered_bytes) * sink.disk_ratio() < target) return Status::OK();
+  return FlushFragment();
 }
 
 Status NdWriter::Impl::FlushFragment() {

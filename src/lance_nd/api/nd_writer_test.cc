@@ -224,5 +224,34 @@ TEST(NdWriter, SchemaGrowsWhileFragmentsAreWritten) {
   }
 }
 
+// Fragments land near target_fragment_bytes on disk: the estimate is the encoded Arrow bytes
+// times the disk / Arrow ratio of the fragments finished so far.
+TEST(NdWriter, FragmentsAreAboutTheTargetSizeOnDisk) {
+  for (std::size_t target : {std::size_t{16} << 10, std::size_t{64} << 10}) {
+    SCOPED_TRACE(target);
+    Rng rng(target);
+    std::vector<nd::NdRecordBatch> rows;
+    for (int r = 0; r < 1500; ++r) {
+      std::vector<std::optional<double>> v;
+      for (int i = 0; i < 64; ++i) v.emplace_back(static_cast<double>(Uniform(rng, 0, 1000)));
+      rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
+          {{"grid", nd::testing::Nd(nd::testing::F64(v), {{"x", 8}, {"y", 8}})}})));
+    }
+    WriteOptions o;
+    o.target_fragment_bytes = target;
+    o.max_rows_per_group = 16;
+    o.write_parallelism = 2;
+    LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Write(MemoryTable(), rows, o));
+    const auto& frags = t.dataset().fragments();
+    ASSERT_GT(frags.size(), 3u);
+    // The first fragment is sized before any ratio is known; the last one holds the rest.
+    for (std::size_t i = 1; i + 1 < frags.size(); ++i) {
+      const auto bytes = frags[i].files.at(0).file_size_bytes;
+      EXPECT_GE(bytes, target / 3) << "fragment " << i;
+      EXPECT_LE(bytes, target * 3) << "fragment " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lance_nd

@@ -241,5 +241,102 @@ TEST(Stats, Float16) {
   EXPECT_EQ(array::PrimitiveView<uint16_t>(*s.children[1]).Value(s.offset), 0x3E00);
 }
 
+// Types the random rows do not draw: exact 64-bit integers (beyond a double's precision), large
+// strings, dates, durations. The expected values come straight from the generated vectors.
+template <typename T>
+void CheckExactStats(const array::DataTypePtr& type, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<nd::NdRecordBatch> rows;
+  std::vector<std::optional<std::pair<T, T>>> want;
+  for (int r = 0; r < 30; ++r) {
+    std::vector<std::optional<T>> v;
+    std::vector<T> counted;
+    const int n = static_cast<int>(Uniform(rng, 0, 6));
+    for (int i = 0; i < n; ++i) {
+      if (nd::testing::Chance(rng, 0.2)) {
+        v.emplace_back(std::nullopt);
+        continue;
+      }
+      // Values near the top of the range: neighbours differ by less than a double's step.
+      const auto off = static_cast<T>(Uniform(rng, 0, 50));
+      const T x = static_cast<T>(std::numeric_limits<T>::max() - off);
+      v.emplace_back(x);
+      counted.push_back(x);
+    }
+    want.emplace_back(counted.empty() ? std::nullopt
+                                      : std::optional<std::pair<T, T>>(
+                                            {*std::min_element(counted.begin(), counted.end()),
+                                             *std::max_element(counted.begin(), counted.end())}));
+    rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
+        {{"v", nd::testing::Nd(array::MakePrimitiveArray<T>(type, v),
+                               {{"x", static_cast<std::uint64_t>(n)}})}})));
+  }
+  WriteOptions o;
+  o.stats = true;
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Write(MemoryTable(), rows, o));
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(t.dataset()));
+  const auto& s = *batch->GetColumnByName("__stats__:v");
+  ASSERT_TRUE(s.children[0]->type->Equals(*type, false));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const int64_t slot = s.offset + static_cast<int64_t>(r);
+    ASSERT_FALSE(s.IsNull(static_cast<int64_t>(r)));
+    ASSERT_EQ(s.children[0]->IsNull(slot), !want[r].has_value()) << r;
+    if (!want[r]) continue;
+    EXPECT_EQ(array::PrimitiveView<T>(*s.children[0]).Value(slot), want[r]->first) << r;
+    EXPECT_EQ(array::PrimitiveView<T>(*s.children[1]).Value(slot), want[r]->second) << r;
+  }
+}
+
+TEST(Stats, ExactIntegersDatesAndDurations) {
+  CheckExactStats<uint64_t>(array::UInt64(), 1);
+  CheckExactStats<int64_t>(array::Int64(), 2);
+  CheckExactStats<int64_t>(array::Duration(array::TimeUnit::kMicro), 3);
+  CheckExactStats<int64_t>(array::Date64(), 4);
+  CheckExactStats<int32_t>(array::Date32(), 5);
+  CheckExactStats<int8_t>(array::Int8(), 6);
+  CheckExactStats<uint32_t>(array::UInt32(), 7);
+}
+
+TEST(Stats, LargeStringsByBytes) {
+  Rng rng(8);
+  std::vector<nd::NdRecordBatch> rows;
+  std::vector<std::optional<std::pair<std::string, std::string>>> want;
+  for (int r = 0; r < 30; ++r) {
+    std::vector<std::optional<std::string>> v;
+    std::vector<std::string> counted;
+    const int n = static_cast<int>(Uniform(rng, 0, 5));
+    for (int i = 0; i < n; ++i) {
+      if (nd::testing::Chance(rng, 0.2)) {
+        v.emplace_back(std::nullopt);
+        continue;
+      }
+      std::string x = nd::testing::RandomString(rng);
+      if (nd::testing::Chance(rng, 0.3)) x += "\xc3\xa9";  // a two-byte code point sorts high
+      v.emplace_back(x);
+      counted.push_back(x);
+    }
+    want.emplace_back(counted.empty() ? std::nullopt
+                                      : std::optional<std::pair<std::string, std::string>>(
+                                            {*std::min_element(counted.begin(), counted.end()),
+                                             *std::max_element(counted.begin(), counted.end())}));
+    rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
+        {{"s", nd::testing::Nd(array::MakeStringArray(v, array::LargeUtf8()),
+                               {{"x", static_cast<std::uint64_t>(n)}})}})));
+  }
+  WriteOptions o;
+  o.stats = true;
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Write(MemoryTable(), rows, o));
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(t.dataset()));
+  const auto& s = *batch->GetColumnByName("__stats__:s");
+  ASSERT_TRUE(s.children[0]->type->Equals(*array::LargeUtf8(), false));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const int64_t slot = s.offset + static_cast<int64_t>(r);
+    ASSERT_EQ(s.children[0]->IsNull(slot), !want[r].has_value()) << r;
+    if (!want[r]) continue;
+    EXPECT_EQ(array::BinaryView(*s.children[0]).Value(slot), want[r]->first) << r;
+    EXPECT_EQ(array::BinaryView(*s.children[1]).Value(slot), want[r]->second) << r;
+  }
+}
+
 }  // namespace
 }  // namespace lance_nd

@@ -52,7 +52,7 @@ Result<table::Dataset> OpenDataset(const table::TableLocation& location,
                                    std::optional<std::uint64_t> version) {
   auto ds = table::Dataset::Open(location, version);
   if (!ds.ok()) {
-    if (ds.status().IsNotFound() && !version) {
+    if (ds.status().IsNotFound()) {
       LND_ASSIGN_OR_RETURN(bool exists, TableExistsAt(location));
       if (!exists) return TableNotFound(location);
     }

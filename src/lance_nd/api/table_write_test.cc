@@ -157,6 +157,7 @@ TEST(TableWrite, OpenErrors) {
   LND_EXPECT_ERROR(missing, StatusCode::kNotFound, "no table at nothing/here");
   EXPECT_EQ(missing.status().kind(), ErrorKind::kTableNotFound);
   LND_EXPECT_ERROR(NdWriter::Append(loc), StatusCode::kNotFound, "no table at");
+  EXPECT_EQ(Table::Open(loc, 3).status().kind(), ErrorKind::kTableNotFound);
 
   // A plain Lance table (no format marker), then one with another format version.
   for (const char* version : {"", "2"}) {
@@ -174,6 +175,10 @@ TEST(TableWrite, OpenErrors) {
     }
     LND_EXPECT_ERROR(Table::Write(plain, {}, Mode(WriteMode::kAppend)), StatusCode::kInvalidTable,
                      "lance_nd:format");
+    auto row = nd::testing::Unwrap(
+        nd::NdRecordBatch::FromArrays({{"a", nd::testing::Nd(nd::testing::F32({1}), {{"x", 1}})}}));
+    LND_EXPECT_ERROR(Table::Write(plain, std::vector{row}, Mode(WriteMode::kOverwrite)),
+                     StatusCode::kInvalidTable, "lance_nd:format");
   }
 }
 

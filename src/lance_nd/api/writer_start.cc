@@ -22,6 +22,17 @@ Status CheckOptions(const WriteOptions& o) {
   if (o.write_parallelism == 0) {
     return Status::InvalidArgument("write_parallelism must be at least 1");
   }
+  auto check = [](const ColumnOptions& c, const std::string& what) {
+    if (c.rle_threshold && !(*c.rle_threshold >= 0.0 && *c.rle_threshold <= 1.0)) {
+      return Status::InvalidArgument(what, ": rle_threshold is ", *c.rle_threshold,
+                                     "; expected a number from 0 to 1");
+    }
+    return Status::OK();
+  };
+  if (o.column_defaults) LND_RETURN_NOT_OK(check(*o.column_defaults, "column_defaults"));
+  for (const auto& [name, c] : o.column_options) {
+    LND_RETURN_NOT_OK(check(c, "column_options['" + name + "']"));
+  }
   return Status::OK();
 }
 
@@ -80,7 +91,8 @@ Result<WriterStart> StartWrite(const table::TableLocation& location, const Write
       break;
     case WriteMode::kOverwrite:
       if (exists) {
-        LND_ASSIGN_OR_RETURN(replaced, table::Dataset::Open(location));
+        // lance-nd changes lance-nd tables only: the format is checked here too.
+        LND_ASSIGN_OR_RETURN(replaced, OpenDataset(location, std::nullopt));
       }
       break;
   }
