@@ -60,8 +60,21 @@ table::TableScanOptions NdBatchReader::Impl::OutputScanOptions() const {
 }
 
 Result<array::RecordBatchPtr> NdBatchReader::Impl::NextTableBatch() {
-  if (scan_) return scan_->Next();
+  if (scan_) return NextScannedBatch();
   return NextSelectedBatch();
+}
+
+Result<array::RecordBatchPtr> NdBatchReader::Impl::NextScannedBatch() {
+  Result<array::RecordBatchPtr> batch = read_ahead_ ? read_ahead_->Get() : scan_->Next();
+  read_ahead_.reset();
+  // Read ahead only when more rows are wanted than this batch can hold.
+  const bool more_wanted =
+      !options_.limit ||
+      *options_.limit > returned_ + static_cast<std::uint64_t>(options_.batch_rows);
+  if (batch.ok() && *batch != nullptr && more_wanted) {
+    read_ahead_.emplace([this] { return scan_->Next(); });
+  }
+  return batch;
 }
 
 Result<array::RecordBatchPtr> NdBatchReader::Impl::NextSelectedBatch() {

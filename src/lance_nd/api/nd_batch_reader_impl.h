@@ -11,6 +11,7 @@
 
 #include "lance_nd/api/row_selector.h"
 #include "lance_nd/api/scanner.h"
+#include "lance_nd/core/internal/thread_pool.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/table/scan.h"
 
@@ -35,6 +36,9 @@ struct NdBatchReader::Impl {
 
   /// \brief The next table batch of output rows (nullptr at the end).
   Result<array::RecordBatchPtr> NextTableBatch();
+  /// \brief The next batch of the plain scan; the one after it is read ahead on the worker
+  /// pool while this one is decoded and consumed.
+  Result<array::RecordBatchPtr> NextScannedBatch();
   /// \brief The next rows taken by the selector's indices (nullptr at the end).
   Result<array::RecordBatchPtr> NextSelectedBatch();
   /// \brief Decode up to the remaining limit of `batch`'s rows into `ready_`.
@@ -49,6 +53,8 @@ struct NdBatchReader::Impl {
   std::deque<nd::NdRecordBatch> ready_;
   std::uint64_t returned_ = 0;  // rows given out or queued
   bool done_ = false;
+  // Last member: destroyed first, it waits for a read in flight that uses scan_.
+  std::optional<PoolTask<Result<array::RecordBatchPtr>>> read_ahead_;
 };
 
 }  // namespace lance_nd
