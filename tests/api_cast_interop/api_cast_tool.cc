@@ -6,11 +6,19 @@
 //       first entry of "commits" as two stagers committed at once (a new table: one Overwrite),
 //       then every later entry as one stager each, all committed together (one version, new
 //       variables and keys included). lance-nd reads the table back and compares every row.
-//   api_cast_tool widen TABLE SEED
-//       write a table of random rows (`v` int32 with nulls and absent rows, `w` float32, stats
-//       columns for both, several fragments), delete its first row, widen `v` to float64, and
-//       print the expected rows and `v` stats as JSON ({"rows": [{"v": [...] | null, "w":
+//   api_cast_tool widen TABLE SEED [2.1|2.2]
+//       write a table (data files of that version, default 2.2) of random rows (`v` int32 with
+//       nulls and absent rows, `w` float32, stats columns for both, several fragments), delete its
+//       first row, widen `v` to float64, and print the expected rows and `v` stats as JSON
+//       ({"rows": [{"v": [...] | null, "w":
 //       [...]}], "stats": [{"min": x, "max": y} | null]}), from the rows as written.
+//   api_cast_tool widen-existing TABLE VARIABLE TYPE
+//       widen VARIABLE of the table (written by Lance, say) to TYPE (an nd JSON type name).
+//   api_cast_tool mixed-order TABLE
+//       three stagers stage one row each, v = [x, x+1] (x = 1, 2, 3) with attribute keys
+//       (b, a), (a, b), (c, a) (value "val_<key>") and global keys g<key> = x in the reverse
+//       order; one commit. Each data file lists its struct children in its own order; lance-nd
+//       reads the rows back and compares them.
 //
 // Exit status: 0 on success, 1 on an error or difference, 2 on bad usage.
 #include <cstdio>
@@ -94,7 +102,7 @@ nlohmann::json Numbers(const array::ArrayPtr& values) {
   return out;
 }
 
-Status Widen(const std::string& path, std::uint64_t seed) {
+Status Widen(const std::string& path, std::uint64_t seed, file::FileVersion version) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   std::vector<nd::NdRecordBatch> rows;
@@ -128,7 +136,7 @@ Status Widen(const std::string& path, std::uint64_t seed) {
   LND_ASSIGN_OR_RETURN(
       auto ds,
       api::testing::WriteNdTable(location, rows, {{"v", array::Int32()}, {"w", array::Float32()}},
-                                 uniform(1, 8)));
+                                 uniform(1, 8), version));
   const std::uint64_t first = ds.fragments().front().id << 32;
   LND_ASSIGN_OR_RETURN(auto deleted, table::DeleteRows(ds, std::span(&first, 1)));
   LND_ASSIGN_OR_RETURN(auto widened,
@@ -156,15 +164,60 @@ Status Widen(const std::string& path, std::uint64_t seed) {
   return Status::OK();
 }
 
+// Three stagers whose attribute and global keys come in different orders (b,a / a,b / c,a):
+// each staged data file keeps its own order of struct children, unlike the committed schema.
+Status MixedOrder(const std::string& table) {
+  auto row = [](std::vector<std::string> keys, double x) {
+    nd::Attributes attrs;
+    for (auto& k : keys) attrs.Set(k, "val_" + k);
+    nd::Attributes g;
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) g.Set("g" + *it, x);
+    auto a =
+        *nd::NdArrowArray::Make(array::MakePrimitiveArray<double>(array::Float64(), {x, x + 1}),
+                                *nd::Dimensions::Make({"x"}, {2}), attrs);
+    return *nd::NdRecordBatch::FromArrays({{"v", a}}, g);
+  };
+  const std::vector<nd::NdRecordBatch> ra = {row({"b", "a"}, 1)}, rb = {row({"a", "b"}, 2)},
+                                       rc = {row({"c", "a"}, 3)};
+  std::vector<StagedFragments> staged;
+  for (auto* r : {&ra, &rb, &rc}) {
+    LND_ASSIGN_OR_RETURN(auto s, StageAndShip(table, *r, WriteMode::kCreate));
+    staged.push_back(s);
+  }
+  LND_ASSIGN_OR_RETURN(auto t, CommitStaged(table, staged));
+  LND_ASSIGN_OR_RETURN(auto back, api::testing::ReadRows(t.dataset()));
+  std::vector<nd::NdRecordBatch> all = {ra[0], rb[0], rc[0]};
+  return interop::CompareRows(all, back, "order");
+  return Status::OK();
+}
+
+// Widen `variable` of an existing table (one Lance wrote) to the type named `type`.
+Status WidenExisting(const std::string& path, const std::string& variable,
+                     const std::string& type) {
+  LND_ASSIGN_OR_RETURN(auto to, interop::TypeFromName(type));
+  LND_ASSIGN_OR_RETURN(auto ds, table::Dataset::Open(table::TableLocation::Local(path)));
+  LND_ASSIGN_OR_RETURN(auto widened, api::internal::WidenVariable(ds, variable, to));
+  if (widened.version() != ds.version() + 1) return Status::Internal("expected one commit");
+  return Status::OK();
+}
+
 int Main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   Status st;
   if (args.size() == 3 && args[0] == "stage") {
     st = Stage(args[1], args[2]);
-  } else if (args.size() == 3 && args[0] == "widen") {
-    st = Widen(args[1], std::stoull(args[2]));
+  } else if (args.size() == 4 && args[0] == "widen-existing") {
+    st = WidenExisting(args[1], args[2], args[3]);
+  } else if (args.size() == 2 && args[0] == "mixed-order") {
+    st = MixedOrder(args[1]);
+  } else if ((args.size() == 3 || args.size() == 4) && args[0] == "widen") {
+    const bool v21 = args.size() == 4 && args[3] == "2.1";
+    st = Widen(args[1], std::stoull(args[2]),
+               v21 ? file::FileVersion::kV2_1 : file::FileVersion::kV2_2);
   } else {
-    std::fprintf(stderr, "usage: api_cast_tool stage TABLE CASE.json | widen TABLE SEED\n");
+    std::fprintf(stderr,
+                 "usage: api_cast_tool stage TABLE CASE.json | widen TABLE SEED [2.1|2.2] | "
+                 "mixed-order TABLE\n");
     return 2;
   }
   if (!st.ok()) {

@@ -7,16 +7,22 @@
 //   find the generated rows, in order. The staged data files were written with stage-local
 //   field ids that the commit remapped in the manifest only, so this checks that Lance reads
 //   columns through DataFile.fields as lance-nd wrote them.
-// widen: api_cast_tool widen writes a table with stats, deletes a row and widens `v` from int32
+// widen: api_cast_tool widen writes a table with stats (data files 2.1 and 2.2), deletes a row and widens `v` from int32
 //   to float64 (new data files under new field ids, old files keeping the other columns);
 //   LanceDB must read `v` and `__stats__:v` as float64 with the values written, and `w` as it
 //   was.
+// widen-existing: LanceDB writes the case's rows (2.1 and 2.2); lance-nd widens every variable
+//   of a widenable type (int8, int16, uint8, uint16, float32); LanceDB reads the new types and
+//   the same values.
+// mixed-order: three stagers whose attribute and global keys come in different orders commit
+//   together; LanceDB reads each row's keys from files whose struct children are ordered
+//   unlike the table's.
 // Each problem is printed with its seed; the exit status is 1 when there was one.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import "../nd_table_interop/arrow_bool_fix.mjs";
-import { describeTable, lancedb, stableJson } from "../../interop/nd_arrow.mjs";
+import { describeTable, encodeRows, lancedb, stableJson } from "../../interop/nd_arrow.mjs";
 import { freshDir, parseArgs } from "../../interop/lance_oracle.mjs";
 import { makeCase } from "../nd_table_interop/gen.mjs";
 
@@ -24,6 +30,7 @@ const opt = parseArgs(["tool", "work", "seeds"]);
 const work = path.resolve(opt.work);
 let problems = 0;
 let checked = 0;
+let widenedVariables = 0;
 
 function tool(args) {
   return execFileSync(opt.tool, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -64,9 +71,13 @@ function numbers(list) {
 }
 
 async function checkWiden(seed) {
-  const label = `seed ${seed} widen`;
-  const dbDir = freshDir(path.join(work, `widen_${seed}`));
-  const expected = JSON.parse(tool(["widen", path.join(dbDir, "t.lance"), String(seed)]));
+  for (const version of ["2.1", "2.2"]) await checkWidenIn(seed, version);
+}
+
+async function checkWidenIn(seed, version) {
+  const label = `seed ${seed} widen ${version}`;
+  const dbDir = freshDir(path.join(work, `widen_${seed}_${version}`));
+  const expected = JSON.parse(tool(["widen", path.join(dbDir, "t.lance"), String(seed), version]));
   const tbl = await open(dbDir);
   const data = await tbl.query().select(["v", "w"]).toArrow();
   const rows = describeTable(data, { strictNullRows: false }).rows;
@@ -96,8 +107,69 @@ async function checkWiden(seed) {
   checked += rows.length;
 }
 
+// Widenings whose nd JSON values read the same in both types.
+const kWidenTo = { int8: "int16", int16: "int32", uint8: "uint16", uint16: "uint32", float32: "float64" };
+
+// LanceDB writes the case's rows; lance-nd widens each variable of a widenable type; LanceDB
+// must read the rows with the new type and the same values (data files written by Lance, with
+// Lance's own field lists, next to lance-nd's).
+async function checkWidenLanceTable(seed) {
+  for (const version of ["2.1", "2.2"]) {
+    const label = `seed ${seed} widen-existing ${version}`;
+    const c = makeCase(seed);
+    const dbDir = freshDir(path.join(work, `lance_widen_${seed}_${version}`));
+    const db = await lancedb.connect(dbDir);
+    await db.createTable("t", encodeRows(c.rows, new Map([["lance_nd:format", "1"]])),
+      { mode: "create", storageOptions: { new_table_data_storage_version: version } });
+    const want = JSON.parse(JSON.stringify(c.rows));
+    const types = {};
+    for (const r of c.rows) for (const [n, v] of Object.entries(r.variables)) types[n] = v.type;
+    const widened = Object.entries(types).filter(([, t]) => kWidenTo[t]);
+    for (const [name, type] of widened) {
+      tool(["widen-existing", path.join(dbDir, "t.lance"), name, kWidenTo[type]]);
+      for (const r of want) if (r.variables[name]) r.variables[name].type = kWidenTo[type];
+    }
+    const tbl = await db.openTable("t");
+    const got = describeTable(await tbl.query().toArrow(), { strictNullRows: false }).rows;
+    if (got.length !== want.length) return report(label, `${got.length} rows, want ${want.length}`);
+    for (let i = 0; i < got.length; ++i) {
+      const w = stableJson(want[i]);
+      const g = stableJson(got[i]);
+      if (w !== g) return report(label, `row ${i}\n  want ${w.slice(0, 800)}\n  read ${g.slice(0, 800)}`);
+    }
+    checked += got.length;
+    widenedVariables += widened.length;
+  }
+}
+
+// Staged files whose struct children come in another order than the table's (and lack some):
+// Lance reads children by field id.
+async function checkMixedOrder() {
+  const label = "mixed-order";
+  const dbDir = freshDir(path.join(work, "mixed_order"));
+  tool(["mixed-order", path.join(dbDir, "t.lance")]);
+  const rows = describeTable(await (await open(dbDir)).query().toArrow(), { strictNullRows: false }).rows;
+  const keys = [["b", "a"], ["a", "b"], ["c", "a"]];
+  if (rows.length !== 3) return report(label, `${rows.length} rows, want 3`);
+  rows.forEach((row, i) => {
+    const x = i + 1;
+    const attrs = Object.fromEntries(keys[i].map((k) => [k, { type: "utf8", value: `val_${k}` }]));
+    const globals = Object.fromEntries(keys[i].map((k) => [`g${k}`, { type: "float64", value: x }]));
+    const v = row.variables.v;
+    const got = stableJson({ attrs: v.attrs, values: v.values, globals: row.global_attrs });
+    const want = stableJson({ attrs, values: [x, x + 1], globals });
+    if (got !== want) report(label, `row ${i}: read ${got}, want ${want}`);
+  });
+  checked += rows.length;
+}
+
+try {
+  await checkMixedOrder();
+} catch (e) {
+  report("mixed-order", String(e.stderr ?? e.stack ?? e).slice(0, 3000));
+}
 for (const seed of opt.seeds.split(",").map(Number)) {
-  for (const check of [checkStaged, checkWiden]) {
+  for (const check of [checkStaged, checkWiden, checkWidenLanceTable]) {
     try {
       await check(seed);
     } catch (e) {
@@ -105,5 +177,6 @@ for (const seed of opt.seeds.split(",").map(Number)) {
     }
   }
 }
-console.log(`${checked} rows checked, ${problems} problems`);
+console.log(`${checked} rows checked, ${widenedVariables} variables of Lance-written tables ` +
+  `widened, ${problems} problems`);
 process.exit(problems ? 1 : 0);

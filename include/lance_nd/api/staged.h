@@ -37,13 +37,19 @@ class LANCE_ND_EXPORT StagedFragments {
 };
 
 /// \brief Write `rows` as fragments of the table at `uri` (which may not exist yet) without
-/// committing. options: stats, column options, casting as a write would use.
+/// committing. options: mode (kCreate: TableExists when there is a table; kOverwrite: staged as
+/// for a new table), stats (a new table's; an existing table's stats are always written),
+/// casting against the latest version as a write would (a cast that needs the table widened is
+/// rejected: widen first). InvalidArgument for no rows.
 LANCE_ND_EXPORT Result<StagedFragments> StageRows(std::string_view uri,
                                                   std::span<const nd::NdRecordBatch> rows,
                                                   const WriteOptions& options = {});
 /// \brief Commit every staged set as ONE version: an Overwrite that creates the table when it is
-/// missing (or options.mode is kOverwrite), else an Append after a schema extension. The row
-/// order is the order of `staged`, then of each set's rows.
+/// missing (or options.mode is kOverwrite), else an Append, or one Merge when the staged rows
+/// bring new variables or keys. The row order is the order of `staged`, then of each set's
+/// rows. A set whose schema no longer fits the table (a type changed since it was staged) is
+/// SchemaMismatch naming it; kCreate on an existing table is TableExists; nothing is committed
+/// on an error.
 LANCE_ND_EXPORT Result<Table> CommitStaged(std::string_view uri,
                                            std::span<const StagedFragments> staged,
                                            const WriteOptions& options = {});

@@ -60,6 +60,10 @@ LANCE_ND_EXPORT Status CheckFormat(const array::Schema& schema);
 LANCE_ND_EXPORT bool HasStats(const array::Schema& schema);
 
 class LANCE_ND_EXPORT Table {
+  // CommitStaged (api/staged.h) returns the version it committed.
+  friend Result<Table> CommitStaged(std::string_view, std::span<const StagedFragments>,
+                                    const WriteOptions&);
+
  public:
   /// \brief The latest version of the table at `uri`. TableNotFound when there is no Lance
   /// table, InvalidTable when it is not a lance-nd table of format "1".
@@ -122,8 +126,6 @@ class LANCE_ND_EXPORT Table {
  private:
   friend class NdWriter;         // Finish returns the committed version
   friend struct TableTestPeer;  // tests build tables without Table::Open / Write
-  friend Result<Table> CommitStaged(std::string_view, std::span<const StagedFragments>,
-                                    const WriteOptions&);
   Table(table::Dataset dataset, bool writable)
       : dataset_(std::move(dataset)), writable_(writable) {}
   table::Dataset dataset_;

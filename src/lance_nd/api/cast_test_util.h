@@ -97,14 +97,17 @@ inline Result<array::RecordBatchPtr> EncodeTableRows(
                                   batch->num_rows(), std::move(columns));
 }
 
-/// A new lance-nd table of `rows`, `rows_per_fragment` rows per fragment.
+/// A new lance-nd table of `rows`, `rows_per_fragment` rows per fragment, data files of
+/// `version`.
 inline Result<table::Dataset> WriteNdTable(
     const table::TableLocation& location, std::span<const nd::NdRecordBatch> rows,
     const std::vector<std::pair<std::string, array::DataTypePtr>>& stats_for = {},
-    std::int64_t rows_per_fragment = 1 << 20) {
+    std::int64_t rows_per_fragment = 1 << 20,
+    file::FileVersion version = file::FileVersion::kV2_2) {
   LND_ASSIGN_OR_RETURN(auto batch, EncodeTableRows(rows, stats_for));
   table::WriteOptions options;
   options.max_rows_per_file = rows_per_fragment;
+  options.file_options.version = version;
   const array::RecordBatchPtr batches[] = {batch};
   return table::WriteTable(location, batches, options);
 }

@@ -195,19 +195,24 @@ DataTypePtr FieldType(const std::vector<array::FieldPtr>& fields, std::string_vi
   return nullptr;
 }
 
-Result<nd::Attributes> CastAttributes(const nd::Attributes& attributes,
-                                      const std::vector<array::FieldPtr>& table_fields,
-                                      const std::string& prefix, Casting mode) {
-  if (attributes.empty() || table_fields.empty()) return attributes;
+// The attributes cast to the table's key types; nullopt when none needs a cast.
+Result<std::optional<nd::Attributes>> CastAttributes(
+    const nd::Attributes& attributes, const std::vector<array::FieldPtr>& table_fields,
+    const std::string& prefix, Casting mode) {
+  if (attributes.empty() || table_fields.empty()) return std::optional<nd::Attributes>{};
   std::vector<nd::Attributes::Entry> entries;
   entries.reserve(attributes.size());
+  bool changed = false;
   for (const auto& [key, value] : attributes.entries()) {
     const Subject subject{prefix + key + "'"};
     LND_ASSIGN_OR_RETURN(auto cast,
                          CastAttribute(subject, value, FieldType(table_fields, key), mode));
+    changed = changed || cast != value;
     entries.emplace_back(key, std::move(cast));
   }
-  return nd::Attributes::Make(std::move(entries));
+  if (!changed) return std::optional<nd::Attributes>{};
+  LND_ASSIGN_OR_RETURN(auto cast, nd::Attributes::Make(std::move(entries)));
+  return std::optional<nd::Attributes>(std::move(cast));
 }
 
 // The table's view of one nd column: value type and attribute fields.
@@ -216,10 +221,11 @@ struct TableColumn {
   std::vector<array::FieldPtr> attribute_fields;
 };
 
-// The row's column `name` cast to the table column (or nullopt type change for widening).
+// The row's column cast to the table column, and the widening the table needs first.
 struct ColumnCast {
   nd::NdArrowArray array;
   std::optional<Widening> widening;
+  bool changed = false;  // false: `array` is the row's column as it was
 };
 
 Result<ColumnCast> CastColumn(const std::string& name, const nd::NdArrowArray& column,
@@ -246,9 +252,11 @@ Result<ColumnCast> CastColumn(const std::string& name, const nd::NdArrowArray& c
   }
   LND_ASSIGN_OR_RETURN(auto attributes, CastAttributes(column.attributes(), table.attribute_fields,
                                                        "attribute '" + name + ".attrs.", mode));
-  LND_ASSIGN_OR_RETURN(auto array, nd::NdArrowArray::Make(std::move(values), column.dimensions(),
-                                                          std::move(attributes)));
-  return ColumnCast{std::move(array), std::move(widening)};
+  if (values == column.values() && !attributes && !widening) return ColumnCast{column, {}, false};
+  LND_ASSIGN_OR_RETURN(auto array, nd::NdArrowArray::Make(
+                                       std::move(values), column.dimensions(),
+                                       attributes ? std::move(*attributes) : column.attributes()));
+  return ColumnCast{std::move(array), std::move(widening), true};
 }
 
 Result<std::optional<TableColumn>> FindTableColumn(const array::Schema& schema,
@@ -315,6 +323,7 @@ array::DataTypePtr PromoteTypes(const array::DataTypePtr& a, const array::DataTy
 Result<CastOutcome> CastRowForTable(const nd::NdRecordBatch& row,
                                     const array::Schema& table_encoded_schema, Casting mode) {
   CastOutcome outcome;
+  bool changed = false;
   std::vector<array::FieldPtr> fields;
   std::vector<nd::NdArrowArray> columns;
   for (int i = 0; i < row.num_columns(); ++i) {
@@ -326,7 +335,8 @@ Result<CastOutcome> CastRowForTable(const nd::NdRecordBatch& row,
       continue;
     }
     LND_ASSIGN_OR_RETURN(auto cast, CastColumn(field->name(), row.column(i), *table_column, mode));
-    fields.push_back(field->WithType(cast.array.value_type()));
+    changed = changed || cast.changed;
+    fields.push_back(cast.changed ? field->WithType(cast.array.value_type()) : field);
     columns.push_back(std::move(cast.array));
     if (cast.widening) outcome.widenings.push_back(std::move(*cast.widening));
   }
@@ -337,10 +347,15 @@ Result<CastOutcome> CastRowForTable(const nd::NdRecordBatch& row,
   // Widenings in table column order (the row's order may differ).
   std::ranges::sort(outcome.widenings, {},
                     [&](const Widening& w) { return table_encoded_schema.FieldIndex(w.variable); });
+  if (!changed && !globals) {
+    outcome.row = row;  // nothing to cast: the row as it is
+    return outcome;
+  }
   LND_ASSIGN_OR_RETURN(
       outcome.row,
       nd::NdRecordBatch::Make(array::MakeSchema(std::move(fields), row.schema()->metadata()),
-                              std::move(columns), row.target(), std::move(globals)));
+                              std::move(columns), row.target(),
+                              globals ? std::move(*globals) : row.attributes()));
   return outcome;
 }
 

@@ -467,6 +467,23 @@ TEST(CastRowForTable, NewVariablesAndKeysExtendTheSchemaAsTheyAre) {
   EXPECT_EQ(rejected.status().kind(), ErrorKind::kCastRejected);
 }
 
+TEST(CastRowForTable, ARowOfTheTablesTypesIsReturnedAsItIs) {
+  nd::Attributes attrs;
+  attrs.Set("units", "K");
+  nd::Attributes globals;
+  globals.Set("id", "a");
+  const auto row =
+      OneVariableRow("v", MakeValues(array::Int32(), {1, 2, std::nullopt}), attrs, globals);
+  const auto schema = TableSchema(array::Int32(), {array::MakeField("units", array::Utf8())},
+                                  {array::MakeField("id", array::Utf8())});
+  for (Casting mode : kAllModes) {
+    LND_ASSERT_OK_AND_ASSIGN(auto out, CastRowForTable(row, *schema, mode));
+    EXPECT_TRUE(out.row.Equals(row));
+    EXPECT_EQ(out.row.column(0).values().get(), row.column(0).values().get()) << "not copied";
+    EXPECT_TRUE(out.widenings.empty());
+  }
+}
+
 TEST(CastRowForTable, PromoteListsEveryWideningInTableOrder) {
   std::vector<array::FieldPtr> fields = {nd::EncodedField(array::Field("a", array::Int8())),
                                          nd::EncodedField(array::Field("b", array::Float32())),

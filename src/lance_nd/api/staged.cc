@@ -21,12 +21,16 @@
 #include "lance_nd/table/commit.h"
 #include "lance_nd/table/evolution.h"
 #include "lance_nd/table/write.h"
-#if __has_include("lance_nd/api/stats.h")
-#include "lance_nd/api/stats.h"
-#define LANCE_ND_HAVE_STATS_WRITER 1
-#endif
 
 namespace lance_nd {
+namespace internal {
+/// The stats columns of the table schema `table` computed from `rows` and added to `encoded`
+/// (the rows encoded without them), as the write side computes them (api/stats.h).
+Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded,
+                                               std::span<const nd::NdRecordBatch> rows,
+                                               const array::SchemaPtr& table);
+}  // namespace internal
+
 namespace {
 
 using api::internal::StagedSet;

@@ -86,13 +86,22 @@ Result<Plan> PlanSchema(const std::optional<table::Dataset>& table, bool overwri
   if (overwrite) {
     LND_ASSIGN_OR_RETURN(plan.fields, table::FieldsFromSchema(*merged));
     plan.schema_changed = true;
-    return plan;
+  } else {
+    std::vector<std::string> added;
+    const table::Manifest& m = table->manifest();
+    LND_ASSIGN_OR_RETURN(plan.fields, table::MergeFields(m.fields, *table->schema(), *merged,
+                                                         table::NextFieldId(m), &added));
+    plan.schema_changed = !added.empty();
+    // Lance 12 cannot add struct children to tables of data format 2.1 (schema evolution
+    // refuses it too).
+    for (const std::string& path : added) {
+      if (path.find('.') != std::string::npos && m.data_format_version == "2.1") {
+        return Status::NotImplemented("cannot commit staged rows that add '", path,
+                                      "' to a table of data format 2.1: new struct children "
+                                      "need data format 2.2");
+      }
+    }
   }
-  std::vector<std::string> added;
-  const table::Manifest& m = table->manifest();
-  LND_ASSIGN_OR_RETURN(plan.fields, table::MergeFields(m.fields, *table->schema(), *merged,
-                                                       table::NextFieldId(m), &added));
-  plan.schema_changed = !added.empty();
   return plan;
 }
 

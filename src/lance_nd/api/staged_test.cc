@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <random>
 #include <string>
@@ -327,6 +330,50 @@ TEST(StagedWrites, CreateRefusesAnExistingTable) {
   ExpectRows(replaced.dataset(), other_rows);
 }
 
+// Data format 2.1: staged files follow the table's format; new variables are fine, new struct
+// children are refused (Lance 12 cannot read them in 2.1).
+TEST(StagedWrites, TablesOfDataFormat21) {
+  Rng rng(31);
+  const auto location = api::testing::MemoryTable();
+  auto make = [&](const std::string& name, std::vector<std::string> keys) {
+    nd::Attributes attrs;
+    for (const auto& k : keys) attrs.Set(k, "x");
+    return *nd::NdRecordBatch::FromArrays(
+        {{name, *nd::NdArrowArray::Make(RandomValues(rng, array::Float64(), 2),
+                                        *nd::Dimensions::Make({"x"}, {2}), attrs)}});
+  };
+  const std::vector<nd::NdRecordBatch> base = {make("v", {"units"})};
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ds, api::testing::WriteNdTable(location, base, {}, 1 << 20, file::FileVersion::kV2_1));
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  append.file_system = location.file_system();
+  const std::vector<nd::NdRecordBatch> new_var = {make("w", {"units"}), make("v", {"units"})};
+  LND_ASSERT_OK_AND_ASSIGN(auto a, StageRows(location.root(), new_var, append));
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&a, 1), append));
+  EXPECT_EQ(t.dataset().manifest().data_format_version, "2.1");
+  for (const auto& f : t.dataset().fragments()) {
+    for (const auto& file : f.files) EXPECT_EQ(file.file_minor_version, 1u);
+  }
+  std::vector<nd::NdRecordBatch> all = base;
+  all.insert(all.end(), new_var.begin(), new_var.end());
+  ExpectRows(t.dataset(), all);
+  const std::vector<nd::NdRecordBatch> new_key = {make("v", {"units", "scale"})};
+  LND_ASSERT_OK_AND_ASSIGN(auto b, StageRows(location.root(), new_key, append));
+  LND_EXPECT_ERROR(CommitStaged(location.root(), std::span(&b, 1), append),
+                   StatusCode::kNotImplemented, "v.attrs.scale");
+}
+
+TEST(StagedWrites, NothingToStageOrCommitIsAnError) {
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  LND_EXPECT_ERROR(StageRows(location.root(), {}, options), StatusCode::kInvalidArgument,
+                   "no rows");
+  LND_EXPECT_ERROR(CommitStaged(location.root(), {}, options), StatusCode::kInvalidArgument,
+                   "no staged");
+}
+
 TEST(StagedWrites, JsonRoundTripsAndBadJsonIsNamed) {
   Rng rng(25);
   const Universe u = MakeUniverse();
@@ -431,6 +478,142 @@ TEST(StagedWrites, TheCommittedTableWidens) {
   EXPECT_TRUE(back[0].column(0).value_type()->Equals(*array::Int64()));
   EXPECT_EQ(api::testing::Doubles(back[0].column(0).values()),
             api::testing::Doubles(rows[0].column(0).values()));
+}
+
+TEST(StagedWrites, WidenCoversFragmentsWrittenBeforeTheVariableExisted) {
+  Rng rng(28);
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  auto make = [&](const std::string& name, DataTypePtr type) {
+    return *nd::NdRecordBatch::FromArrays(
+        {{name,
+          *nd::NdArrowArray::Make(RandomValues(rng, type, 3), *nd::Dimensions::Make({"x"}, {3}))}});
+  };
+  const std::vector<nd::NdRecordBatch> first = {make("w", array::Float32()),
+                                                make("w", array::Float32())};
+  LND_ASSERT_OK_AND_ASSIGN(auto a, StageRows(location.root(), first, options));
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&a, 1), options));
+  const std::vector<nd::NdRecordBatch> second = {make("v", array::Int16()),
+                                                 make("w", array::Float32())};
+  options.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(auto b, StageRows(location.root(), second, options));
+  LND_ASSERT_OK_AND_ASSIGN(t, CommitStaged(location.root(), std::span(&b, 1), options));
+  LND_ASSERT_OK(t.Widen("v", array::Int32()));
+  std::vector<nd::NdRecordBatch> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  LND_ASSERT_OK_AND_ASSIGN(auto back, ReadRows(t.dataset()));
+  ASSERT_EQ(back.size(), all.size());
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    ASSERT_EQ(back[r].GetColumn("v") == nullptr, all[r].GetColumn("v") == nullptr) << r;
+    if (const auto* v = back[r].GetColumn("v")) {
+      EXPECT_TRUE(v->value_type()->Equals(*array::Int32()));
+      EXPECT_EQ(api::testing::Doubles(v->values()),
+                api::testing::Doubles(all[r].GetColumn("v")->values()));
+    }
+    const auto* w = back[r].GetColumn("w");
+    ASSERT_EQ(w == nullptr, all[r].GetColumn("w") == nullptr) << r;
+    if (w != nullptr) {
+      EXPECT_TRUE(w->Equals(*all[r].GetColumn("w")));
+    }
+  }
+}
+
+// Stats columns: a new table staged with options.stats, then rows with a new variable appended
+// by a stage (the table has stats, so the stage writes them); min/max against an independent
+// computation over the rows.
+TEST(StagedWrites, StatsColumnsAreStagedWhenTheTableHasStats) {
+  Rng rng(30);
+  const auto location = api::testing::MemoryTable();
+  WriteOptions options;
+  options.file_system = location.file_system();
+  options.stats = true;
+  auto make = [&](const std::string& name, DataTypePtr type) {
+    const auto n = static_cast<uint64_t>(Uniform(rng, 0, 5));
+    return *nd::NdRecordBatch::FromArrays(
+        {{name, *nd::NdArrowArray::Make(RandomValues(rng, type, static_cast<int64_t>(n)),
+                                        *nd::Dimensions::Make({"x"}, {n}))}});
+  };
+  std::vector<nd::NdRecordBatch> first, second;
+  for (int i = 0; i < 6; ++i) first.push_back(make("t", array::Float32()));
+  for (int i = 0; i < 6; ++i)
+    second.push_back(make(i % 2 ? "t" : "c", i % 2 ? array::Float32() : array::Int32()));
+  auto a = StageRows(location.root(), first, options);
+  if (a.status().IsNotImplemented()) GTEST_SKIP() << a.status().ToString();
+  LND_ASSERT_OK(a.status());
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&*a, 1), options));
+  EXPECT_TRUE(HasStats(*t.schema()));
+  options.stats = false;  // an append writes stats exactly when the table has them
+  options.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(auto b, StageRows(location.root(), second, options));
+  LND_ASSERT_OK_AND_ASSIGN(t, CommitStaged(location.root(), std::span(&b, 1), options));
+  std::vector<nd::NdRecordBatch> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  ExpectRows(t.dataset(), all);
+  for (const auto& [name, type] : std::vector<std::pair<std::string, DataTypePtr>>{
+           {"t", array::Float32()}, {"c", array::Int32()}}) {
+    table::TableScanOptions o;
+    o.projection = {"__stats__:" + name};
+    LND_ASSERT_OK_AND_ASSIGN(auto got, table::ReadTable(t.dataset(), o));
+    const auto want = api::testing::StatsColumnFor(all, name, type);
+    ASSERT_EQ(got->column(0)->length, want->length);
+    for (int64_t r = 0; r < want->length; ++r)
+      EXPECT_EQ(got->column(0)->IsNull(r), want->IsNull(r)) << name << r;
+    for (std::size_t k = 0; k < 2; ++k) {
+      EXPECT_EQ(api::testing::Doubles(got->column(0)->children[k]),
+                api::testing::Doubles(want->children[k]))
+          << name;
+    }
+  }
+}
+
+// Stagers in separate processes (fork): each writes its files and hands back the JSON through
+// a pipe; the parent commits them all.
+TEST(StagedWrites, StagersInSeparateProcesses) {
+  const Universe u = MakeUniverse();
+  Rng rng(29);
+  const std::string uri = TempTable("fork");
+  std::vector<std::vector<nd::NdRecordBatch>> parts;
+  std::vector<nd::NdRecordBatch> all;
+  for (int s = 0; s < 3; ++s) {
+    parts.push_back(RandomRows(rng, u, static_cast<int>(Uniform(rng, 1, 6))));
+    all.insert(all.end(), parts.back().begin(), parts.back().end());
+  }
+  std::vector<StagedFragments> staged;
+  for (const auto& part : parts) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {  // the stager: stage, write the JSON, leave without running atexit code
+      ::close(fds[0]);
+      auto s = StageRows(uri, part);
+      const std::string out = s.ok() ? s->ToJson() : "error: " + s.status().ToString();
+      std::size_t done = 0;
+      while (done < out.size()) {
+        const auto n = ::write(fds[1], out.data() + done, out.size() - done);
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+      ::_exit(s.ok() ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string json;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+      json.append(buf, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << json;
+    LND_ASSERT_OK_AND_ASSIGN(auto s, StagedFragments::FromJson(json));
+    staged.push_back(std::move(s));
+  }
+  EXPECT_TRUE(table::Dataset::Open(table::TableLocation::Local(uri)).status().IsNotFound());
+  LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(uri, staged));
+  EXPECT_EQ(t.version(), 1u);
+  ExpectRows(t.dataset(), all);
+  std::filesystem::remove_all(uri);
 }
 
 }  // namespace
