@@ -5,10 +5,11 @@
 //       commit per entry of "commits": the first with Table::Write (create), the second with
 //       Table::Append, the others with NdWriter::Append (one Write per row, then Finish).
 //       Later commits bring new variables and keys, so the facade evolves the schema.
-//   nd_api_tool check TABLE CHECKS.json
+//   nd_api_tool check TABLE CHECKS.json [VERSION]
 //       CHECKS.json is {"checks": [{"filter": SQL?, "prune": SQL?, "rows": [nd JSON rows]}]}:
-//       for each, Table::Open + Scanner (Filter / Prune) + ReadAll must give exactly `rows`
-//       (the rows LanceDB returned for the same filter), and CountRows their number.
+//       for each, Table::Open (the latest version, or VERSION) + Scanner (Filter / Prune) +
+//       ReadAll must give exactly `rows` (the rows LanceDB returned for the same filter), and
+//       CountRows their number.
 //   nd_api_tool prune-sql TABLE SQL
 //       print query::PruneFilter of SQL against the table's schema as SQL ("" = every row).
 //
@@ -102,9 +103,10 @@ Status CheckScan(const Table& table, const json& check, const std::string& what)
   return Status::OK();
 }
 
-Status Check(const std::string& path, const std::string& checks_path) {
+Status Check(const std::string& path, const std::string& checks_path,
+             std::optional<std::uint64_t> version) {
   LND_ASSIGN_OR_RETURN(json doc, ReadJson(checks_path));
-  LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
+  LND_ASSIGN_OR_RETURN(Table table, Table::Open(ResolveLocation(path), version));
   std::size_t n = 0;
   for (const json& check : doc.at("checks")) {
     std::string what = path;
@@ -129,14 +131,18 @@ Status PruneSql(const std::string& path, const std::string& sql) {
 int Run(std::span<char*> args) {
   if (args.size() < 4) {
     std::fprintf(stderr,
-                 "usage: nd_api_tool write TABLE CASE.json | check TABLE CHECKS.json | "
+                 "usage: nd_api_tool write TABLE CASE.json | check TABLE CHECKS.json [VERSION] | "
                  "prune-sql TABLE SQL\n");
     return 2;
   }
   const std::string cmd = args[1];
   Status st = Status::InvalidArgument("unknown command '" + cmd + "'");
   if (cmd == "write") st = Write(args[2], args[3]);
-  if (cmd == "check") st = Check(args[2], args[3]);
+  if (cmd == "check") {
+    std::optional<std::uint64_t> version;
+    if (args.size() > 4) version = std::stoull(args[4]);
+    st = Check(args[2], args[3], version);
+  }
   if (cmd == "prune-sql") st = PruneSql(args[2], args[3]);
   if (!st.ok()) {
     std::fprintf(stderr, "%s\n", st.ToString().c_str());
