@@ -77,7 +77,7 @@ void FloatOp(BinaryOp op, const Column& a, const Column& b, Column* out) {
   const bool narrow = out->type->id() != array::TypeId::kFloat64;
   for (std::size_t i = 0; i < out->floats.size(); ++i) {
     const double x = a.floats[i], y = b.floats[i];
-    double v;
+    double v = 0;
     switch (op) {
       case BinaryOp::kAdd:
         v = x + y;

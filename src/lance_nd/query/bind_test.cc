@@ -53,8 +53,9 @@ void ExpectBindError(const std::string& sql, const std::vector<std::string>& pie
   EXPECT_EQ(b.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(b.status().kind(), ErrorKind::kParseError);
   const std::string message(b.status().message());
-  for (const auto& p : pieces)
+  for (const auto& p : pieces) {
     EXPECT_NE(message.find(p), std::string::npos) << "missing " << p << " in\n" << message;
+  }
 }
 
 TEST(FilterBind, Errors) {
@@ -83,6 +84,7 @@ TEST(FilterBind, ProjectionsAndSlices) {
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     auto schema = NdSchema();
     std::vector<array::ArrayPtr> columns;
+    columns.reserve(static_cast<std::size_t>(schema->num_fields()));
     lance_nd::testing::RandomArrayOptions options;
     options.sliced = true;
     options.max_binary_length = 1;
@@ -120,6 +122,7 @@ TEST(FilterBind, ProjectionsAndSlices) {
 TEST(FilterBind, EmptyBatch) {
   auto schema = NdSchema();
   std::vector<array::ArrayPtr> columns;
+  columns.reserve(schema->fields().size());
   for (const auto& f : schema->fields()) columns.push_back(array::MakeEmptyArray(f->type()));
   const array::RecordBatch batch(schema, 0, columns);
   auto bound = Filter::Parse("array_has(sst.values, 1) OR a.b.attrs.units LIKE 'K%' OR Depth > 1")
@@ -154,9 +157,11 @@ TEST(FilterBind, HundredThousandRowsQuickly) {
       array::MakeSchema({MakeField("x", array::Float64()), MakeField("s", array::Utf8()),
                          MakeField("st", array::Struct({MakeField("y", array::Int32())}))});
   std::vector<array::ArrayPtr> columns;
-  for (int i = 0; i < 3; ++i)
+  columns.reserve(3);
+  for (int i = 0; i < 3; ++i) {
     columns.push_back(lance_nd::testing::RandomArray(schema->field(i)->type(), n, 0.1,
                                                      7u + static_cast<std::uint64_t>(i)));
+  }
   const array::RecordBatch batch(schema, n, columns);
   auto bound =
       Filter::Parse("(x > 0.5 AND s LIKE 'a%') OR st.y IN (1, 2, 3) OR st IS NULL")->Bind(*schema);

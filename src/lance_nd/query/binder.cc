@@ -85,8 +85,9 @@ class Binder {
       case ExprKind::kColumn:
         return Resolve(e, n);
       case ExprKind::kNot:
-        if (!IsBoolOrNull(a[0]->type))
+        if (!IsBoolOrNull(a[0]->type)) {
           return Error(e, "NOT expects a boolean operand, found " + TypeName(*a[0]));
+        }
         n->type = array::Bool();
         return Status::OK();
       case ExprKind::kNegate:
@@ -108,8 +109,9 @@ class Binder {
         n->type = array::Bool();
         return Status::OK();
       case ExprKind::kInList:
-        for (std::size_t i = 1; i < a.size(); ++i)
+        for (std::size_t i = 1; i < a.size(); ++i) {
           LND_RETURN_NOT_OK(Comparable(e, "IN", *a[0], *a[i]));
+        }
         n->type = array::Bool();
         return Status::OK();
       case ExprKind::kBetween:
@@ -200,8 +202,9 @@ class Binder {
     }
     if (e.function == "abs") {
       LND_RETURN_NOT_OK(arity(1));
-      if (!IsNumberKind(KindOf(*a[0]->type)))
+      if (!IsNumberKind(KindOf(*a[0]->type))) {
         return Error(e, "abs expects a number, found " + TypeName(*a[0]));
+      }
       n->type = a[0]->type;
       return Status::OK();
     }
@@ -287,8 +290,9 @@ class Binder {
     for (std::size_t i = 0; i < names.size() && i < kMaxListedColumns; ++i) {
       list += (i > 0 ? ", " : "") + names[i];
     }
-    if (names.size() > kMaxListedColumns)
+    if (names.size() > kMaxListedColumns) {
       list += ", ... (" + std::to_string(names.size()) + " in all)";
+    }
     if (names.empty()) list = "(none)";
     return Error(e,
                  "unknown column " + Join(e.path, 0, e.path.size()) + "; the columns are: " + list +

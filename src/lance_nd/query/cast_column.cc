@@ -156,8 +156,10 @@ Status ParseNumber(const std::string& text, Column* out, std::int64_t i) {
   IntRange(*out->type, &lo, &hi);
   const bool negative = !text.empty() && text[0] == '-';
   const bool is_signed = out->kind == Kind::kInt;
-  const long long s = is_signed || negative ? std::strtoll(text.c_str(), &end, 10) : 0;
-  const unsigned long long u = is_signed || negative ? 0 : std::strtoull(text.c_str(), &end, 10);
+  const std::int64_t s =
+      is_signed || negative ? static_cast<std::int64_t>(std::strtoll(text.c_str(), &end, 10)) : 0;
+  const std::uint64_t u =
+      is_signed || negative ? 0 : static_cast<std::uint64_t>(std::strtoull(text.c_str(), &end, 10));
   if (text.empty() || end != text.c_str() + text.size()) {
     return CastError(quoted, *out->type, "not an integer");
   }
@@ -165,9 +167,9 @@ Status ParseNumber(const std::string& text, Column* out, std::int64_t i) {
       is_signed || negative ? static_cast<long double>(s) : static_cast<long double>(u);
   if (errno != 0 || v < lo || v > hi) return CastError(quoted, *out->type, "out of range");
   if (is_signed) {
-    out->ints[Z(i)] = static_cast<std::int64_t>(s);
+    out->ints[Z(i)] = s;
   } else {
-    out->uints[Z(i)] = static_cast<std::uint64_t>(u);
+    out->uints[Z(i)] = u;
   }
   return Status::OK();
 }
@@ -202,8 +204,9 @@ Status StringToValue(const Column& c, Column* out) {
       }
       case Kind::kTimestamp: {
         const auto t = ParseTimestamp(text, out->type->unit());
-        if (!t)
+        if (!t) {
           return CastError(quoted, *out->type, "expected YYYY-MM-DD[ HH:MM:SS[.f]][Z|+HH:MM]");
+        }
         out->ints[Z(i)] = *t;
         break;
       }

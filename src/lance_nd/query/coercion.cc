@@ -110,8 +110,9 @@ bool CanCastType(const DataType& from, const DataType& to) {
   const bool scalar_to = IsNumberKind(kt) || kt == Kind::kBool;
   if (scalar_from && scalar_to) return true;
   if (kf == Kind::kString && (scalar_to || kt == Kind::kString || IsTemporalPoint(kt))) return true;
-  if (kt == Kind::kString && (scalar_from || kf == Kind::kString || IsTemporalPoint(kf)))
+  if (kt == Kind::kString && (scalar_from || kf == Kind::kString || IsTemporalPoint(kf))) {
     return true;
+  }
   if (IsTemporalPoint(kf) && IsTemporalPoint(kt)) return true;
   if (kf == Kind::kBinary && kt == Kind::kBinary) return true;
   if (kf == Kind::kString && kt == Kind::kBinary) return true;

@@ -55,10 +55,9 @@ struct Column {
 /// \brief The kind that holds values of `type`, or kNull for types the evaluator cannot read.
 Kind KindOf(const array::DataType& type);
 
-/// \brief Read rows [base, base + length) of `array` (base relative to the array's offset, as
+/// \brief Read rows [base, base + n) of `a` (base relative to the array's offset, as
 /// ArrayData::IsValid) into a Column; rows where `parent_valid` (if not null) is 0 are null.
-std::shared_ptr<Column> LoadColumn(const array::ArrayData& array, std::int64_t base,
-                                   std::int64_t length,
+std::shared_ptr<Column> LoadColumn(const array::ArrayData& a, std::int64_t base, std::int64_t n,
                                    const std::vector<std::uint8_t>* parent_valid);
 
 /// \brief A Column of `length` rows all equal to one value (a literal).

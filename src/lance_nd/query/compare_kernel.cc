@@ -14,7 +14,7 @@ std::size_t Z(std::int64_t i) { return static_cast<std::size_t>(i); }
 // `zero_equal`, -0 is folded onto +0.
 std::int64_t TotalKey(double d, bool zero_equal) {
   if (zero_equal && d == 0) d = 0.0;
-  std::int64_t k;
+  std::int64_t k = 0;
   std::memcpy(&k, &d, sizeof k);
   k ^= static_cast<std::int64_t>(static_cast<std::uint64_t>(k >> 63) >> 1);
   return k;

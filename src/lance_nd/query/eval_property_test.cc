@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 #include "lance_nd/array/view.h"
@@ -82,8 +83,9 @@ std::vector<std::uint32_t> CodePoints(const std::string& s) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
     std::uint32_t cp = 0;
-    for (std::size_t k = 0; k < n && i + k < s.size(); ++k)
+    for (std::size_t k = 0; k < n && i + k < s.size(); ++k) {
       cp = cp * 256 + static_cast<unsigned char>(s[i + k]);
+    }
     out.push_back(cp);
     i += n;
   }
@@ -270,15 +272,15 @@ class Reference {
   }
 
   bool Present(const ColumnPath& path) const {
-    std::int64_t slot;
-    bool present;
+    std::int64_t slot = 0;
+    bool present = false;
     Walk(path, &slot, &present);
     return present;
   }
 
   Val Read(const ColumnPath& path) const {
-    std::int64_t slot;
-    bool present;
+    std::int64_t slot = 0;
+    bool present = false;
     const ArrayData* a = Walk(path, &slot, &present);
     Val v;
     if (!present) return v;
@@ -288,6 +290,7 @@ class Reference {
         return B(array::BoolView(*a).Value(slot));
       case array::TypeId::kInt8:
         v.kind = Val::kInt;
+        // NOLINTNEXTLINE(bugprone-signed-char-misuse): int8 values are numbers
         v.i = array::PrimitiveView<std::int8_t>(*a).Value(slot);
         break;
       case array::TypeId::kInt32:
@@ -359,14 +362,26 @@ array::RecordBatchPtr RandomBatch(std::uint64_t seed, std::int64_t rows) {
   return std::make_shared<array::RecordBatch>(schema, rows, columns);
 }
 
-const std::vector<ColumnPath> kNumberColumns = {{"i8"},    {"i32"},     {"i64"},
-                                                {"u16"},   {"u64"},     {"f32"},
-                                                {"f64"},   {"st", "x"}, {"st", "inner", "y"},
-                                                {"a", "b"}};
-const std::vector<ColumnPath> kSignedColumns = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
-const std::vector<ColumnPath> kStringColumns = {{"s"}, {"ls"}, {"st", "name"}};
-const std::vector<ColumnPath> kAnyColumns = {{"st"}, {"st", "inner"}, {"flag"},
-                                             {"s"},  {"f64"},         {"a.b"}};
+const std::vector<ColumnPath>& NumberColumns() {
+  static const std::vector<ColumnPath> kPaths = {{"i8"},    {"i32"},     {"i64"},
+                                                 {"u16"},   {"u64"},     {"f32"},
+                                                 {"f64"},   {"st", "x"}, {"st", "inner", "y"},
+                                                 {"a", "b"}};
+  return kPaths;
+}
+const std::vector<ColumnPath>& SignedColumns() {
+  static const std::vector<ColumnPath> kPaths = {{"i8"}, {"i32"}, {"i64"}, {"st", "x"}};
+  return kPaths;
+}
+const std::vector<ColumnPath>& StringColumns() {
+  static const std::vector<ColumnPath> kPaths = {{"s"}, {"ls"}, {"st", "name"}};
+  return kPaths;
+}
+const std::vector<ColumnPath>& AnyColumns() {
+  static const std::vector<ColumnPath> kPaths = {{"st"}, {"st", "inner"}, {"flag"},
+                                                 {"s"},  {"f64"},         {"a.b"}};
+  return kPaths;
+}
 
 class Generator {
  public:
@@ -397,20 +412,21 @@ class Generator {
   ExprPtr Leaf() {
     switch (rng_.Below(9)) {
       case 0:
-        return IsNull(ColumnRef(Pick(kAnyColumns)), rng_.Chance(0.5));
+        return IsNull(ColumnRef(Pick(AnyColumns())), rng_.Chance(0.5));
       case 1:
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), String(), String());
       case 2: {
         std::vector<ExprPtr> items;
-        for (auto i = rng_.Range(1, 4); i > 0; --i)
+        for (auto i = rng_.Range(1, 4); i > 0; --i) {
           items.push_back(rng_.Chance(0.15) ? NullLiteral() : Number(0));
+        }
         return InList(Number(1), items, rng_.Chance(0.5));
       }
       case 3:
         return Between(Number(1), Number(0), Number(0), rng_.Chance(0.5));
       case 4:
-        return Like(ColumnRef(Pick(kStringColumns)), StringLiteral(Pattern()), rng_.Chance(0.5), "",
-                    rng_.Chance(0.3));
+        return Like(ColumnRef(Pick(StringColumns())), StringLiteral(Pattern()), rng_.Chance(0.5),
+                    "", rng_.Chance(0.3));
       case 5:
         return Binary(static_cast<BinaryOp>(rng_.Below(6)), ColumnRef({"flag"}),
                       BoolLiteral(rng_.Chance(0.5)));
@@ -425,15 +441,15 @@ class Generator {
     switch (rng_.Below(depth > 0 ? 5 : 3)) {
       case 0:
       case 1:
-        return ColumnRef(Pick(kNumberColumns));
+        return ColumnRef(Pick(NumberColumns()));
       case 2:
         return NumberLiteral();
       case 3: {  // signed integer arithmetic (wraps at the wider width)
         const BinaryOp op = static_cast<BinaryOp>(static_cast<int>(BinaryOp::kAdd) +
                                                   static_cast<int>(rng_.Below(3)));
         return Binary(
-            op, ColumnRef(Pick(kSignedColumns)),
-            rng_.Chance(0.5) ? ColumnRef(Pick(kSignedColumns)) : IntLiteral(rng_.Range(-3, 3)));
+            op, ColumnRef(Pick(SignedColumns())),
+            rng_.Chance(0.5) ? ColumnRef(Pick(SignedColumns())) : IntLiteral(rng_.Range(-3, 3)));
       }
       default: {
         const BinaryOp op = static_cast<BinaryOp>(static_cast<int>(BinaryOp::kAdd) +
@@ -446,12 +462,14 @@ class Generator {
 
   ExprPtr NumberLiteral() {
     if (rng_.Chance(0.5)) return IntLiteral(rng_.Range(-3, 3));
-    const double picks[] = {0.0, -0.0, 0.5, -1.5, NAN, INFINITY, -INFINITY, 1e30};
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    const double picks[] = {0.0,  -0.0,  0.5, -1.5, std::numeric_limits<double>::quiet_NaN(),
+                            kInf, -kInf, 1e30};
     return FloatLiteral(picks[rng_.Below(8)]);
   }
 
   ExprPtr String() {
-    if (rng_.Chance(0.5)) return ColumnRef(Pick(kStringColumns));
+    if (rng_.Chance(0.5)) return ColumnRef(Pick(StringColumns()));
     return StringLiteral(Pattern());
   }
 

@@ -1,7 +1,8 @@
 // Expression builders and structural equality.
 #include "lance_nd/query/expr.h"
 
-#include <cstring>
+#include <bit>
+#include <cstdint>
 #include <utility>
 
 namespace lance_nd::query {
@@ -14,7 +15,10 @@ std::shared_ptr<Expr> Node(ExprKind kind, std::vector<ExprPtr> args = {}) {
   return e;
 }
 
-bool SameDouble(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+// Bit equality: NaN equals the same NaN, -0 differs from +0 (a round trip keeps both).
+bool SameDouble(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
 
 }  // namespace
 

@@ -48,8 +48,9 @@ Result<ColumnPtr> ArrayHas(const Column& list, const ColumnPtr& value, bool zero
   }
   const auto first = list.offsets.empty() ? 0 : list.offsets[0];
   std::vector<std::int64_t> item_rows(owner.size());
-  for (std::size_t k = 0; k < owner.size(); ++k)
+  for (std::size_t k = 0; k < owner.size(); ++k) {
     item_rows[k] = first + static_cast<std::int64_t>(k);
+  }
   ColumnPtr items = Take(*list.items, item_rows);
   LND_ASSIGN_OR_RETURN(ColumnPtr eq,
                        Compare(BinaryOp::kEq, items, Take(*value, owner), zero_equal));

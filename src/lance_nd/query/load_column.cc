@@ -14,7 +14,7 @@ float HalfToFloat(std::uint16_t bits) {
   const int sign = (bits >> 15) & 1;
   const int exponent = (bits >> 10) & 0x1f;
   const int mantissa = bits & 0x3ff;
-  float v;
+  float v = 0;
   if (exponent == 0) {
     v = std::ldexp(static_cast<float>(mantissa), -24);
   } else if (exponent == 31) {
@@ -76,6 +76,7 @@ void LoadValues(const ArrayData& a, std::int64_t base, std::int64_t n, std::vect
   out->resize(static_cast<std::size_t>(n));
   if (v == nullptr) return;
   for (std::int64_t i = 0; i < n; ++i) {
+    // NOLINTNEXTLINE(bugprone-signed-char-misuse): int8 values are numbers, not characters
     (*out)[static_cast<std::size_t>(i)] = static_cast<Out>(v[base + i]);
   }
 }

@@ -29,7 +29,7 @@ array::RecordBatchPtr TruthBatch() {
       x.push_back(sa == 'N' ? std::nullopt : std::optional<std::int32_t>(sa == 'T' ? 1 : 2));
     }
   }
-  auto cut = [](array::ArrayPtr arr) { return *array::Slice(arr, 1, 9); };
+  auto cut = [](const array::ArrayPtr& arr) { return *array::Slice(arr, 1, 9); };
   auto schema = array::MakeSchema({MakeField("a", array::Bool()), MakeField("b", array::Bool()),
                                    MakeField("x", array::Int32())});
   return std::make_shared<array::RecordBatch>(

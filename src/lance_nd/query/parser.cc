@@ -187,7 +187,7 @@ class Parser {
     while (true) {
       LND_RETURN_NOT_OK(NextInChain());
       const Token& t = Peek();
-      BinaryOp op;
+      BinaryOp op = BinaryOp::kEq;
       if (t.kind == TokenKind::kSymbol && ComparisonOp(t.text, &op)) {
         const std::int64_t pos = Take().position;
         LND_ASSIGN_OR_RETURN(ExprPtr right, Additive());
@@ -289,11 +289,11 @@ class Parser {
   Result<ExprPtr> NumberLiteral(const std::string& text, std::int64_t pos) {
     errno = 0;
     char* end = nullptr;
-    const long long i = std::strtoll(text.c_str(), &end, 10);
+    const auto i = static_cast<std::int64_t>(std::strtoll(text.c_str(), &end, 10));
     if (errno == 0 && end == text.c_str() + text.size()) {
       Literal l;
       l.kind = LiteralKind::kInt;
-      l.int_value = static_cast<std::int64_t>(i);
+      l.int_value = i;
       return MakeLiteral(std::move(l), pos);
     }
     Literal l;

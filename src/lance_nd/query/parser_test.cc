@@ -15,7 +15,7 @@ namespace {
 
 using testing::Rng;
 
-const std::vector<std::string> kNames = {
+constexpr const char* kNames[] = {
     "a",   "B",           "x_1",    "a.b",  "odd`name",          "with space",
     "and", "__stats__:v", "values", "Date", "\xc3\xa9t\xc3\xa9", "9lives",
     "min"};
@@ -86,7 +86,9 @@ ExprPtr RandomExpr(Rng& rng, int depth) {
     if (rng.Chance(0.5)) return MakeLiteral(RandomLiteral(rng));
     ColumnPath path;
     const auto parts = rng.Range(1, 3);
-    for (std::int64_t i = 0; i < parts; ++i) path.push_back(kNames[rng.Below(kNames.size())]);
+    for (std::int64_t i = 0; i < parts; ++i) {
+      path.emplace_back(kNames[rng.Below(std::size(kNames))]);
+    }
     return ColumnRef(path);
   }
   auto sub = [&] { return RandomExpr(rng, depth - 1); };

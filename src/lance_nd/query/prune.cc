@@ -47,14 +47,14 @@ class Pruner {
   }
 
  private:
-  static Pruned PruneAnd(Pruned l, Pruned r) {
+  static Pruned PruneAnd(const Pruned& l, const Pruned& r) {
     if (l.part == Part::kAll) return r;
     if (r.part == Part::kAll) return l;
     const Part p = l.part == Part::kStats || r.part == Part::kStats ? Part::kStats : Part::kExact;
     return {p, Binary(BinaryOp::kAnd, l.expr, r.expr)};
   }
 
-  static Pruned PruneOr(Pruned l, Pruned r) {
+  static Pruned PruneOr(const Pruned& l, const Pruned& r) {
     if (l.part == Part::kAll || r.part == Part::kAll) return {Part::kAll, nullptr};
     const Part p = l.part == Part::kStats || r.part == Part::kStats ? Part::kStats : Part::kExact;
     return {p, Binary(BinaryOp::kOr, l.expr, r.expr)};
@@ -65,7 +65,7 @@ class Pruner {
     if (e.kind != ExprKind::kColumn || e.path.size() < 2 || e.path.back() != "values") return {};
     std::string written;
     for (std::size_t i = 0; i + 1 < e.path.size(); ++i) written += (i > 0 ? "." : "") + e.path[i];
-    const std::string name = TopLevelName(written);
+    std::string name = TopLevelName(written);
     if (name.empty() || name == kGlobalAttrs || name.rfind("__stats__", 0) == 0) return {};
     // A longer top-level name that swallows ".values" would make this an ordinary column.
     if (schema_.GetField(name + ".values")) return {};
@@ -159,7 +159,7 @@ class Pruner {
 
   // `v` if `values` is a value column with stats and `other` reads no values, else "".
   std::string StatsVariable(const Expr& values, const Expr& other) const {
-    const std::string v = ValueVariable(values);
+    std::string v = ValueVariable(values);
     if (v.empty() || ReadsValues(other) || !HasStats(v)) return {};
     return v;
   }
@@ -180,8 +180,9 @@ class Pruner {
   }
 
   Pruned PruneBetween(const Expr& e) const {
-    if (e.negated || ReadsValues(*e.args[1]) || ReadsValues(*e.args[2]))
+    if (e.negated || ReadsValues(*e.args[1]) || ReadsValues(*e.args[2])) {
       return {Part::kAll, nullptr};
+    }
     const std::string v = StatsVariable(*e.args[0], *e.args[1]);
     if (v.empty()) return {Part::kAll, nullptr};
     ExprPtr test = Binary(BinaryOp::kAnd, Binary(BinaryOp::kGe, Stat(v, "max"), e.args[1]),

@@ -71,31 +71,31 @@ std::string Guarded(const std::string& stats, const std::string& test) {
 }
 
 TEST(PruneRules, EachComparison) {
-  const std::string S = "`__stats__:v`";
-  ExpectPrunedTo("v.values = 3", Guarded("__stats__:v", S + ".min <= 3 AND " + S + ".max >= 3"));
-  ExpectPrunedTo("v.values < 3", Guarded("__stats__:v", S + ".min < 3"));
-  ExpectPrunedTo("v.values <= 3", Guarded("__stats__:v", S + ".min <= 3"));
-  ExpectPrunedTo("v.values > 3", Guarded("__stats__:v", S + ".max > 3"));
-  ExpectPrunedTo("v.values >= 3", Guarded("__stats__:v", S + ".max >= 3"));
+  const std::string s = "`__stats__:v`";
+  ExpectPrunedTo("v.values = 3", Guarded("__stats__:v", s + ".min <= 3 AND " + s + ".max >= 3"));
+  ExpectPrunedTo("v.values < 3", Guarded("__stats__:v", s + ".min < 3"));
+  ExpectPrunedTo("v.values <= 3", Guarded("__stats__:v", s + ".min <= 3"));
+  ExpectPrunedTo("v.values > 3", Guarded("__stats__:v", s + ".max > 3"));
+  ExpectPrunedTo("v.values >= 3", Guarded("__stats__:v", s + ".max >= 3"));
   ExpectPrunedTo("v.values BETWEEN 1 AND 2",
-                 Guarded("__stats__:v", S + ".max >= 1 AND " + S + ".min <= 2"));
+                 Guarded("__stats__:v", s + ".max >= 1 AND " + s + ".min <= 2"));
   ExpectPrunedTo("v.values IN (1, 2.5)",
-                 "(" + Guarded("__stats__:v", S + ".min <= 1 AND " + S + ".max >= 1") + ") OR (" +
-                     Guarded("__stats__:v", S + ".min <= 2.5 AND " + S + ".max >= 2.5") + ")");
+                 "(" + Guarded("__stats__:v", s + ".min <= 1 AND " + s + ".max >= 1") + ") OR (" +
+                     Guarded("__stats__:v", s + ".min <= 2.5 AND " + s + ".max >= 2.5") + ")");
   ExpectPrunedTo("array_has(v.values, 4)",
-                 Guarded("__stats__:v", S + ".min <= 4 AND " + S + ".max >= 4"));
+                 Guarded("__stats__:v", s + ".min <= 4 AND " + s + ".max >= 4"));
 }
 
 TEST(PruneRules, SwappedOperands) {
-  const std::string S = "`__stats__:v`";
-  ExpectPrunedTo("3 < v.values", Guarded("__stats__:v", S + ".max > 3"));
-  ExpectPrunedTo("3 >= v.values", Guarded("__stats__:v", S + ".min <= 3"));
-  ExpectPrunedTo("3 = v.values", Guarded("__stats__:v", S + ".min <= 3 AND " + S + ".max >= 3"));
+  const std::string s = "`__stats__:v`";
+  ExpectPrunedTo("3 < v.values", Guarded("__stats__:v", s + ".max > 3"));
+  ExpectPrunedTo("3 >= v.values", Guarded("__stats__:v", s + ".min <= 3"));
+  ExpectPrunedTo("3 = v.values", Guarded("__stats__:v", s + ".min <= 3 AND " + s + ".max >= 3"));
 }
 
 TEST(PruneRules, Combinations) {
-  const std::string S = "`__stats__:v`";
-  const std::string v_gt = Guarded("__stats__:v", S + ".max > 3");
+  const std::string s = "`__stats__:v`";
+  const std::string v_gt = Guarded("__stats__:v", s + ".max > 3");
   // AND drops a side without a stats form; OR needs both.
   ExpectPrunedTo("v.values > 3 AND nostats.values > 1", v_gt);
   ExpectPrunedTo("nostats.values > 1 AND v.values > 3", v_gt);
@@ -199,6 +199,7 @@ array::RecordBatchPtr MakeTable(const std::vector<Row>& rows) {
     AppendStats(sb(8), r.ab, false);
   }
   std::vector<array::ArrayPtr> columns;
+  columns.reserve(builders.size());
   for (auto& b : builders) columns.push_back(*b->Finish());
   return std::make_shared<array::RecordBatch>(schema, static_cast<std::int64_t>(rows.size()),
                                               columns);

@@ -126,7 +126,7 @@ std::optional<std::int64_t> ParseTimestamp(std::string_view text, array::TimeUni
   }
   if (!c.Done()) return std::nullopt;
   const std::int64_t per_second = TicksPerSecond(unit);
-  std::int64_t ticks;
+  std::int64_t ticks = 0;
   if (__builtin_mul_overflow(seconds, per_second, &ticks)) return std::nullopt;
   const std::int64_t frac = fraction_ns / (1000000000 / per_second);
   if (__builtin_add_overflow(ticks, frac, &ticks)) return std::nullopt;
@@ -134,8 +134,8 @@ std::optional<std::int64_t> ParseTimestamp(std::string_view text, array::TimeUni
 }
 
 std::string FormatDate(std::int64_t days) {
-  std::int64_t y;
-  unsigned m, d;
+  std::int64_t y = 0;
+  unsigned m = 0, d = 0;
   CivilFromDays(days, &y, &m, &d);
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u", static_cast<long long>(y), m, d);
