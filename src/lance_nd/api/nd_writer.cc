@@ -159,9 +159,14 @@ Status NdWriter::Impl::FlushFragment() {
 Result<table::Dataset> NdWriter::Impl::CommitAll() {
   LND_RETURN_NOT_OK(CloseGroup());
   LND_RETURN_NOT_OK(FlushFragment());
-  internal::WriteCommit c{
-      location, base, replace, schema.fields(), schema.schema()->metadata(), !schema.unchanged(),
-      {}};
+  internal::WriteCommit c{location,
+                          base,
+                          replace,
+                          replace && !base && options.mode == WriteMode::kCreate,
+                          schema.fields(),
+                          schema.schema()->metadata(),
+                          !schema.unchanged(),
+                          {}};
   LND_ASSIGN_OR_RETURN(c.fragments, sink.Finish());
   if (replace && rows == 0) {
     if (!base) {

@@ -253,5 +253,20 @@ TEST(NdWriter, FragmentsAreAboutTheTargetSizeOnDisk) {
   }
 }
 
+TEST(NdWriter, TwoCreatesTheSecondFindsTheTableAtFinish) {
+  auto loc = MemoryTable();
+  LND_ASSERT_OK_AND_ASSIGN(NdWriter first, NdWriter::Create(loc));
+  LND_ASSERT_OK_AND_ASSIGN(NdWriter second, NdWriter::Create(loc));
+  LND_ASSERT_OK(first.Write(F32Row("a", 1)));
+  LND_ASSERT_OK(second.Write(F32Row("b", 2)));
+  LND_ASSERT_OK(first.Finish().status());
+  auto lost = second.Finish();
+  LND_EXPECT_ERROR(lost, StatusCode::kAlreadyExists, "a table exists at");
+  EXPECT_EQ(lost.status().kind(), ErrorKind::kTableExists);
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(loc));
+  EXPECT_EQ(t.version(), 1u);
+  EXPECT_EQ(DataFiles(loc), 1u);  // the loser's data file is gone
+}
+
 }  // namespace
 }  // namespace lance_nd

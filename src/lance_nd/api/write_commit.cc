@@ -14,7 +14,10 @@ Result<table::Dataset> CommitReplace(const WriteCommit& c) {
   txn.read_version = c.base ? c.base->version() : 0;
   txn.operation = table::op::Overwrite{c.fragments, c.fields, c.schema_metadata, {}};
   auto ds = table::CommitTransaction(c.location, std::move(txn));
-  if (!c.base && ds.status().IsAlreadyExists()) return TableExists(c.location);
+  // Another writer created the table after this one found none.
+  const bool lost_create =
+      !c.base && (ds.status().IsAlreadyExists() || ds.status().IsCommitConflict());
+  if (lost_create && c.create_only) return TableExists(c.location);
   return ds;
 }
 

@@ -20,6 +20,8 @@ struct WriteCommit {
   std::optional<table::Dataset> base;
   /// True: an Overwrite (create or replace); false: an append to `base`.
   bool replace = false;
+  /// A create (WriteMode::kCreate): losing the race to another creator is TableExists.
+  bool create_only = false;
   std::vector<table::LanceField> fields;
   array::Metadata schema_metadata;
   /// Append only: whether `fields` / `schema_metadata` differ from the base's.

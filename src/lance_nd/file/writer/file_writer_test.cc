@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lance_nd/array/builder.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/reader.h"
@@ -388,6 +389,98 @@ TEST(FileWriterTest, BackgroundPageErrorNamesColumnAndRowsAndSticks) {
     LND_EXPECT_ERROR(writer->Finish().status(), StatusCode::kNotImplemented, want);
     LND_EXPECT_ERROR(writer->Write(*batch), StatusCode::kNotImplemented, want);
     LND_EXPECT_ERROR(writer->Finish().status(), StatusCode::kNotImplemented, want);
+  }
+}
+
+}  // namespace
+}  // namespace lance_nd::file
+
+namespace lance_nd::file {
+namespace {
+
+// The layouts of the pages of a struct column's leaf, written with `top_metadata` on the struct.
+std::vector<std::string> LeafPageLayouts(const a::Metadata& top_metadata) {
+  auto type = a::Struct({a::MakeField("a", a::Int32(), false)});
+  auto schema = a::MakeSchema({a::MakeField("s", type, true, top_metadata)});
+  a::StructBuilder b(type);
+  for (int i = 0; i < 100; ++i) {
+    b.Append(true);
+    static_cast<a::PrimitiveBuilder<std::int32_t>*>(b.child_builder(0))->Append(i * 7);
+  }
+  auto fs = io::MakeMemoryFileSystem();
+  auto out = fs->Create("f.lance");
+  auto writer = FileWriter::Open(std::move(*out), schema);
+  EXPECT_TRUE(writer.ok()) << writer.status().ToString();
+  auto batch = a::RecordBatch::Make(schema, 100, {*b.Finish()});
+  EXPECT_TRUE((*writer)->Write(**batch).ok());
+  EXPECT_TRUE((*writer)->Finish().ok());
+  auto reader = FileReader::Open(*fs->OpenForRead("f.lance"));
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  std::vector<std::string> layouts;
+  for (const auto& c : reader->Describe().columns) {
+    for (const auto& p : c.pages) layouts.push_back(p.layout);
+  }
+  return layouts;
+}
+
+// Lance 12 reads the structural encoding of a nested column from its top-level field.
+TEST(FileWriterTest, StructuralEncodingOfTheTopLevelFieldReachesItsLeaves) {
+  for (const auto& l :
+       LeafPageLayouts(a::Metadata({{"lance-encoding:structural-encoding", "fullzip"}}))) {
+    EXPECT_EQ(l.rfind("full-zip", 0), 0u) << l;
+  }
+  for (const auto& l : LeafPageLayouts({}))
+    EXPECT_EQ(l.rfind("full-zip", 0), std::string::npos) << l;
+}
+
+}  // namespace
+}  // namespace lance_nd::file
+
+namespace lance_nd::file {
+namespace {
+
+// Full-zip pages with a null list below a nullable struct are misread by Lance 12: a requested
+// full-zip falls back to mini-block there (and only there).
+TEST(FileWriterTest, RequestedFullZipFallsBackWhereLance12MisreadsIt) {
+  for (bool null_lists : {true, false}) {
+    SCOPED_TRACE(null_lists);
+    auto list = a::List(a::MakeField("item", a::Int32(), true));
+    auto type = a::Struct({a::MakeField("l", list, true)});
+    a::Metadata md({{"lance-encoding:structural-encoding", "fullzip"}});
+    auto schema = a::MakeSchema({a::MakeField("s", type, true, md)});
+    a::StructBuilder b(type);
+    auto* lb = static_cast<a::ListBuilder*>(b.child_builder(0));
+    for (int i = 0; i < 60; ++i) {
+      if (i % 7 == 3) {
+        b.AppendNull();
+        continue;
+      }
+      b.Append(true);
+      if (null_lists && i % 5 == 1) {
+        lb->AppendNull();
+        continue;
+      }
+      lb->Append(true);
+      for (int k = 0; k < i % 4 + 1; ++k) {
+        static_cast<a::PrimitiveBuilder<std::int32_t>*>(lb->value_builder())->Append(i + k);
+      }
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto column, b.Finish());
+    auto fs = io::MakeMemoryFileSystem();
+    LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("f.lance"));
+    LND_ASSERT_OK_AND_ASSIGN(auto writer, FileWriter::Open(std::move(out), schema));
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, a::RecordBatch::Make(schema, 60, {column}));
+    LND_ASSERT_OK(writer->Write(*batch));
+    LND_ASSERT_OK(writer->Finish().status());
+    LND_ASSERT_OK_AND_ASSIGN(auto file, fs->OpenForRead("f.lance"));
+    LND_ASSERT_OK_AND_ASSIGN(auto reader, FileReader::Open(file));
+    for (const auto& c : reader.Describe().columns) {
+      for (const auto& p : c.pages) {
+        EXPECT_EQ(p.layout.rfind(null_lists ? "mini-block" : "full-zip", 0), 0u) << p.layout;
+      }
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto back, reader.ReadAll());
+    EXPECT_TRUE(a::ArrayEquals(*back->column(0), *column));
   }
 }
 
