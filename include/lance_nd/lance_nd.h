@@ -46,6 +46,7 @@
 #include "lance_nd/table/location.h"
 #include "lance_nd/table/maintenance.h"
 #include "lance_nd/table/manifest.h"
+#include "lance_nd/table/rewrite.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/table/table_writer.h"
 #include "lance_nd/table/tags.h"

@@ -90,7 +90,7 @@ TEST(RealFiles, DuplicateFragmentIdsAreCorrupt) {
   LND_EXPECT_ERROR(
       table::Dataset::Open(
           table::TableLocation::Local(kTestData + "/v0.16.0/wrong_data_version_no_fix.lance")),
-      StatusCode::kCorrupt, "lists fragment id 1 after 1; fragments must be sorted by unique id");
+      StatusCode::kCorrupt, "lists fragment id 1 twice; fragment ids must be unique");
 }
 
 // Every table under a Lance checkout's test_data/ (LANCE_ND_LANCE_TEST_DATA names it; skipped

@@ -15,7 +15,9 @@
 
 namespace lance_nd {
 
-/// \brief The rows of a scan, one at a time. Decoded arrays are slices of the scan's buffers.
+/// \brief The rows of a scan, one at a time. Decoded arrays are slices of the buffers the table
+/// read returned (rows of one read share them), not copies. A plain scan reads the next table
+/// batch ahead on the worker pool while the current one is consumed.
 class LANCE_ND_EXPORT NdBatchReader {
  public:
   NdBatchReader(NdBatchReader&&) noexcept;
@@ -39,11 +41,16 @@ class LANCE_ND_EXPORT Scanner {
   /// reads only global attributes. A nested name (`sst.attrs`) is InvalidArgument when the scan
   /// opens; so is an unknown variable (naming the ones that exist).
   Scanner& Project(std::vector<std::string> variables);
-  /// \brief Keep exactly the rows for which the Lance SQL `sql` is TRUE.
+  /// \brief Keep exactly the rows for which the Lance SQL `sql` is TRUE (SQL's unknown drops a
+  /// row). The columns the filter names are read first; the rows that pass are then read with
+  /// the projected variables (a fragment where many pass is read whole, otherwise rows are
+  /// taken by index). Parse and bind errors (InvalidArgument, ErrorKind::kParseError, with the
+  /// position and the table's columns) come from Open, ReadAll and CountRows.
   Scanner& Filter(std::string sql);
   /// \brief Skip the rows that the stats prove cannot match `sql` (query::PruneFilter); rows
   /// that pass are returned whole. Combines with Filter (both must hold).
   Scanner& Prune(std::string sql);
+  /// \brief At most `rows` rows (the first ones in table order that pass).
   Scanner& Limit(std::uint64_t rows);
   /// \brief Rows read from the table per batch (default 256).
   Scanner& BatchRows(std::int64_t rows);
@@ -52,7 +59,8 @@ class LANCE_ND_EXPORT Scanner {
 
   Result<NdBatchReader> Open() const;
   Result<std::vector<nd::NdRecordBatch>> ReadAll() const;
-  /// \brief Rows that would be returned, without decoding them.
+  /// \brief Rows that would be returned (limit included), without decoding them: the row count
+  /// of the version, or the first pass of a filtered scan.
   Result<std::uint64_t> CountRows() const;
 
  private:

@@ -40,8 +40,11 @@ Result<std::unique_ptr<NdBatchReader::Impl>> NdBatchReader::Impl::Make(
     LND_ASSIGN_OR_RETURN(auto reader, table::ScanTable(ds, scan_options));
     impl->scan_.emplace(std::move(reader));
   } else {
-    LND_ASSIGN_OR_RETURN(auto selector, api_internal::RowSelector::Open(ds, std::move(conditions),
-                                                                        impl->options_.batch_rows));
+    // The first pass reads only the filter's (small) columns: larger batches cost little.
+    LND_ASSIGN_OR_RETURN(
+        auto selector,
+        api_internal::RowSelector::Open(ds, std::move(conditions),
+                                        std::max<std::int64_t>(impl->options_.batch_rows, 4096)));
     impl->selector_.emplace(std::move(selector));
   }
   return impl;
@@ -59,12 +62,7 @@ table::TableScanOptions NdBatchReader::Impl::OutputScanOptions() const {
   return o;
 }
 
-Result<array::RecordBatchPtr> NdBatchReader::Impl::NextTableBatch() {
-  if (scan_) return NextScannedBatch();
-  return NextSelectedBatch();
-}
-
-Result<array::RecordBatchPtr> NdBatchReader::Impl::NextScannedBatch() {
+Result<bool> NdBatchReader::Impl::DecodeNextScanned() {
   Result<array::RecordBatchPtr> batch = read_ahead_ ? read_ahead_->Get() : scan_->Next();
   read_ahead_.reset();
   // Read ahead only when more rows are wanted than this batch can hold.
@@ -74,45 +72,77 @@ Result<array::RecordBatchPtr> NdBatchReader::Impl::NextScannedBatch() {
   if (batch.ok() && *batch != nullptr && more_wanted) {
     read_ahead_.emplace([this] { return scan_->Next(); });
   }
-  return batch;
+  LND_RETURN_NOT_OK(batch.status());
+  if (*batch == nullptr) return false;
+  LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(*batch), {}, /*all=*/true));
+  return true;
 }
 
-Result<array::RecordBatchPtr> NdBatchReader::Impl::NextSelectedBatch() {
-  // Gather at least batch_rows selected rows (or all that are left) for one TakeRows call.
-  std::vector<std::uint64_t> rows;
-  const std::uint64_t want =
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(options_.batch_rows),
-                              options_.limit ? *options_.limit - returned_ : UINT64_MAX);
-  while (rows.size() < want) {
+Result<std::vector<std::uint64_t>> NdBatchReader::Impl::SelectedRowsOfFragment(std::uint64_t end) {
+  // Selector batches never span fragments, so reading up to `end` stops at its boundary.
+  while (selector_->rows_seen() < end) {
     LND_ASSIGN_OR_RETURN(auto more, selector_->Next());
     if (!more) break;
-    rows.insert(rows.end(), more->begin(), more->end());
+    selected_.insert(selected_.end(), more->begin(), more->end());
   }
-  if (rows.empty()) return array::RecordBatchPtr();
-  return table::TakeRows(ds_, rows, OutputScanOptions());
+  const auto split = std::lower_bound(selected_.begin(), selected_.end(), end);
+  std::vector<std::uint64_t> out(selected_.begin(), split);
+  selected_.erase(selected_.begin(), split);
+  return out;
 }
 
-Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch) {
-  std::uint64_t n = static_cast<std::uint64_t>(batch.num_rows());
+Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
+  while (take_pos_ >= take_.size()) {
+    const auto& fragments = ds_.fragments();
+    if (frag_ >= fragments.size()) return false;
+    const table::Fragment& fragment = fragments[frag_++];
+    const std::uint64_t start = frag_start_;
+    frag_start_ += fragment.num_rows();
+    LND_ASSIGN_OR_RETURN(std::vector<std::uint64_t> rows, SelectedRowsOfFragment(frag_start_));
+    if (rows.empty()) continue;
+    if (rows.size() * 4 >= fragment.num_rows()) {
+      LND_ASSIGN_OR_RETURN(auto batch, table::ReadFragment(ds_, fragment, OutputScanOptions()));
+      std::vector<std::int64_t> local;
+      local.reserve(rows.size());
+      for (std::uint64_t r : rows) local.push_back(static_cast<std::int64_t>(r - start));
+      LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), local, /*all=*/false));
+      return true;
+    }
+    take_ = std::move(rows);
+    take_pos_ = 0;
+  }
+  std::size_t n = std::min(take_.size() - take_pos_, static_cast<std::size_t>(options_.batch_rows));
+  if (options_.limit) n = std::min<std::size_t>(n, *options_.limit - returned_);
+  const std::span<const std::uint64_t> chunk(take_.data() + take_pos_, n);
+  take_pos_ += n;
+  LND_ASSIGN_OR_RETURN(auto batch, table::TakeRows(ds_, chunk, OutputScanOptions()));
+  LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), {}, /*all=*/true));
+  return true;
+}
+
+Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
+                                       const std::vector<std::int64_t>& rows, bool all) {
+  std::uint64_t n = all ? static_cast<std::uint64_t>(batch.num_rows()) : rows.size();
   if (options_.limit) n = std::min(n, *options_.limit - returned_);
-  std::vector<std::optional<nd::NdRecordBatch>> rows(n);
+  std::vector<std::optional<nd::NdRecordBatch>> decoded(n);
   std::vector<Status> errors(n);
   const int threads = std::max(1, options_.decode_threads);
   const std::uint64_t grain =
       std::max<std::uint64_t>(1, n / (4 * static_cast<std::uint64_t>(threads)));
   ParallelRanges(n, grain, threads, [&](std::uint64_t begin, std::uint64_t end) {
-    for (std::uint64_t r = begin; r < end; ++r) {
-      auto row = decoder_->DecodeRow(batch, static_cast<std::int64_t>(r));
-      if (row.ok()) {
-        rows[r].emplace(std::move(*row));
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const std::int64_t row = all ? static_cast<std::int64_t>(i) : rows[i];
+      auto one = decoder_->DecodeRow(batch, row);
+      if (one.ok()) {
+        decoded[i].emplace(std::move(*one));
       } else {
-        errors[r] = row.status();
+        errors[i] = one.status();
       }
     }
   });
-  for (std::uint64_t r = 0; r < n; ++r) {
-    LND_RETURN_NOT_OK(errors[r]);
-    ready_.push_back(std::move(*rows[r]));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    LND_RETURN_NOT_OK(errors[i]);
+    ready_.push_back(std::move(*decoded[i]));
   }
   returned_ += n;
   return Status::OK();
@@ -124,12 +154,8 @@ Result<std::optional<nd::NdRecordBatch>> NdBatchReader::Impl::Next() {
       done_ = true;
       break;
     }
-    LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, NextTableBatch());
-    if (!batch) {
-      done_ = true;
-      break;
-    }
-    LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch)));
+    LND_ASSIGN_OR_RETURN(bool more, scan_ ? DecodeNextScanned() : DecodeNextSelected());
+    if (!more) done_ = true;
   }
   if (ready_.empty()) return std::optional<nd::NdRecordBatch>();
   std::optional<nd::NdRecordBatch> out(std::move(ready_.front()));

@@ -34,15 +34,19 @@ struct NdBatchReader::Impl {
  private:
   Impl(table::Dataset ds, Options options) : ds_(std::move(ds)), options_(std::move(options)) {}
 
-  /// \brief The next table batch of output rows (nullptr at the end).
-  Result<array::RecordBatchPtr> NextTableBatch();
-  /// \brief The next batch of the plain scan; the one after it is read ahead on the worker
-  /// pool while this one is decoded and consumed.
-  Result<array::RecordBatchPtr> NextScannedBatch();
-  /// \brief The next rows taken by the selector's indices (nullptr at the end).
-  Result<array::RecordBatchPtr> NextSelectedBatch();
-  /// \brief Decode up to the remaining limit of `batch`'s rows into `ready_`.
-  Status DecodeInto(const array::RecordBatch& batch);
+  /// \brief Decode the next table batch of a plain scan into `ready_`; false at the end. The
+  /// batch after it is read ahead on the worker pool meanwhile.
+  Result<bool> DecodeNextScanned();
+  /// \brief Decode the next selected rows into `ready_`; false at the end. A fragment where
+  /// many rows pass is read whole (sequential reads are far cheaper than taking most rows one
+  /// by one); from one where few pass, the rows are taken by index, batch_rows at a time.
+  Result<bool> DecodeNextSelected();
+  /// \brief The selected logical rows of fragment `frag_` (advancing the selector).
+  Result<std::vector<std::uint64_t>> SelectedRowsOfFragment(std::uint64_t end);
+  /// \brief Decode `rows` of `batch` (all rows when empty and `all`), up to the remaining
+  /// limit, into `ready_`.
+  Status DecodeInto(const array::RecordBatch& batch, const std::vector<std::int64_t>& rows,
+                    bool all);
   table::TableScanOptions OutputScanOptions() const;
 
   table::Dataset ds_;
@@ -50,6 +54,11 @@ struct NdBatchReader::Impl {
   std::optional<table::TableBatchReader> scan_;
   std::optional<api_internal::RowSelector> selector_;
   std::optional<nd::RowDecoder> decoder_;
+  std::size_t frag_ = 0;                 // next fragment of a filtered scan
+  std::uint64_t frag_start_ = 0;         // its first logical row
+  std::vector<std::uint64_t> selected_;  // selected rows read ahead of frag_
+  std::vector<std::uint64_t> take_;      // rows still to take from the current fragment
+  std::size_t take_pos_ = 0;
   std::deque<nd::NdRecordBatch> ready_;
   std::uint64_t returned_ = 0;  // rows given out or queued
   bool done_ = false;

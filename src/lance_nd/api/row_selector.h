@@ -39,6 +39,8 @@ class RowSelector {
                                   std::int64_t batch_rows);
   /// \brief The passing rows of the next table batch (possibly none); nullopt at the end.
   Result<std::optional<std::vector<std::uint64_t>>> Next();
+  /// \brief Table rows read so far (the logical index of the next one).
+  std::uint64_t rows_seen() const { return rows_seen_; }
 
  private:
   RowSelector(RowConditions conditions, table::TableBatchReader reader)

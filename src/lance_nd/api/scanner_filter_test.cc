@@ -322,7 +322,7 @@ TEST(ScanFilterTest, RandomFiltersSelectWhatTheReferenceSelects) {
     WriteSpec spec;
     spec.stats = Chance(rng, 0.5);
     const Table table = Unwrap(
-        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3)), spec));
+        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 6)), spec));
     CondMaker maker(rows, rng);
     for (int k = 0; k < 4; ++k) {
       auto cond = Combine([&] { return maker.ExactAtom(); }, rng, 2);
@@ -355,7 +355,7 @@ TEST(ScanFilterTest, RandomDeletesRemoveExactlyTheMatchingRows) {
     WriteSpec spec;
     spec.stats = Chance(rng, 0.5);
     Table table = Unwrap(
-        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3)), spec));
+        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 6)), spec));
     CondMaker maker(rows, rng);
     auto cond = Combine([&] { return maker.ExactAtom(); }, rng, 2);
     if (!cond) continue;
@@ -386,7 +386,7 @@ TEST(ScanPruneTest, PruningNeverLosesARowWithAMatchingValue) {
     WriteSpec spec;
     spec.stats = true;
     const Table table = Unwrap(
-        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3)), spec));
+        WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 6)), spec));
     CondMaker maker(rows, rng);
     for (int k = 0; k < 4; ++k) {
       auto cond =
@@ -537,6 +537,30 @@ TEST(ScanPruneTest, ATableWithoutStatsKeepsEveryRow) {
   const Stations s = StationTable(/*stats=*/false);
   LND_ASSERT_OK_AND_ASSIGN(auto rows, s.table->Scan().Prune("temp.values > 1000").ReadAll());
   ExpectRowsEqual(rows, s.rows);
+}
+
+TEST(ScanFilterTest, FewRowsOfALargeFragmentAreTakenByIndex) {
+  std::vector<NdRecordBatch> rows;
+  for (int id = 0; id < 5; ++id) rows.push_back(StationRow(id));
+  std::vector<NdRecordBatch> many;
+  for (int k = 0; k < 12; ++k) many.insert(many.end(), rows.begin(), rows.end());
+  const Table table = Unwrap(WriteRows(MemoryLocation(), many));  // one fragment of 60 rows
+  for (std::int64_t batch_rows : {1, 2, 7, 256}) {
+    for (std::uint64_t limit : {2u, 5u, 100u}) {
+      SCOPED_TRACE(std::to_string(batch_rows) + " " + std::to_string(limit));
+      Scanner scan = table.Scan();
+      scan.Filter("__global_attrs__.id = 1").BatchRows(batch_rows).Limit(limit);
+      LND_ASSERT_OK_AND_ASSIGN(auto got, scan.ReadAll());
+      ExpectRowsEqual(got, std::vector<NdRecordBatch>(std::min<std::uint64_t>(limit, 12), rows[1]));
+    }
+  }
+  // Most rows pass: the fragment is read whole.
+  LND_ASSERT_OK_AND_ASSIGN(auto most, table.Scan().Filter("__global_attrs__.id <> 3").ReadAll());
+  ASSERT_EQ(most.size(), 48u);
+  for (std::size_t i = 0; i < most.size(); ++i) {
+    const std::size_t id = i % 4 < 3 ? i % 4 : 4;
+    EXPECT_TRUE(most[i].Equals(rows[id])) << i;
+  }
 }
 
 TEST(ScanFilterTest, FilterWithProjectionAndLimit) {

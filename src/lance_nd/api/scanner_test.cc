@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "../nd/random_rows.h"  // the nd layer's seeded generator of random rows (test only)
@@ -83,6 +84,27 @@ TEST(ScanTest, RandomTablesReadBackAsWritten) {
     LND_ASSERT_OK_AND_ASSIGN(std::uint64_t count, scan.CountRows());
     EXPECT_EQ(count, t.rows.size());
   }
+}
+
+TEST(ScanTest, TablesOnTheLocalDiskReadBackAsWritten) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("lance_nd_api_scan_" + std::to_string(::getpid()));
+  for (std::uint64_t seed = 500; seed < 515; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::filesystem::remove_all(dir);
+    Rng rng(seed);
+    std::vector<NdRecordBatch> rows;
+    while (rows.empty() || (rows[0].num_columns() == 0 && rows[0].attributes().empty())) {
+      rows = api_testing::TableRows(nd::testing::RandomRows(rng));
+    }
+    WriteSpec spec;
+    spec.stats = nd::testing::Chance(rng, 0.5);
+    const Table table = nd::testing::Unwrap(
+        WriteInGroups(table::TableLocation::Local(dir.string() + "/t.lance"), rows, 2, spec));
+    LND_ASSERT_OK_AND_ASSIGN(auto got, table.Scan().BatchRows(Uniform(rng, 1, 4)).ReadAll());
+    ExpectRowsEqual(got, rows);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ScanTest, ProjectionKeepsTheChosenVariablesAndEveryGlobalAttribute) {

@@ -36,6 +36,12 @@ Result<CompactionStats> Table::Compact(const CompactOptions& options) {
     return Status::InvalidArgument("Compact: deleted_fraction must be 0 or more (got ",
                                    options.deleted_fraction, "); above 1 disables it");
   }
+  if ((dataset_.manifest().reader_feature_flags & table::kFlagStableRowIds) != 0) {
+    return Status::NotImplemented(
+        "Compact: table '", location().root(),
+        "' has stable row ids, which lance-nd's compaction does not carry over yet (lance-nd "
+        "writes tables without them; compact this one with Lance)");
+  }
   std::vector<api_internal::FragmentFootprint> footprints;
   for (const table::Fragment& f : dataset_.fragments()) {
     LND_ASSIGN_OR_RETURN(std::uint64_t bytes, FragmentBytes(dataset_, f));

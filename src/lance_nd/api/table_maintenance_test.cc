@@ -2,6 +2,10 @@
 // versions, checkout, restore and cleanup of old versions.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "../nd/random_rows.h"  // the nd layer's seeded generator of random rows (test only)
@@ -193,6 +197,74 @@ TEST(CompactTest, RandomTablesKeepTheirRowsAndOrder) {
     LND_ASSERT_OK(table.Compact(options).status());
     ExpectRowsEqual(ReadAll(table), rows);
   }
+}
+
+std::string SourceDir() {
+  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
+  return src ? src : ".";
+}
+
+/// Runs `script` (an ES module) with node from `dir`; its stdout, or the exit code and output.
+std::string RunNode(const std::filesystem::path& dir, const std::string& script) {
+  const auto file = dir / "check.mjs";
+  if (FILE* f = std::fopen(file.c_str(), "w")) {
+    std::fputs(script.c_str(), f);
+    std::fclose(f);
+  }
+  const std::string cmd = "node " + file.string() + " 2>&1";
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return out;
+  std::array<char, 512> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) out += buf.data();
+  const int rc = ::pclose(p);
+  return rc == 0 ? out : "exit " + std::to_string(rc) + ": " + out;
+}
+
+// Fragments written before a variable or key existed are rewritten with nulls of the current
+// schema (null rows with valid empty children): Lance 12 reads the result and filters on it.
+TEST(CompactTest, Lance12ReadsACompactedTableWrittenAcrossSchemaChanges) {
+  const std::string modules =
+      std::filesystem::absolute(SourceDir() + "/interop/node_modules/@lancedb/lancedb").string();
+  if (std::system("node --version > /dev/null 2>&1") != 0 || !std::filesystem::exists(modules)) {
+    GTEST_SKIP() << "node or interop/node_modules missing";
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_compact_interop_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::vector<NdRecordBatch> rows;
+  for (int r = 0; r < 4; ++r) {
+    nd::Attributes globals;
+    globals.Set("id", static_cast<int64_t>(r));
+    nd::Attributes attrs;
+    attrs.Set(r < 2 ? "units" : "source", "x");
+    rows.push_back(Unwrap(NdRecordBatch::FromArrays(
+        {{r % 2 == 1 ? "b" : "a", nd::testing::Nd(nd::testing::Iota32(3), {{"x", 3}}, attrs)}},
+        globals)));
+  }
+  api_testing::WriteSpec spec;
+  spec.stats = true;
+  Table table =
+      Unwrap(WriteInGroups(table::TableLocation::Local(dir.string() + "/t.lance"), rows, 1, spec));
+  CompactOptions options;
+  options.target_fragment_bytes = std::uint64_t{1} << 20;
+  LND_ASSERT_OK_AND_ASSIGN(CompactionStats stats, table.Compact(options));
+  ASSERT_EQ(stats.fragments_added, 1u);
+  ExpectRowsEqual(ReadAll(table), rows);
+  const std::string script =
+      "import { createRequire } from \"module\";"
+      "const lancedb = createRequire(import.meta.url)(\"" +
+      modules +
+      "\");"
+      "const db = await lancedb.connect(\"" +
+      dir.string() +
+      "\");"
+      "const t = await db.openTable(\"t\");"
+      "const rows = await t.query().where(\"a.attrs.source = 'x' OR b IS NOT NULL\")"
+      ".select([\"__global_attrs__\"]).toArray();"
+      "console.log(rows.map(r => String(r.__global_attrs__.id)).join(\",\"));";
+  EXPECT_EQ(RunNode(dir, script), "1,2,3\n");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CompactTest, ReadOnlyCheckoutRefusesChanges) {
