@@ -12,6 +12,9 @@
 //       first row, widen `v` to float64, and print the expected rows and `v` stats as JSON
 //       ({"rows": [{"v": [...] | null, "w":
 //       [...]}], "stats": [{"min": x, "max": y} | null]}), from the rows as written.
+//   api_cast_tool stage-append TABLE ROWS.json
+//       append the nd JSON rows of ROWS.json ({"rows": [...], "parts": [n, ...]}) to an
+//       existing table: one stager per part, one commit (mode append).
 //   api_cast_tool widen-existing TABLE VARIABLE TYPE
 //       widen VARIABLE of the table (written by Lance, say) to TYPE (an nd JSON type name).
 //   api_cast_tool mixed-order TABLE
@@ -92,6 +95,26 @@ Status Stage(const std::string& table, const std::string& case_path) {
   LND_ASSIGN_OR_RETURN(auto ds, table::Dataset::Open(table::TableLocation::Local(table)));
   LND_ASSIGN_OR_RETURN(auto back, api::testing::ReadRows(ds));
   return interop::CompareRows(rows, back, "staged table read by lance-nd");
+}
+
+// Append the rows of ROWS.json ({"rows": [...], "parts": [n, ...]}) to an existing table: one
+// stager per part, one commit.
+Status StageAppend(const std::string& table, const std::string& rows_path) {
+  LND_ASSIGN_OR_RETURN(auto text, ReadText(rows_path));
+  LND_ASSIGN_OR_RETURN(auto rows, interop::ParseNdJson(text));
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  const std::span<const nd::NdRecordBatch> all(rows);
+  std::vector<StagedFragments> staged;
+  std::size_t start = 0;
+  for (const auto& part : doc["parts"]) {
+    const auto n = part.get<std::size_t>();
+    LND_ASSIGN_OR_RETURN(auto s, StageAndShip(table, all.subspan(start, n), WriteMode::kAppend));
+    staged.push_back(std::move(s));
+    start += n;
+  }
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  return CommitStaged(table, staged, append).status();
 }
 
 nlohmann::json Numbers(const array::ArrayPtr& values) {
@@ -206,6 +229,8 @@ int Main(int argc, char** argv) {
   Status st;
   if (args.size() == 3 && args[0] == "stage") {
     st = Stage(args[1], args[2]);
+  } else if (args.size() == 3 && args[0] == "stage-append") {
+    st = StageAppend(args[1], args[2]);
   } else if (args.size() == 4 && args[0] == "widen-existing") {
     st = WidenExisting(args[1], args[2], args[3]);
   } else if (args.size() == 2 && args[0] == "mixed-order") {

@@ -7,6 +7,9 @@
 //   find the generated rows, in order. The staged data files were written with stage-local
 //   field ids that the commit remapped in the manifest only, so this checks that Lance reads
 //   columns through DataFile.fields as lance-nd wrote them.
+// stage-append: LanceDB creates the table with the case's first commit; lance-nd stages the
+//   later commits (one stager each) and commits them as one version on Lance's table; LanceDB
+//   reads every row.
 // widen: api_cast_tool widen writes a table with stats (data files 2.1 and 2.2), deletes a row and widens `v` from int32
 //   to float64 (new data files under new field ids, old files keeping the other columns);
 //   LanceDB must read `v` and `__stats__:v` as float64 with the values written, and `w` as it
@@ -107,6 +110,36 @@ async function checkWidenIn(seed, version) {
   checked += rows.length;
 }
 
+// LanceDB creates the table with the case's first commit; lance-nd stages every later commit
+// (one stager each, new variables and keys included) and commits them as one version on
+// Lance's table; LanceDB reads every row.
+async function checkStageOnLanceTable(seed) {
+  const label = `seed ${seed} stage-append`;
+  const c = makeCase(seed);
+  const dbDir = freshDir(path.join(work, `stage_append_${seed}`));
+  const db = await lancedb.connect(dbDir);
+  const first = c.rows.slice(0, c.commits[0]);
+  await db.createTable("t", encodeRows(first, new Map([["lance_nd:format", "1"]])),
+    { mode: "create", storageOptions: { new_table_data_storage_version: "2.2" } });
+  // Later commits, or the first commit's rows again when there is only one.
+  const parts = c.commits.length > 1 ? c.commits.slice(1) : [c.commits[0]];
+  const more = c.commits.length > 1 ? c.rows.slice(c.commits[0]) : first;
+  const rowsFile = path.join(dbDir, "rows.json");
+  fs.writeFileSync(rowsFile, JSON.stringify({ rows: more, parts }));
+  tool(["stage-append", path.join(dbDir, "t.lance"), rowsFile]);
+  const tbl = await db.openTable("t");
+  if ((await tbl.version()) !== 2) report(label, `version ${await tbl.version()}, want 2`);
+  const want = [...first, ...more];
+  const got = describeTable(await tbl.query().toArrow(), { strictNullRows: false }).rows;
+  if (got.length !== want.length) return report(label, `${got.length} rows, want ${want.length}`);
+  for (let i = 0; i < got.length; ++i) {
+    const w = stableJson(want[i]);
+    const g = stableJson(got[i]);
+    if (w !== g) return report(label, `row ${i}\n  want ${w.slice(0, 800)}\n  read ${g.slice(0, 800)}`);
+  }
+  checked += got.length;
+}
+
 // Widenings whose nd JSON values read the same in both types.
 const kWidenTo = { int8: "int16", int16: "int32", uint8: "uint16", uint16: "uint32", float32: "float64" };
 
@@ -169,7 +202,7 @@ try {
   report("mixed-order", String(e.stderr ?? e.stack ?? e).slice(0, 3000));
 }
 for (const seed of opt.seeds.split(",").map(Number)) {
-  for (const check of [checkStaged, checkWiden, checkWidenLanceTable]) {
+  for (const check of [checkStaged, checkStageOnLanceTable, checkWiden, checkWidenLanceTable]) {
     try {
       await check(seed);
     } catch (e) {

@@ -30,7 +30,8 @@ using ColumnTransform =
 /// is dropped from its fragment (the old ids stay listed in the files that still hold other
 /// columns; readers ignore ids the schema lacks, as Lance does). Returns the committed dataset.
 ///
-/// Errors: InvalidArgument for an empty `replacements`, a name the table lacks (listing the
+/// Errors: NotImplemented for a table with indices (they would name the old ids);
+/// InvalidArgument for an empty `replacements`, a name the table lacks (listing the
 /// table's fields) or a repeated name; SchemaMismatch when `transform` returns another schema or
 /// row count; errors of reading, writing and committing as they come (files written before an
 /// error are left unreferenced: a cleanup removes them).

@@ -35,21 +35,6 @@ namespace {
 
 using api::internal::StagedSet;
 
-Status TableExistsError(const table::TableLocation& location) {
-  return Status::AlreadyExists("a table exists at ", location.root(),
-                               "; use mode append or overwrite to write to it")
-      .WithKind(ErrorKind::kTableExists);
-}
-
-// The latest version, or nullopt when there is no table.
-Result<std::optional<table::Dataset>> OpenIfExists(const table::TableLocation& location) {
-  auto ds = table::Dataset::Open(location);
-  if (ds.status().IsNotFound()) return std::optional<table::Dataset>{};
-  LND_RETURN_NOT_OK(ds.status());
-  LND_RETURN_NOT_OK(CheckFormat(*ds->schema()));
-  return std::optional<table::Dataset>(std::move(ds).value());
-}
-
 // ---- staging
 
 // `rows` cast to the table's types. A stage cannot widen the table (it commits nothing), so a
@@ -124,13 +109,7 @@ Result<array::RecordBatchPtr> EncodeStaged(std::span<const nd::NdRecordBatch> ro
                                            const array::SchemaPtr& schema) {
   LND_ASSIGN_OR_RETURN(auto encoded, nd::EncodeRowsAs(rows, *schema));
   if (!HasStatsColumns(*schema)) return encoded;
-#ifdef LANCE_ND_HAVE_STATS_WRITER
   return lance_nd::internal::WithStatsColumns(*encoded, rows, schema);
-#else
-  return Status::NotImplemented(
-      "staging rows with stats columns needs the stats writer, which "
-      "this build does not have");
-#endif
 }
 
 }  // namespace
@@ -162,8 +141,10 @@ Result<StagedFragments> StageRows(std::string_view uri, std::span<const nd::NdRe
                                   const WriteOptions& options) {
   if (rows.empty()) return Status::InvalidArgument("StageRows: no rows to stage");
   const table::TableLocation location = ResolveLocation(uri, options.file_system);
-  LND_ASSIGN_OR_RETURN(auto latest, OpenIfExists(location));
-  if (latest && options.mode == WriteMode::kCreate) return TableExistsError(location);
+  LND_ASSIGN_OR_RETURN(auto latest, api::internal::OpenLatestIfAny(location));
+  if (latest && options.mode == WriteMode::kCreate) {
+    return api::internal::TableExistsError(location);
+  }
   // An overwrite replaces the table: its rows are staged as for a new table.
   const bool against_table = latest && options.mode != WriteMode::kOverwrite;
   std::vector<nd::NdRecordBatch> cast;

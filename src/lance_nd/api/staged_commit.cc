@@ -143,19 +143,8 @@ Result<Table> CommitStaged(std::string_view uri, std::span<const StagedFragments
     LND_ASSIGN_OR_RETURN(auto set, api::internal::StagedSetFromJson(s.json_));
     sets.push_back(std::move(set));
   }
-  std::optional<table::Dataset> table;
-  auto opened = table::Dataset::Open(location);
-  if (opened.ok()) {
-    LND_RETURN_NOT_OK(CheckFormat(*opened->schema()));
-    table = std::move(opened).value();
-  } else if (!opened.status().IsNotFound()) {
-    return opened.status();
-  }
-  if (table && options.mode == WriteMode::kCreate) {
-    return Status::AlreadyExists("a table exists at ", location.root(),
-                                 "; commit the staged fragments with mode append or overwrite")
-        .WithKind(ErrorKind::kTableExists);
-  }
+  LND_ASSIGN_OR_RETURN(auto table, api::internal::OpenLatestIfAny(location));
+  if (table && options.mode == WriteMode::kCreate) return api::internal::TableExistsError(location);
   const bool overwrite = !table || options.mode == WriteMode::kOverwrite;
   LND_ASSIGN_OR_RETURN(Plan plan, PlanSchema(table, overwrite, sets));
 
@@ -165,6 +154,16 @@ Result<Table> CommitStaged(std::string_view uri, std::span<const StagedFragments
   for (std::size_t i = 0; i < sets.size(); ++i) {
     LND_ASSIGN_OR_RETURN(auto fragments, RemapFragments(sets[i], final_ids, i));
     fresh.insert(fresh.end(), fragments.begin(), fragments.end());
+  }
+  // Tables with stable row ids give new rows their ids in an Append only: there the new fields
+  // go in first (a Merge of the schema alone), then the rows (two versions).
+  if (table && !overwrite && plan.schema_changed &&
+      (table->manifest().reader_feature_flags & table::kFlagStableRowIds) != 0) {
+    table::Transaction evolve;
+    evolve.read_version = table->version();
+    evolve.operation = table::op::Merge{table->fragments(), plan.fields, plan.metadata};
+    LND_ASSIGN_OR_RETURN(table, table::CommitTransaction(location, std::move(evolve)));
+    plan.schema_changed = false;
   }
   LND_ASSIGN_OR_RETURN(
       table::Dataset committed,

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "lance_nd/api/table.h"
+
 namespace lance_nd::api::internal {
 namespace {
 
@@ -250,6 +252,20 @@ Result<StagedSet> StagedSetFromJson(std::string_view text) {
 
 Result<array::SchemaPtr> StagedSchema(const StagedSet& set) {
   return table::SchemaFromFields(set.fields, set.schema_metadata);
+}
+
+Result<std::optional<table::Dataset>> OpenLatestIfAny(const table::TableLocation& location) {
+  auto ds = table::Dataset::Open(location);
+  if (ds.status().IsNotFound()) return std::optional<table::Dataset>{};
+  LND_RETURN_NOT_OK(ds.status());
+  LND_RETURN_NOT_OK(CheckFormat(*ds->schema()));
+  return std::optional<table::Dataset>(std::move(ds).value());
+}
+
+Status TableExistsError(const table::TableLocation& location) {
+  return Status::AlreadyExists("a table exists at ", location.root(),
+                               "; stage and commit with mode append or overwrite to write to it")
+      .WithKind(ErrorKind::kTableExists);
 }
 
 }  // namespace lance_nd::api::internal

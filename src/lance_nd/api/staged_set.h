@@ -3,12 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/table/dataset.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/manifest.h"
 
 namespace lance_nd::api::internal {
@@ -37,5 +40,12 @@ Result<StagedSet> StagedSetFromJson(std::string_view json);
 
 /// \brief The Arrow schema of the staged columns.
 Result<array::SchemaPtr> StagedSchema(const StagedSet& set);
+
+/// \brief The latest version of the lance-nd table at `location`, or nullopt when there is no
+/// table; InvalidTable when it is not a lance-nd table.
+Result<std::optional<table::Dataset>> OpenLatestIfAny(const table::TableLocation& location);
+
+/// \brief AlreadyExists + ErrorKind::kTableExists for WriteMode::kCreate on an existing table.
+Status TableExistsError(const table::TableLocation& location);
 
 }  // namespace lance_nd::api::internal

@@ -364,6 +364,37 @@ TEST(StagedWrites, TablesOfDataFormat21) {
                    StatusCode::kNotImplemented, "v.attrs.scale");
 }
 
+// Stable row ids: new rows get their ids from an Append, so new fields are committed first.
+TEST(StagedWrites, TablesWithStableRowIds) {
+  Rng rng(32);
+  const Universe u = MakeUniverse();
+  const auto location = api::testing::MemoryTable();
+  const auto first = RandomRows(rng, u, 4);
+  LND_ASSERT_OK_AND_ASSIGN(auto batch, api::testing::EncodeTableRows(first));
+  table::WriteOptions w;
+  w.enable_stable_row_ids = true;
+  const array::RecordBatchPtr batches[] = {batch};
+  LND_ASSERT_OK_AND_ASSIGN(auto ds, table::WriteTable(location, batches, w));
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  append.file_system = location.file_system();
+  std::vector<nd::NdRecordBatch> all = first;
+  for (int round = 0; round < 2; ++round) {
+    const auto more = RandomRows(rng, u, 3);
+    LND_ASSERT_OK_AND_ASSIGN(auto s, StageRows(location.root(), more, append));
+    LND_ASSERT_OK_AND_ASSIGN(auto t, CommitStaged(location.root(), std::span(&s, 1), append));
+    all.insert(all.end(), more.begin(), more.end());
+    ExpectRows(t.dataset(), all);
+    for (const auto& f : t.dataset().fragments()) EXPECT_TRUE(f.has_row_ids) << f.id;
+    table::TableScanOptions o;
+    o.projection = {"_rowid"};
+    LND_ASSERT_OK_AND_ASSIGN(auto ids, table::ReadTable(t.dataset(), o));
+    for (int64_t r = 0; r < ids->num_rows(); ++r) {
+      EXPECT_EQ(ids->column(0)->values<uint64_t>()[r], static_cast<uint64_t>(r));
+    }
+  }
+}
+
 TEST(StagedWrites, NothingToStageOrCommitIsAnError) {
   const auto location = api::testing::MemoryTable();
   WriteOptions options;

@@ -194,6 +194,46 @@ TEST(WidenVariable, TwiceInARowKeepsEveryRow) {
   }
 }
 
+// Widenings other than numbers: strings to large strings, dates to 64-bit dates, lists of
+// integers to lists of wider integers.
+TEST(WidenVariable, StringsDatesAndLists) {
+  std::mt19937_64 rng(10);
+  struct Case {
+    array::ArrayPtr values;
+    DataTypePtr to;
+  };
+  auto item = std::make_shared<array::Field>("item", array::Int16());
+  const auto list_values =
+      array::MakePrimitiveArray<int16_t>(array::Int16(), {1, 2, std::nullopt, 4});
+  auto list = array::MakeArrayData(
+      array::List(item), 2,
+      {nullptr, array::Buffer::Copy(std::vector<int32_t>{0, 1, 4}.data(), 12)}, {list_values});
+  const std::vector<Case> cases = {
+      {array::MakeStringArray({"a", std::nullopt, "long text", ""}), array::LargeUtf8()},
+      {array::MakePrimitiveArray<int32_t>(array::Date32(), {0, 19000, std::nullopt, -5}),
+       array::Date64()},
+      {list, array::List(array::Int32())}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.values->type->ToString() + " -> " + c.to->ToString());
+    const auto n = static_cast<uint64_t>(c.values->length);
+    const std::vector<nd::NdRecordBatch> rows = {
+        *nd::NdRecordBatch::FromArrays(
+            {{"v", *nd::NdArrowArray::Make(c.values, *nd::Dimensions::Make({"x"}, {n}))}}),
+        *nd::NdRecordBatch::FromArrays(
+            {{"w", *nd::NdArrowArray::Make(RandomNumbers(rng, array::Int32(), 2, 0, 9),
+                                           *nd::Dimensions::Make({"y"}, {2}))}})};
+    const auto location = testing::MemoryTable();
+    LND_ASSERT_OK_AND_ASSIGN(auto ds, testing::WriteNdTable(location, rows, {}, 1));
+    LND_ASSERT_OK_AND_ASSIGN(auto widened, WidenVariable(ds, "v", c.to));
+    EXPECT_EQ(widened.version(), ds.version() + 1);
+    LND_ASSERT_OK_AND_ASSIGN(auto back, testing::ReadRows(widened));
+    ASSERT_EQ(back.size(), 2u);
+    LND_ASSERT_OK_AND_ASSIGN(auto want, array::Cast(c.values, c.to));
+    EXPECT_TRUE(array::ArrayEquals(*back[0].GetColumn("v")->values(), *want));
+    EXPECT_TRUE(back[1].Equals(rows[1]));
+  }
+}
+
 TEST(WidenVariable, TheSameTypeIsANoOp) {
   std::mt19937_64 rng(6);
   const WidenCase c{array::Float32(), array::Float32(), -1, 1};

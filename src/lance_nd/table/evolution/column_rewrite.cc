@@ -131,6 +131,11 @@ Result<Dataset> ReplaceColumns(const Dataset& ds, const std::vector<array::Field
                                const ColumnTransform& transform) {
   LND_RETURN_NOT_OK(CheckReplacements(*ds.schema(), replacements));
   const Manifest& m = ds.manifest();
+  if (m.index_section_blob) {
+    return Status::NotImplemented("table '", ds.path(), "' version ", ds.version(),
+                                  " has indices; replacing columns would leave them pointing at "
+                                  "the old field ids (drop the indices first)");
+  }
   LND_ASSIGN_OR_RETURN(std::vector<LanceField> new_fields, NewFields(replacements, NextFieldId(m)));
   const array::SchemaPtr new_schema = array::MakeSchema(replacements);
   WriteOptions write;
