@@ -41,9 +41,9 @@ array::RecordBatchPtr SampleRows() {
   nd::Attributes ids;
   ids.Set("id", "a").Set("n", std::int64_t{7});
   auto row0 = Must(nd::NdRecordBatch::FromArrays(
-                  {{"sst", Grid({1.0f, std::nullopt, 300.5f, -2.0f}, {"y", "x"}, {2, 2}, units)},
-                   {"depth", Grid({5.0f}, {"z"}, {1}, {})}},
-                  ids));
+      {{"sst", Grid({1.0f, std::nullopt, 300.5f, -2.0f}, {"y", "x"}, {2, 2}, units)},
+       {"depth", Grid({5.0f}, {"z"}, {1}, {})}},
+      ids));
   auto row1 = Must(nd::NdRecordBatch::FromArrays({{"depth", Grid({}, {"z"}, {0}, {})}}, {}));
   nd::Attributes ids2;
   ids2.Set("id", "b");

@@ -87,10 +87,9 @@ TEST(RealFiles, Format20TableIsNotImplemented) {
 // Lance 0.16 could write a table mixing legacy and 2.0 files under duplicate fragment ids;
 // Lance itself only detects it ("a mixture of file versions").
 TEST(RealFiles, DuplicateFragmentIdsAreCorrupt) {
-  LND_EXPECT_ERROR(
-      table::Dataset::Open(
-          table::TableLocation::Local(kTestData + "/v0.16.0/wrong_data_version_no_fix.lance")),
-      StatusCode::kCorrupt, "lists fragment id 1 twice; fragment ids must be unique");
+  LND_EXPECT_ERROR(table::Dataset::Open(table::TableLocation::Local(
+                       kTestData + "/v0.16.0/wrong_data_version_no_fix.lance")),
+                   StatusCode::kCorrupt, "lists fragment id 1 twice; fragment ids must be unique");
 }
 
 // Every table under a Lance checkout's test_data/ (LANCE_ND_LANCE_TEST_DATA names it; skipped

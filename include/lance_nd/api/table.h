@@ -124,7 +124,7 @@ class LANCE_ND_EXPORT Table {
   Status Widen(std::string_view variable, const array::DataTypePtr& to);
 
  private:
-  friend class NdWriter;  // Finish returns the committed version
+  friend class NdWriter;        // Finish returns the committed version
   friend struct TableTestPeer;  // tests build tables without Table::Open / Write
   Table(table::Dataset dataset, bool writable)
       : dataset_(std::move(dataset)), writable_(writable) {}

@@ -11,9 +11,9 @@
 
 #include "lance_nd/api/table.h"
 #include "lance_nd/io/file_system.h"
-#include "lance_nd/testing/nd_random_rows.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/table/scan.h"
+#include "lance_nd/testing/nd_random_rows.h"
 
 namespace lance_nd::api_testing {
 

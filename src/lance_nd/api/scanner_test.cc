@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <set>
 
-#include "lance_nd/testing/nd_random_rows.h"
 #include "lance_nd/api/read_test_util.h"
 #include "lance_nd/api/scanner.h"
+#include "lance_nd/testing/nd_random_rows.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd {

@@ -1,6 +1,5 @@
 #include "lance_nd/api/table_guard.h"
 
-
 namespace lance_nd::api_internal {
 
 Status CheckWritable(const Table& table, std::string_view operation) {

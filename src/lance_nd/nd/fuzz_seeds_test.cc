@@ -9,8 +9,8 @@
 
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/nd/row_encoding.h"
-#include "lance_nd/testing/status_matchers.h"
 #include "lance_nd/testing/nd_random_rows.h"
+#include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::nd {
 namespace {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "lance_nd/array/view.h"
-#include "lance_nd/testing/status_matchers.h"
 #include "lance_nd/testing/nd_test_util.h"
+#include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::nd {
 namespace {

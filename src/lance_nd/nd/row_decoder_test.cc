@@ -6,8 +6,8 @@
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
-#include "lance_nd/testing/status_matchers.h"
 #include "lance_nd/testing/nd_test_util.h"
+#include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::nd {
 namespace {
