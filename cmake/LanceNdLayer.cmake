@@ -26,7 +26,8 @@ function(lance_nd_private_root out name dir source)
   set(${out} ${root} PARENT_SCOPE)
 endfunction()
 
-# Core's internal helpers (thread pool, checked math, little-endian loads, huge-page advice):
+# Core's internal helpers (thread pool, checked math, little-endian loads, huge-page advice,
+# JSON string quoting):
 # shared by every layer, never installed, not part of the API.
 lance_nd_private_root(core_internal_root core_internal core/internal
                       ${PROJECT_SOURCE_DIR}/src/lance_nd/core/internal)

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "lance_nd/api/json_values.h"
+#include "lance_nd/core/internal/json_string.h"
 
 namespace lance_nd::json_lines {
 namespace {
@@ -32,39 +33,7 @@ std::string ShortJson(const Json& v) {
   return text;
 }
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (u < 0x20) {
-          out += "\\u00";
-          out += kHex[u >> 4];
-          out += kHex[u & 0xF];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
+void AppendJsonString(std::string& out, std::string_view s) { internal::AppendJsonString(out, s); }
 
 std::string Base64Encode(std::string_view bytes) {
   std::string out;

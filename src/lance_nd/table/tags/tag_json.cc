@@ -4,50 +4,16 @@
 
 #include <string>
 
+#include "lance_nd/core/internal/json_string.h"
 #include "lance_nd/table/tags.h"
 
 namespace lance_nd::table {
 namespace {
 
-// serde_json string escaping: '"', '\\', control characters (\b \f \n \r \t or \u00XX).
+// serde_json string escaping (core/internal/json_string.h).
 std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (u < 0x20) {
-          out += "\\u00";
-          out += kHex[u >> 4];
-          out += kHex[u & 15];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
+  std::string out;
+  internal::AppendJsonString(out, s);
   return out;
 }
 
