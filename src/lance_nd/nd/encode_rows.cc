@@ -1,5 +1,7 @@
 // EncodeRows: nd record batches -> one Arrow row each, in the lance-nd table layout.
+#include <cstring>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 #include "lance_nd/array/builder.h"
@@ -19,6 +21,130 @@ using array::DataTypePtr;
 using array::FieldPtr;
 
 constexpr int64_t kMaxListLength = std::numeric_limits<int32_t>::max();
+
+/// Slots [start, start + length) of `array` (null: `length` nulls), one piece of a gathered array.
+struct Run {
+  const array::ArrayData* array;
+  int64_t start;
+  int64_t length;
+};
+
+/// Whether `run` can be copied as raw values of `type` (same type, slots in range).
+bool Gatherable(const Run& run, const DataTypePtr& type) {
+  if (run.array == nullptr || run.length == 0) return true;
+  const array::ArrayData& a = *run.array;
+  if (run.start < 0 || run.start + run.length > a.length) return false;
+  return a.type == type || a.type->Equals(*type, /*check_metadata=*/false);
+}
+
+/// A validity bitmap of `n` slots, dropped when every slot is valid.
+class ValidityWriter {
+ public:
+  explicit ValidityWriter(int64_t n)
+      : buffer_(array::Buffer::AllocateZeroed(array::BytesForBits(n), &bits_)) {}
+  // Slots [pos, pos + run.length) as valid as the run's.
+  void Mark(const Run& run, int64_t pos) {
+    if (run.array == nullptr) {
+      nulls_ += run.length;
+      return;
+    }
+    const bool all_valid = run.array->validity() == nullptr;
+    for (int64_t i = 0; i < run.length; ++i) {
+      if (all_valid || run.array->IsValid(run.start + i)) {
+        array::SetBit(bits_, pos + i);
+      } else {
+        ++nulls_;
+      }
+    }
+  }
+  int64_t nulls() const { return nulls_; }
+  BufferPtr Finish() { return nulls_ == 0 ? nullptr : std::move(buffer_); }
+
+ private:
+  std::uint8_t* bits_ = nullptr;
+  BufferPtr buffer_;
+  int64_t nulls_ = 0;
+};
+
+ArrayPtr GatherFixedWidth(const DataTypePtr& type, std::span<const Run> runs, int64_t total) {
+  const int64_t w = type->byte_width();
+  std::uint8_t* out = nullptr;
+  BufferPtr values = array::Buffer::AllocateZeroed(total * w, &out);  // null slots are zeros
+  ValidityWriter validity(total);
+  int64_t pos = 0;
+  for (const Run& r : runs) {
+    if (r.array != nullptr && r.length > 0) {
+      const std::uint8_t* src = r.array->buffers.at(1)->data() + (r.array->offset + r.start) * w;
+      std::memcpy(out + pos * w, src, static_cast<std::size_t>(r.length * w));
+    }
+    validity.Mark(r, pos);
+    pos += r.length;
+  }
+  const int64_t nulls = validity.nulls();
+  return array::MakeArrayData(type, total, {validity.Finish(), std::move(values)}, {}, nulls);
+}
+
+/// As BinaryBuilder: a null slot takes no bytes. Null when the bytes overflow the offsets.
+template <typename O>
+ArrayPtr GatherBinary(const DataTypePtr& type, std::span<const Run> runs, int64_t total) {
+  std::vector<O> offsets;
+  offsets.reserve(static_cast<std::size_t>(total) + 1);
+  offsets.push_back(0);
+  std::vector<std::uint8_t> data;
+  ValidityWriter validity(total);
+  int64_t pos = 0;
+  for (const Run& r : runs) {
+    validity.Mark(r, pos);
+    pos += r.length;
+    for (int64_t i = 0; i < r.length; ++i) {
+      if (r.array != nullptr && r.array->IsValid(r.start + i)) {
+        const O* off = r.array->values<O>(1) + r.start + i;
+        const std::uint8_t* bytes = r.array->buffers.at(2)->data();
+        data.insert(data.end(), bytes + off[0], bytes + off[1]);
+        if (data.size() > static_cast<std::size_t>(std::numeric_limits<O>::max())) return nullptr;
+      }
+      offsets.push_back(static_cast<O>(data.size()));
+    }
+  }
+  const int64_t nulls = validity.nulls();
+  return array::MakeArrayData(
+      type, total,
+      {validity.Finish(),
+       array::Buffer::Copy(offsets.data(), static_cast<int64_t>(offsets.size() * sizeof(O))),
+       array::Buffer::FromVector(std::move(data))},
+      {}, nulls);
+}
+
+/// The runs' slots as one array of `type` without a builder, for fixed-width and binary
+/// types; null when there is no such path (the caller builds the array slot by slot).
+ArrayPtr Gather(const DataTypePtr& type, std::span<const Run> runs) {
+  int64_t total = 0;
+  for (const Run& r : runs) {
+    if (!Gatherable(r, type)) return nullptr;
+    total += r.length;
+  }
+  if (type->id() != array::TypeId::kBool && type->byte_width() > 0) {
+    return GatherFixedWidth(type, runs, total);
+  }
+  switch (type->id()) {
+    case array::TypeId::kUtf8:
+    case array::TypeId::kBinary:
+      return GatherBinary<int32_t>(type, runs, total);
+    case array::TypeId::kLargeUtf8:
+    case array::TypeId::kLargeBinary:
+      return GatherBinary<int64_t>(type, runs, total);
+    default:
+      return nullptr;
+  }
+}
+
+/// The value of `key`, or null (as Attributes::Get, without a shared-pointer copy).
+const array::ArrayData* FindAttribute(const Attributes& attributes, std::string_view key) {
+  for (const auto& [k, v] : attributes.entries()) {
+    if (k == key) return v.get();
+  }
+  return nullptr;
+}
 
 /// The union of attribute keys of one column (or of the global attributes).
 class KeyUnion {
@@ -77,7 +203,15 @@ class KeyUnion {
   Result<std::vector<ArrayPtr>> Build(const std::vector<const Attributes*>& per_row) const {
     std::vector<ArrayPtr> children;
     children.reserve(keys_.size());
+    std::vector<Run> runs(per_row.size(), Run{nullptr, 0, 1});
     for (const Key& k : keys_) {
+      for (std::size_t r = 0; r < per_row.size(); ++r) {
+        runs[r].array = per_row[r] == nullptr ? nullptr : FindAttribute(*per_row[r], k.name);
+      }
+      if (ArrayPtr child = Gather(k.type, runs)) {
+        children.push_back(std::move(child));
+        continue;
+      }
       auto builder = array::MakeBuilder(k.type);
       for (const Attributes* attrs : per_row) {
         const ArrayPtr v = attrs == nullptr ? nullptr : attrs->Get(k.name);
@@ -126,6 +260,14 @@ BufferPtr Validity(const std::vector<bool>& valid, int64_t* null_count) {
   return buffer;
 }
 
+/// The pieces' values concatenated as `type`, or null (see Gather).
+ArrayPtr GatherPieces(const std::vector<ArrayPtr>& pieces, const DataTypePtr& type) {
+  std::vector<Run> runs;
+  runs.reserve(pieces.size());
+  for (const ArrayPtr& p : pieces) runs.push_back(Run{p.get(), 0, p->length});
+  return Gather(type, runs);
+}
+
 Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
   const auto n = static_cast<int64_t>(plan.per_row.size());
   const DataTypePtr& storage = encoded->type();
@@ -155,6 +297,8 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
     flat = array::MakeEmptyArray(plan.logical->type());
   } else if (pieces.size() == 1) {
     flat = pieces[0];
+  } else if (ArrayPtr gathered = GatherPieces(pieces, child_fields[0]->type()->value_type())) {
+    flat = std::move(gathered);
   } else {
     std::vector<ArrayPtr> retyped;
     retyped.reserve(pieces.size());
