@@ -158,28 +158,28 @@ class KeyUnion {
     }
   }
 
-  // `owner` names the column in messages ("array 'temp'" or "the global attributes").
-  Status Add(const Attributes& attributes, std::size_t row, const std::string& owner) {
+  // `array` names the column in messages ("array 'temp'"); null: the global attributes.
+  Status Add(const Attributes& attributes, std::size_t row, const std::string* array = nullptr) {
     for (const auto& [key, value] : attributes.entries()) {
       if (key.empty()) {
-        return InvalidAttribute("row " + std::to_string(row) + ": " + owner +
+        return InvalidAttribute("row " + std::to_string(row) + ": " + Owner(array) +
                                 " has an attribute with an empty key; name every attribute");
       }
-      auto it = index_.find(key);
-      if (it == index_.end() && closed_) {
-        return SchemaMismatch("attribute '" + key + "' of " + owner + " in row " +
+      const std::size_t found = Find(key);
+      if (found == kMissing && closed_) {
+        return SchemaMismatch("attribute '" + key + "' of " + Owner(array) + " in row " +
                               std::to_string(row) +
                               " is not in the target schema; extend the schema first");
       }
-      if (it == index_.end()) {
+      if (found == kMissing) {
         index_.emplace(key, keys_.size());
         keys_.push_back({key, value->type, row});
         continue;
       }
-      const Key& k = keys_[it->second];
-      if (!k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
+      const Key& k = keys_[found];
+      if (k.type != value->type && !k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
         return SchemaMismatch(
-            "attribute '" + key + "' of " + owner + " has type " + value->type->ToString() +
+            "attribute '" + key + "' of " + Owner(array) + " has type " + value->type->ToString() +
             " in row " + std::to_string(row) + " but " + k.type->ToString() +
             (k.first_row == kTargetRow ? std::string(" in the target schema")
                                        : " in row " + std::to_string(k.first_row)) +
@@ -234,6 +234,22 @@ class KeyUnion {
     std::size_t first_row;
   };
   static constexpr std::size_t kTargetRow = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kMissing = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kLinearKeys = 16;  // up to this many keys, a scan beats hashing
+
+  static std::string Owner(const std::string* array) {
+    return array == nullptr ? std::string("the global attributes") : "array '" + *array + "'";
+  }
+  std::size_t Find(const std::string& key) const {
+    if (keys_.size() <= kLinearKeys) {
+      for (std::size_t i = 0; i < keys_.size(); ++i) {
+        if (keys_[i].name == key) return i;
+      }
+      return kMissing;
+    }
+    const auto it = index_.find(key);
+    return it == index_.end() ? kMissing : it->second;
+  }
   bool closed_ = false;
   std::vector<Key> keys_;
   std::unordered_map<std::string, std::size_t> index_;
@@ -258,6 +274,78 @@ BufferPtr Validity(const std::vector<bool>& valid, int64_t* null_count) {
     if (valid[i]) array::SetBit(bits, static_cast<int64_t>(i));
   }
   return buffer;
+}
+
+/// The dim_names (list<utf8>) and dim_sizes (list<uint32>) children of an nd column.
+struct DimLists {
+  ArrayPtr names;
+  ArrayPtr sizes;
+};
+
+Result<DimLists> EncodeDimsWithBuilders(const std::vector<const NdArrowArray*>& per_row,
+                                        const DataTypePtr& names_type,
+                                        const DataTypePtr& sizes_type) {
+  array::ListBuilder names_builder(names_type,
+                                   std::make_unique<array::BinaryBuilder>(array::Utf8()));
+  auto* names = static_cast<array::BinaryBuilder*>(names_builder.value_builder());
+  array::ListBuilder sizes_builder(
+      sizes_type, std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
+  auto* sizes = static_cast<array::PrimitiveBuilder<uint32_t>*>(sizes_builder.value_builder());
+  for (const NdArrowArray* nd : per_row) {
+    names_builder.Append(true);
+    sizes_builder.Append(true);
+    if (nd == nullptr) continue;
+    for (const Dimension& d : nd->dimensions().dims()) {
+      names->Append(d.name);
+      sizes->Append(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
+    }
+  }
+  DimLists out;
+  LND_ASSIGN_OR_RETURN(out.names, names_builder.Finish());
+  LND_ASSIGN_OR_RETURN(out.sizes, sizes_builder.Finish());
+  return out;
+}
+
+template <typename T>
+BufferPtr CopyVector(const std::vector<T>& v) {
+  return array::Buffer::Copy(v.data(), static_cast<int64_t>(v.size() * sizeof(T)));
+}
+
+/// As EncodeDimsWithBuilders, the buffers written directly (int32 list offsets only).
+Result<DimLists> EncodeDims(const std::vector<const NdArrowArray*>& per_row,
+                            const DataTypePtr& names_type, const DataTypePtr& sizes_type) {
+  if (names_type->id() != array::TypeId::kList || sizes_type->id() != array::TypeId::kList) {
+    return EncodeDimsWithBuilders(per_row, names_type, sizes_type);
+  }
+  std::vector<int32_t> list_offsets{0};
+  list_offsets.reserve(per_row.size() + 1);
+  std::vector<int32_t> name_offsets{0};
+  std::vector<std::uint8_t> chars;
+  std::vector<uint32_t> sizes;
+  for (const NdArrowArray* nd : per_row) {
+    if (nd != nullptr) {
+      for (const Dimension& d : nd->dimensions().dims()) {
+        chars.insert(chars.end(), d.name.begin(), d.name.end());
+        if (chars.size() > static_cast<std::size_t>(kMaxListLength) ||
+            sizes.size() >= static_cast<std::size_t>(kMaxListLength)) {
+          return EncodeDimsWithBuilders(per_row, names_type, sizes_type);
+        }
+        name_offsets.push_back(static_cast<int32_t>(chars.size()));
+        sizes.push_back(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
+      }
+    }
+    list_offsets.push_back(static_cast<int32_t>(sizes.size()));
+  }
+  const auto n = static_cast<int64_t>(per_row.size());
+  const auto total = static_cast<int64_t>(sizes.size());
+  ArrayPtr names = array::MakeArrayData(
+      array::Utf8(), total,
+      {nullptr, CopyVector(name_offsets), array::Buffer::FromVector(std::move(chars))}, {}, 0);
+  ArrayPtr values =
+      array::MakeArrayData(array::UInt32(), total, {nullptr, CopyVector(sizes)}, {}, 0);
+  BufferPtr offsets = CopyVector(list_offsets);
+  return DimLists{array::MakeArrayData(names_type, n, {nullptr, offsets}, {std::move(names)}, 0),
+                  array::MakeArrayData(sizes_type, n, {nullptr, offsets}, {std::move(values)}, 0)};
 }
 
 /// The pieces' values concatenated as `type`, or null (see Gather).
@@ -316,30 +404,18 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
       {flat}, 0);
 
   // dim_names and dim_sizes: empty lists for absent rows.
-  array::ListBuilder names_builder(child_fields[1]->type(),
-                                   std::make_unique<array::BinaryBuilder>(array::Utf8()));
-  auto* names = static_cast<array::BinaryBuilder*>(names_builder.value_builder());
-  array::ListBuilder sizes_builder(
-      child_fields[2]->type(),
-      std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
-  auto* sizes = static_cast<array::PrimitiveBuilder<uint32_t>*>(sizes_builder.value_builder());
+  LND_ASSIGN_OR_RETURN(DimLists dims,
+                       EncodeDims(plan.per_row, child_fields[1]->type(), child_fields[2]->type()));
+  ArrayPtr dim_names = std::move(dims.names);
+  ArrayPtr dim_sizes = std::move(dims.sizes);
   std::vector<bool> valid;
   valid.reserve(plan.per_row.size());
   std::vector<const Attributes*> attrs;
   attrs.reserve(plan.per_row.size());
   for (const NdArrowArray* nd : plan.per_row) {
-    names_builder.Append(true);
-    sizes_builder.Append(true);
     valid.push_back(nd != nullptr);
     attrs.push_back(nd == nullptr ? nullptr : &nd->attributes());
-    if (nd == nullptr) continue;
-    for (const Dimension& d : nd->dimensions().dims()) {
-      names->Append(d.name);
-      sizes->Append(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
-    }
   }
-  LND_ASSIGN_OR_RETURN(ArrayPtr dim_names, names_builder.Finish());
-  LND_ASSIGN_OR_RETURN(ArrayPtr dim_sizes, sizes_builder.Finish());
 
   std::vector<ArrayPtr> children = {values, dim_names, dim_sizes};
   if (child_fields.size() == 4) {
@@ -423,12 +499,12 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
                               std::to_string(plan.first_row) +
                               "; one array name has one value type (cast the values)");
       }
-      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, "array '" + name + "'"));
+      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, &name));
       plan.per_row[r] = &nd;
     }
     if (!row.attributes().empty()) {
       any_globals = true;
-      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
+      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r));
     }
   }
 
@@ -497,7 +573,7 @@ Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
                               " in the target schema; one array name has one value type "
                               "(cast the values)");
       }
-      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, "array '" + name + "'"));
+      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, &name));
       plan.per_row[r] = &nd;
     }
     if (!row.attributes().empty()) {
@@ -506,7 +582,7 @@ Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
             "row " + std::to_string(r) + " has global attributes but the target schema has no " +
             std::string(kGlobalAttributesField) + " column; extend the schema first");
       }
-      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
+      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r));
     }
   }
   std::vector<FieldPtr> fields;
