@@ -2,6 +2,7 @@
 // the background and committed once at Finish (write_commit.h).
 #include "lance_nd/api/nd_writer.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -40,6 +41,9 @@ std::uint64_t NumValues(const nd::NdRecordBatch& row) {
   for (const auto& c : row.columns()) n += static_cast<std::uint64_t>(c.num_elements());
   return n;
 }
+
+// Rows reserved for an open group up front (groups may be larger; they grow past this).
+constexpr std::size_t kReservedRows = 4096;
 
 // One encoded group waiting to be written: its rows (to encode again if the schema grows
 // before it is written) and its batch in the schema of `generation`.
@@ -130,6 +134,9 @@ Status NdWriter::Impl::AddRow(nd::NdRecordBatch row) {
     // against the types this row gives them.
     LND_RETURN_NOT_OK(CloseGroup());
     LND_RETURN_NOT_OK(schema.Extend(std::span(&row, 1)).WithContext("row ", rows));
+  }
+  if (open_group.empty()) {
+    open_group.reserve(std::min<std::size_t>(options.max_rows_per_group, kReservedRows));
   }
   open_values += NumValues(row);
   open_group.push_back(std::move(row));
