@@ -359,6 +359,59 @@ Result<CastOutcome> CastRowForTable(const nd::NdRecordBatch& row,
   return outcome;
 }
 
+RowCastCheck::RowCastCheck(const array::Schema& table_encoded_schema) {
+  const auto keys = [](const std::vector<array::FieldPtr>& fields) {
+    std::vector<Key> out;
+    out.reserve(fields.size());
+    for (const auto& f : fields) out.push_back(Key{f->name(), f->type()});
+    return out;
+  };
+  variables_.reserve(static_cast<std::size_t>(table_encoded_schema.num_fields()));
+  for (const array::FieldPtr& field : table_encoded_schema.fields()) {
+    Variable v{field->name(), nd::IsNdField(*field), nullptr, {}};
+    if (v.nd) {
+      auto layout = nd::ParseNdField(*field);
+      if (layout.ok()) {
+        v.value_type = layout->value_field->type();
+        v.attributes = keys(layout->attribute_fields);
+      }
+    }
+    variables_.push_back(std::move(v));
+  }
+  globals_ = keys(GlobalFields(table_encoded_schema));
+}
+
+const RowCastCheck::Variable* RowCastCheck::Find(std::string_view name) const {
+  for (const Variable& v : variables_) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+// As CastAttributes: a key the table lacks is kept, a key it has must have its type.
+bool RowCastCheck::KeysUnchanged(const nd::Attributes& attributes, const std::vector<Key>& table) {
+  for (const auto& [key, value] : attributes.entries()) {
+    for (const Key& k : table) {
+      if (k.name != key) continue;
+      if (!SameType(*value->type, *k.type)) return false;
+      break;
+    }
+  }
+  return true;
+}
+
+bool RowCastCheck::Unchanged(const nd::NdRecordBatch& row) const {
+  for (int i = 0; i < row.num_columns(); ++i) {
+    const Variable* v = Find(row.column_name(i));
+    if (v == nullptr || !v->nd) continue;  // a new variable is kept as it is
+    if (!v->value_type) return false;
+    const nd::NdArrowArray& column = row.column(i);
+    if (!SameType(*column.value_type(), *v->value_type)) return false;
+    if (!KeysUnchanged(column.attributes(), v->attributes)) return false;
+  }
+  return KeysUnchanged(row.attributes(), globals_);
+}
+
 Result<array::SchemaPtr> WidenedEncodedSchema(const array::Schema& schema,
                                               const std::vector<Widening>& widenings) {
   std::vector<array::FieldPtr> fields = schema.fields();

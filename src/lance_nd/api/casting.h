@@ -70,6 +70,39 @@ struct CastOutcome {
 Result<CastOutcome> CastRowForTable(const nd::NdRecordBatch& row,
                                     const array::Schema& table_encoded_schema, Casting mode);
 
+/// \brief The table's types parsed once from an encoded schema, to tell cheaply whether a row
+/// needs no cast: a row whose variables, attributes and global attributes either have exactly
+/// the table's types or are new to the table passes through CastRowForTable unchanged with no
+/// widenings, in every mode. Build one per schema; it holds no reference to it.
+class RowCastCheck {
+ public:
+  /// \brief A check for `table_encoded_schema`; a column that does not parse as an nd column
+  /// sends every row naming it to CastRowForTable (which reports the error).
+  explicit RowCastCheck(const array::Schema& table_encoded_schema);
+
+  /// \brief True when CastRowForTable would return `row` as it is with no widenings (false
+  /// only means: ask CastRowForTable).
+  bool Unchanged(const nd::NdRecordBatch& row) const;
+
+ private:
+  struct Key {
+    std::string name;
+    array::DataTypePtr type;
+  };
+  // One top-level field of the table, in order (the first of a name is the one a row meets).
+  struct Variable {
+    std::string name;
+    bool nd = false;  // false: not an nd column (a row's variable of that name is new)
+    array::DataTypePtr value_type;  // nd but nullptr: the column did not parse
+    std::vector<Key> attributes;
+  };
+  static bool KeysUnchanged(const nd::Attributes& attributes, const std::vector<Key>& table);
+  const Variable* Find(std::string_view name) const;
+
+  std::vector<Variable> variables_;
+  std::vector<Key> globals_;
+};
+
 /// \brief `schema` (an encoded table schema) with each widened variable's value type, and its
 /// stats column's min/max type when the column exists, replaced by the new type; field and
 /// schema metadata kept. For a writer that plans the schema before the widen commit lands.

@@ -304,6 +304,46 @@ TEST(CastRowForTable, AttributeTypesFollowTheRulesAndPromoteActsAsSafe) {
   }
 }
 
+// RowCastCheck says "unchanged" exactly when every type the table has is the row's, and then
+// CastRowForTable returns the row as it is with no widenings in every mode.
+void ExpectCheckAgrees(const nd::NdRecordBatch& row, const array::Schema& schema, bool same) {
+  const RowCastCheck check(schema);
+  EXPECT_EQ(check.Unchanged(row), same);
+  if (!same) return;
+  for (Casting mode : kAllModes) {
+    auto outcome = CastRowForTable(row, schema, mode);
+    ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+    EXPECT_TRUE(outcome->widenings.empty());
+    EXPECT_TRUE(outcome->row.Equals(row));
+  }
+}
+
+TEST(RowCastCheck, AgreesWithCastRowForTableOverEveryPair) {
+  const auto types = AllTypes();
+  for (const TypeInfo& row_t : types) {
+    for (const TypeInfo& table_t : types) {
+      SCOPED_TRACE(row_t.type->ToString() + " -> " + table_t.type->ToString());
+      const bool same = row_t.type->Equals(*table_t.type);
+      const auto values = MakeValues(row_t.type, {1, 0});
+      nd::Attributes attrs;
+      LND_ASSERT_OK(attrs.SetValue("units", MakeValues(row_t.type, {1})));
+      nd::Attributes globals;
+      LND_ASSERT_OK(globals.SetValue("id", MakeValues(row_t.type, {0})));
+      const auto f64 = MakeValues(array::Float64(), {1, 2});
+      const auto schema = TableSchema(table_t.type);
+      const auto keyed = TableSchema(array::Float64(), {array::MakeField("units", table_t.type)},
+                                     {array::MakeField("id", table_t.type)});
+      ExpectCheckAgrees(OneVariableRow("v", values), *schema, same);
+      ExpectCheckAgrees(OneVariableRow("v", f64, attrs), *keyed, same);
+      ExpectCheckAgrees(OneVariableRow("v", f64, {}, globals), *keyed, same);
+      // Names the table lacks are kept as they are: no cast.
+      ExpectCheckAgrees(OneVariableRow("w", values, attrs, globals), *schema, true);
+      ExpectCheckAgrees(OneVariableRow("v", f64, attrs, globals), *TableSchema(array::Float64()),
+                        true);
+    }
+  }
+}
+
 // numpy's promotion table at points it documents, and the least-upper-bound property.
 TEST(PromoteTypes, MatchesNumpyAnchors) {
   struct Case {

@@ -2,6 +2,7 @@
 // the background and committed once at Finish (write_commit.h).
 #include "lance_nd/api/nd_writer.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -41,6 +42,9 @@ std::uint64_t NumValues(const nd::NdRecordBatch& row) {
   return n;
 }
 
+// Rows reserved for an open group up front (groups may be larger; they grow past this).
+constexpr std::size_t kReservedRows = 4096;
+
 // One encoded group waiting to be written: its rows (to encode again if the schema grows
 // before it is written) and its batch in the schema of `generation`.
 struct Group {
@@ -58,6 +62,10 @@ struct NdWriter::Impl {
   bool replace = false;                // Overwrite commit (create / overwrite)
   internal::WriteSchema schema;
   internal::FragmentSink sink;
+
+  // The table's types for the no-cast check, parsed once per schema (`checked` is its schema).
+  std::optional<api::internal::RowCastCheck> cast_check;
+  array::SchemaPtr checked;
 
   std::vector<nd::NdRecordBatch> open_group;
   std::uint64_t open_values = 0;
@@ -77,7 +85,9 @@ struct NdWriter::Impl {
 
   Status Usable() const;
   Status Fail(Status st);
+  const api::internal::RowCastCheck& CastCheck();
   Status WriteRow(const nd::NdRecordBatch& row);
+  Status AddRow(nd::NdRecordBatch row);
   Status CloseGroup();
   Result<array::RecordBatchPtr> Encode(std::span<const nd::NdRecordBatch> rows) const;
   Status FlushFragment();
@@ -99,19 +109,37 @@ Status NdWriter::Impl::Fail(Status st) {
   return st;
 }
 
+const api::internal::RowCastCheck& NdWriter::Impl::CastCheck() {
+  if (!cast_check || checked != schema.schema()) {
+    cast_check.emplace(*schema.schema());
+    checked = schema.schema();
+  }
+  return *cast_check;
+}
+
 Status NdWriter::Impl::WriteRow(const nd::NdRecordBatch& row) {
+  // Most rows already have the table's types: no cast, no per-row schema work.
+  if (CastCheck().Unchanged(row)) return AddRow(row);
   LND_ASSIGN_OR_RETURN(api::internal::CastOutcome cast,
                        api::internal::CastRowForTable(row, *schema.schema(), options.casting)
                            .WithContext("row ", rows));
   if (!cast.widenings.empty()) LND_RETURN_NOT_OK(Promote(cast.widenings));
-  if (!schema.Covers(cast.row)) {
+  return AddRow(std::move(cast.row));
+}
+
+// `row` (cast) joins the open group.
+Status NdWriter::Impl::AddRow(nd::NdRecordBatch row) {
+  if (!schema.Covers(row)) {
     // New names extend the schema before the row joins a group, so that later rows are cast
     // against the types this row gives them.
     LND_RETURN_NOT_OK(CloseGroup());
-    LND_RETURN_NOT_OK(schema.Extend(std::span(&cast.row, 1)).WithContext("row ", rows));
+    LND_RETURN_NOT_OK(schema.Extend(std::span(&row, 1)).WithContext("row ", rows));
   }
-  open_values += NumValues(cast.row);
-  open_group.push_back(std::move(cast.row));
+  if (open_group.empty()) {
+    open_group.reserve(std::min<std::size_t>(options.max_rows_per_group, kReservedRows));
+  }
+  open_values += NumValues(row);
+  open_group.push_back(std::move(row));
   ++rows;
   if (open_group.size() >= options.max_rows_per_group ||
       open_values >= options.max_values_per_group) {

@@ -142,11 +142,109 @@ Status AppendMinMax(array::StructBuilder& b, const ArrayData& values) {
   return b.child_builder(1)->AppendArraySlice(values, *mm.max, 1);
 }
 
+// One row's stats slot, its column checked against the stats column's value type.
+Result<const ArrayData*> RowValues(const nd::NdRecordBatch& row, std::size_t r,
+                                   std::string_view variable,
+                                   const array::DataTypePtr& value_type) {
+  const nd::NdArrowArray* column = row.GetColumn(variable);
+  if (column == nullptr) return nullptr;
+  if (!column->value_type()->Equals(*value_type, /*check_metadata=*/false)) {
+    return Status::SchemaMismatch("row ", r, ": variable '", variable, "' has values of type ",
+                                  column->value_type()->ToString(), " but its stats column holds ",
+                                  value_type->ToString());
+  }
+  return column->values().get();
+}
+
+// Min and max children and struct validity written directly, for fixed-width value types.
+class FixedWidthStats {
+ public:
+  FixedWidthStats(const array::DataTypePtr& stats_type, std::size_t n)
+      : type_(stats_type),
+        n_(static_cast<int64_t>(n)),
+        width_(stats_type->children().at(0)->type()->byte_width()),
+        min_(array::Buffer::AllocateZeroed(n_ * width_, &min_data_)),
+        max_(array::Buffer::AllocateZeroed(n_ * width_, &max_data_)),
+        rows_valid_(array::Buffer::AllocateZeroed(array::BytesForBits(n_), &rows_bits_)),
+        counted_(array::Buffer::AllocateZeroed(array::BytesForBits(n_), &counted_bits_)) {}
+
+  void Absent() { ++absent_, ++uncounted_, ++next_; }
+  void Add(const ArrayData& values, const MinMax& mm) {
+    array::SetBit(rows_bits_, next_);
+    if (mm.min) {
+      array::SetBit(counted_bits_, next_);
+      Copy(values, *mm.min, min_data_);
+      Copy(values, *mm.max, max_data_);
+    } else {
+      ++uncounted_;
+    }
+    ++next_;
+  }
+  array::ArrayPtr Finish() {
+    const auto& children = type_->children();
+    const array::BufferPtr counted = uncounted_ == 0 ? nullptr : counted_;
+    array::ArrayPtr min =
+        array::MakeArrayData(children[0]->type(), n_, {counted, min_}, {}, uncounted_);
+    array::ArrayPtr max =
+        array::MakeArrayData(children[1]->type(), n_, {counted, max_}, {}, uncounted_);
+    return array::MakeArrayData(type_, n_, {absent_ == 0 ? nullptr : rows_valid_},
+                                {std::move(min), std::move(max)}, absent_);
+  }
+
+ private:
+  void Copy(const ArrayData& values, int64_t i, std::uint8_t* out) const {
+    const std::uint8_t* src = values.buffers.at(1)->data() + (values.offset + i) * width_;
+    std::memcpy(out + next_ * width_, src, static_cast<std::size_t>(width_));
+  }
+
+  array::DataTypePtr type_;
+  int64_t n_;
+  int64_t width_;
+  std::uint8_t* min_data_ = nullptr;
+  std::uint8_t* max_data_ = nullptr;
+  std::uint8_t* rows_bits_ = nullptr;
+  std::uint8_t* counted_bits_ = nullptr;
+  array::BufferPtr min_;
+  array::BufferPtr max_;
+  array::BufferPtr rows_valid_;
+  array::BufferPtr counted_;
+  int64_t next_ = 0;
+  int64_t absent_ = 0;
+  int64_t uncounted_ = 0;
+};
+
+bool HasFixedWidthStats(const array::DataType& stats_type) {
+  const auto& children = stats_type.children();
+  if (children.size() != 2) return false;
+  const array::DataType& t = *children[0]->type();
+  return t.id() != TypeId::kBool && t.byte_width() > 0 && t.Equals(*children[1]->type());
+}
+
+// StatsArray for fixed-width value types: one pass, no builders.
+Result<array::ArrayPtr> FixedWidthStatsArray(std::span<const nd::NdRecordBatch> rows,
+                                             std::string_view variable,
+                                             const array::DataTypePtr& stats_type) {
+  const array::DataTypePtr& value_type = stats_type->children().at(0)->type();
+  FixedWidthStats out(stats_type, rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    LND_ASSIGN_OR_RETURN(const ArrayData* values, RowValues(rows[r], r, variable, value_type));
+    if (values == nullptr) {
+      out.Absent();
+      continue;
+    }
+    LND_ASSIGN_OR_RETURN(MinMax mm, ScanValues(*values).WithContext("stats of variable '", variable,
+                                                                    "' in row ", r));
+    out.Add(*values, mm);
+  }
+  return out.Finish();
+}
+
 }  // namespace
 
 Result<array::ArrayPtr> StatsArray(std::span<const nd::NdRecordBatch> rows,
                                    std::string_view variable,
                                    const array::DataTypePtr& stats_type) {
+  if (HasFixedWidthStats(*stats_type)) return FixedWidthStatsArray(rows, variable, stats_type);
   array::StructBuilder builder(stats_type);
   const array::DataTypePtr& value_type = stats_type->children().at(0)->type();
   for (std::size_t r = 0; r < rows.size(); ++r) {

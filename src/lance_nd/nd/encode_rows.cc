@@ -1,5 +1,7 @@
 // EncodeRows: nd record batches -> one Arrow row each, in the lance-nd table layout.
+#include <cstring>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 #include "lance_nd/array/builder.h"
@@ -20,6 +22,130 @@ using array::FieldPtr;
 
 constexpr int64_t kMaxListLength = std::numeric_limits<int32_t>::max();
 
+/// Slots [start, start + length) of `array` (null: `length` nulls), one piece of a gathered array.
+struct Run {
+  const array::ArrayData* array;
+  int64_t start;
+  int64_t length;
+};
+
+/// Whether `run` can be copied as raw values of `type` (same type, slots in range).
+bool Gatherable(const Run& run, const DataTypePtr& type) {
+  if (run.array == nullptr || run.length == 0) return true;
+  const array::ArrayData& a = *run.array;
+  if (run.start < 0 || run.start + run.length > a.length) return false;
+  return a.type == type || a.type->Equals(*type, /*check_metadata=*/false);
+}
+
+/// A validity bitmap of `n` slots, dropped when every slot is valid.
+class ValidityWriter {
+ public:
+  explicit ValidityWriter(int64_t n)
+      : buffer_(array::Buffer::AllocateZeroed(array::BytesForBits(n), &bits_)) {}
+  // Slots [pos, pos + run.length) as valid as the run's.
+  void Mark(const Run& run, int64_t pos) {
+    if (run.array == nullptr) {
+      nulls_ += run.length;
+      return;
+    }
+    const bool all_valid = run.array->validity() == nullptr;
+    for (int64_t i = 0; i < run.length; ++i) {
+      if (all_valid || run.array->IsValid(run.start + i)) {
+        array::SetBit(bits_, pos + i);
+      } else {
+        ++nulls_;
+      }
+    }
+  }
+  int64_t nulls() const { return nulls_; }
+  BufferPtr Finish() { return nulls_ == 0 ? nullptr : std::move(buffer_); }
+
+ private:
+  std::uint8_t* bits_ = nullptr;
+  BufferPtr buffer_;
+  int64_t nulls_ = 0;
+};
+
+ArrayPtr GatherFixedWidth(const DataTypePtr& type, std::span<const Run> runs, int64_t total) {
+  const int64_t w = type->byte_width();
+  std::uint8_t* out = nullptr;
+  BufferPtr values = array::Buffer::AllocateZeroed(total * w, &out);  // null slots are zeros
+  ValidityWriter validity(total);
+  int64_t pos = 0;
+  for (const Run& r : runs) {
+    if (r.array != nullptr && r.length > 0) {
+      const std::uint8_t* src = r.array->buffers.at(1)->data() + (r.array->offset + r.start) * w;
+      std::memcpy(out + pos * w, src, static_cast<std::size_t>(r.length * w));
+    }
+    validity.Mark(r, pos);
+    pos += r.length;
+  }
+  const int64_t nulls = validity.nulls();
+  return array::MakeArrayData(type, total, {validity.Finish(), std::move(values)}, {}, nulls);
+}
+
+/// As BinaryBuilder: a null slot takes no bytes. Null when the bytes overflow the offsets.
+template <typename O>
+ArrayPtr GatherBinary(const DataTypePtr& type, std::span<const Run> runs, int64_t total) {
+  std::vector<O> offsets;
+  offsets.reserve(static_cast<std::size_t>(total) + 1);
+  offsets.push_back(0);
+  std::vector<std::uint8_t> data;
+  ValidityWriter validity(total);
+  int64_t pos = 0;
+  for (const Run& r : runs) {
+    validity.Mark(r, pos);
+    pos += r.length;
+    for (int64_t i = 0; i < r.length; ++i) {
+      if (r.array != nullptr && r.array->IsValid(r.start + i)) {
+        const O* off = r.array->values<O>(1) + r.start + i;
+        const std::uint8_t* bytes = r.array->buffers.at(2)->data();
+        data.insert(data.end(), bytes + off[0], bytes + off[1]);
+        if (data.size() > static_cast<std::size_t>(std::numeric_limits<O>::max())) return nullptr;
+      }
+      offsets.push_back(static_cast<O>(data.size()));
+    }
+  }
+  const int64_t nulls = validity.nulls();
+  return array::MakeArrayData(
+      type, total,
+      {validity.Finish(),
+       array::Buffer::Copy(offsets.data(), static_cast<int64_t>(offsets.size() * sizeof(O))),
+       array::Buffer::FromVector(std::move(data))},
+      {}, nulls);
+}
+
+/// The runs' slots as one array of `type` without a builder, for fixed-width and binary
+/// types; null when there is no such path (the caller builds the array slot by slot).
+ArrayPtr Gather(const DataTypePtr& type, std::span<const Run> runs) {
+  int64_t total = 0;
+  for (const Run& r : runs) {
+    if (!Gatherable(r, type)) return nullptr;
+    total += r.length;
+  }
+  if (type->id() != array::TypeId::kBool && type->byte_width() > 0) {
+    return GatherFixedWidth(type, runs, total);
+  }
+  switch (type->id()) {
+    case array::TypeId::kUtf8:
+    case array::TypeId::kBinary:
+      return GatherBinary<int32_t>(type, runs, total);
+    case array::TypeId::kLargeUtf8:
+    case array::TypeId::kLargeBinary:
+      return GatherBinary<int64_t>(type, runs, total);
+    default:
+      return nullptr;
+  }
+}
+
+/// The value of `key`, or null (as Attributes::Get, without a shared-pointer copy).
+const array::ArrayData* FindAttribute(const Attributes& attributes, std::string_view key) {
+  for (const auto& [k, v] : attributes.entries()) {
+    if (k == key) return v.get();
+  }
+  return nullptr;
+}
+
 /// The union of attribute keys of one column (or of the global attributes).
 class KeyUnion {
  public:
@@ -32,28 +158,28 @@ class KeyUnion {
     }
   }
 
-  // `owner` names the column in messages ("array 'temp'" or "the global attributes").
-  Status Add(const Attributes& attributes, std::size_t row, const std::string& owner) {
+  // `array` names the column in messages ("array 'temp'"); null: the global attributes.
+  Status Add(const Attributes& attributes, std::size_t row, const std::string* array = nullptr) {
     for (const auto& [key, value] : attributes.entries()) {
       if (key.empty()) {
-        return InvalidAttribute("row " + std::to_string(row) + ": " + owner +
+        return InvalidAttribute("row " + std::to_string(row) + ": " + Owner(array) +
                                 " has an attribute with an empty key; name every attribute");
       }
-      auto it = index_.find(key);
-      if (it == index_.end() && closed_) {
-        return SchemaMismatch("attribute '" + key + "' of " + owner + " in row " +
+      const std::size_t found = Find(key);
+      if (found == kMissing && closed_) {
+        return SchemaMismatch("attribute '" + key + "' of " + Owner(array) + " in row " +
                               std::to_string(row) +
                               " is not in the target schema; extend the schema first");
       }
-      if (it == index_.end()) {
+      if (found == kMissing) {
         index_.emplace(key, keys_.size());
         keys_.push_back({key, value->type, row});
         continue;
       }
-      const Key& k = keys_[it->second];
-      if (!k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
+      const Key& k = keys_[found];
+      if (k.type != value->type && !k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
         return SchemaMismatch(
-            "attribute '" + key + "' of " + owner + " has type " + value->type->ToString() +
+            "attribute '" + key + "' of " + Owner(array) + " has type " + value->type->ToString() +
             " in row " + std::to_string(row) + " but " + k.type->ToString() +
             (k.first_row == kTargetRow ? std::string(" in the target schema")
                                        : " in row " + std::to_string(k.first_row)) +
@@ -77,7 +203,15 @@ class KeyUnion {
   Result<std::vector<ArrayPtr>> Build(const std::vector<const Attributes*>& per_row) const {
     std::vector<ArrayPtr> children;
     children.reserve(keys_.size());
+    std::vector<Run> runs(per_row.size(), Run{nullptr, 0, 1});
     for (const Key& k : keys_) {
+      for (std::size_t r = 0; r < per_row.size(); ++r) {
+        runs[r].array = per_row[r] == nullptr ? nullptr : FindAttribute(*per_row[r], k.name);
+      }
+      if (ArrayPtr child = Gather(k.type, runs)) {
+        children.push_back(std::move(child));
+        continue;
+      }
       auto builder = array::MakeBuilder(k.type);
       for (const Attributes* attrs : per_row) {
         const ArrayPtr v = attrs == nullptr ? nullptr : attrs->Get(k.name);
@@ -100,6 +234,22 @@ class KeyUnion {
     std::size_t first_row;
   };
   static constexpr std::size_t kTargetRow = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kMissing = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kLinearKeys = 16;  // up to this many keys, a scan beats hashing
+
+  static std::string Owner(const std::string* array) {
+    return array == nullptr ? std::string("the global attributes") : "array '" + *array + "'";
+  }
+  std::size_t Find(const std::string& key) const {
+    if (keys_.size() <= kLinearKeys) {
+      for (std::size_t i = 0; i < keys_.size(); ++i) {
+        if (keys_[i].name == key) return i;
+      }
+      return kMissing;
+    }
+    const auto it = index_.find(key);
+    return it == index_.end() ? kMissing : it->second;
+  }
   bool closed_ = false;
   std::vector<Key> keys_;
   std::unordered_map<std::string, std::size_t> index_;
@@ -124,6 +274,86 @@ BufferPtr Validity(const std::vector<bool>& valid, int64_t* null_count) {
     if (valid[i]) array::SetBit(bits, static_cast<int64_t>(i));
   }
   return buffer;
+}
+
+/// The dim_names (list<utf8>) and dim_sizes (list<uint32>) children of an nd column.
+struct DimLists {
+  ArrayPtr names;
+  ArrayPtr sizes;
+};
+
+Result<DimLists> EncodeDimsWithBuilders(const std::vector<const NdArrowArray*>& per_row,
+                                        const DataTypePtr& names_type,
+                                        const DataTypePtr& sizes_type) {
+  array::ListBuilder names_builder(names_type,
+                                   std::make_unique<array::BinaryBuilder>(array::Utf8()));
+  auto* names = static_cast<array::BinaryBuilder*>(names_builder.value_builder());
+  array::ListBuilder sizes_builder(
+      sizes_type, std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
+  auto* sizes = static_cast<array::PrimitiveBuilder<uint32_t>*>(sizes_builder.value_builder());
+  for (const NdArrowArray* nd : per_row) {
+    names_builder.Append(true);
+    sizes_builder.Append(true);
+    if (nd == nullptr) continue;
+    for (const Dimension& d : nd->dimensions().dims()) {
+      names->Append(d.name);
+      sizes->Append(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
+    }
+  }
+  DimLists out;
+  LND_ASSIGN_OR_RETURN(out.names, names_builder.Finish());
+  LND_ASSIGN_OR_RETURN(out.sizes, sizes_builder.Finish());
+  return out;
+}
+
+template <typename T>
+BufferPtr CopyVector(const std::vector<T>& v) {
+  return array::Buffer::Copy(v.data(), static_cast<int64_t>(v.size() * sizeof(T)));
+}
+
+/// As EncodeDimsWithBuilders, the buffers written directly (int32 list offsets only).
+Result<DimLists> EncodeDims(const std::vector<const NdArrowArray*>& per_row,
+                            const DataTypePtr& names_type, const DataTypePtr& sizes_type) {
+  if (names_type->id() != array::TypeId::kList || sizes_type->id() != array::TypeId::kList) {
+    return EncodeDimsWithBuilders(per_row, names_type, sizes_type);
+  }
+  std::vector<int32_t> list_offsets{0};
+  list_offsets.reserve(per_row.size() + 1);
+  std::vector<int32_t> name_offsets{0};
+  std::vector<std::uint8_t> chars;
+  std::vector<uint32_t> sizes;
+  for (const NdArrowArray* nd : per_row) {
+    if (nd != nullptr) {
+      for (const Dimension& d : nd->dimensions().dims()) {
+        chars.insert(chars.end(), d.name.begin(), d.name.end());
+        if (chars.size() > static_cast<std::size_t>(kMaxListLength) ||
+            sizes.size() >= static_cast<std::size_t>(kMaxListLength)) {
+          return EncodeDimsWithBuilders(per_row, names_type, sizes_type);
+        }
+        name_offsets.push_back(static_cast<int32_t>(chars.size()));
+        sizes.push_back(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
+      }
+    }
+    list_offsets.push_back(static_cast<int32_t>(sizes.size()));
+  }
+  const auto n = static_cast<int64_t>(per_row.size());
+  const auto total = static_cast<int64_t>(sizes.size());
+  ArrayPtr names = array::MakeArrayData(
+      array::Utf8(), total,
+      {nullptr, CopyVector(name_offsets), array::Buffer::FromVector(std::move(chars))}, {}, 0);
+  ArrayPtr values =
+      array::MakeArrayData(array::UInt32(), total, {nullptr, CopyVector(sizes)}, {}, 0);
+  BufferPtr offsets = CopyVector(list_offsets);
+  return DimLists{array::MakeArrayData(names_type, n, {nullptr, offsets}, {std::move(names)}, 0),
+                  array::MakeArrayData(sizes_type, n, {nullptr, offsets}, {std::move(values)}, 0)};
+}
+
+/// The pieces' values concatenated as `type`, or null (see Gather).
+ArrayPtr GatherPieces(const std::vector<ArrayPtr>& pieces, const DataTypePtr& type) {
+  std::vector<Run> runs;
+  runs.reserve(pieces.size());
+  for (const ArrayPtr& p : pieces) runs.push_back(Run{p.get(), 0, p->length});
+  return Gather(type, runs);
 }
 
 Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
@@ -155,6 +385,8 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
     flat = array::MakeEmptyArray(plan.logical->type());
   } else if (pieces.size() == 1) {
     flat = pieces[0];
+  } else if (ArrayPtr gathered = GatherPieces(pieces, child_fields[0]->type()->value_type())) {
+    flat = std::move(gathered);
   } else {
     std::vector<ArrayPtr> retyped;
     retyped.reserve(pieces.size());
@@ -172,30 +404,18 @@ Result<ArrayPtr> EncodeColumn(const ColumnPlan& plan, const FieldPtr& encoded) {
       {flat}, 0);
 
   // dim_names and dim_sizes: empty lists for absent rows.
-  array::ListBuilder names_builder(child_fields[1]->type(),
-                                   std::make_unique<array::BinaryBuilder>(array::Utf8()));
-  auto* names = static_cast<array::BinaryBuilder*>(names_builder.value_builder());
-  array::ListBuilder sizes_builder(
-      child_fields[2]->type(),
-      std::make_unique<array::PrimitiveBuilder<uint32_t>>(array::UInt32()));
-  auto* sizes = static_cast<array::PrimitiveBuilder<uint32_t>*>(sizes_builder.value_builder());
+  LND_ASSIGN_OR_RETURN(DimLists dims,
+                       EncodeDims(plan.per_row, child_fields[1]->type(), child_fields[2]->type()));
+  ArrayPtr dim_names = std::move(dims.names);
+  ArrayPtr dim_sizes = std::move(dims.sizes);
   std::vector<bool> valid;
   valid.reserve(plan.per_row.size());
   std::vector<const Attributes*> attrs;
   attrs.reserve(plan.per_row.size());
   for (const NdArrowArray* nd : plan.per_row) {
-    names_builder.Append(true);
-    sizes_builder.Append(true);
     valid.push_back(nd != nullptr);
     attrs.push_back(nd == nullptr ? nullptr : &nd->attributes());
-    if (nd == nullptr) continue;
-    for (const Dimension& d : nd->dimensions().dims()) {
-      names->Append(d.name);
-      sizes->Append(static_cast<uint32_t>(d.size));  // Dimensions guarantees it fits
-    }
   }
-  LND_ASSIGN_OR_RETURN(ArrayPtr dim_names, names_builder.Finish());
-  LND_ASSIGN_OR_RETURN(ArrayPtr dim_sizes, sizes_builder.Finish());
 
   std::vector<ArrayPtr> children = {values, dim_names, dim_sizes};
   if (child_fields.size() == 4) {
@@ -279,12 +499,12 @@ Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecordBatch> rows) {
                               std::to_string(plan.first_row) +
                               "; one array name has one value type (cast the values)");
       }
-      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, "array '" + name + "'"));
+      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, &name));
       plan.per_row[r] = &nd;
     }
     if (!row.attributes().empty()) {
       any_globals = true;
-      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
+      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r));
     }
   }
 
@@ -353,7 +573,7 @@ Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
                               " in the target schema; one array name has one value type "
                               "(cast the values)");
       }
-      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, "array '" + name + "'"));
+      LND_RETURN_NOT_OK(plan.attrs.Add(nd.attributes(), r, &name));
       plan.per_row[r] = &nd;
     }
     if (!row.attributes().empty()) {
@@ -362,7 +582,7 @@ Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
             "row " + std::to_string(r) + " has global attributes but the target schema has no " +
             std::string(kGlobalAttributesField) + " column; extend the schema first");
       }
-      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r, "the global attributes"));
+      LND_RETURN_NOT_OK(globals.Add(row.attributes(), r));
     }
   }
   std::vector<FieldPtr> fields;
