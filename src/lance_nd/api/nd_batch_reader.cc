@@ -108,6 +108,10 @@ Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
       LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), local, /*all=*/false));
       return true;
     }
+    for (std::uint64_t& r : rows) r -= start;
+    LND_ASSIGN_OR_RETURN(auto taker,
+                         table::FragmentTaker::Open(ds_, fragment, OutputScanOptions()));
+    taker_.emplace(std::move(taker));
     take_ = std::move(rows);
     take_pos_ = 0;
   }
@@ -115,7 +119,7 @@ Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
   if (options_.limit) n = std::min<std::size_t>(n, *options_.limit - returned_);
   const std::span<const std::uint64_t> chunk(take_.data() + take_pos_, n);
   take_pos_ += n;
-  LND_ASSIGN_OR_RETURN(auto batch, table::TakeRows(ds_, chunk, OutputScanOptions()));
+  LND_ASSIGN_OR_RETURN(auto batch, taker_->Take(chunk));
   LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), {}, /*all=*/true));
   return true;
 }

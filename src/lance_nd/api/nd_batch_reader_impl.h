@@ -39,7 +39,8 @@ struct NdBatchReader::Impl {
   Result<bool> DecodeNextScanned();
   /// \brief Decode the next selected rows into `ready_`; false at the end. A fragment where
   /// many rows pass is read whole (sequential reads are far cheaper than taking most rows one
-  /// by one); from one where few pass, the rows are taken by index, batch_rows at a time.
+  /// by one); from one where few pass, the rows are taken by index, batch_rows at a time, with
+  /// the fragment opened once for all its takes.
   Result<bool> DecodeNextSelected();
   /// \brief The selected logical rows of fragment `frag_` (advancing the selector).
   Result<std::vector<std::uint64_t>> SelectedRowsOfFragment(std::uint64_t end);
@@ -57,8 +58,9 @@ struct NdBatchReader::Impl {
   std::size_t frag_ = 0;                 // next fragment of a filtered scan
   std::uint64_t frag_start_ = 0;         // its first logical row
   std::vector<std::uint64_t> selected_;  // selected rows read ahead of frag_
-  std::vector<std::uint64_t> take_;      // rows still to take from the current fragment
+  std::vector<std::uint64_t> take_;      // rows still to take (fragment-local logical indices)
   std::size_t take_pos_ = 0;
+  std::optional<table::FragmentTaker> taker_;  // the fragment take_ is taken from
   std::deque<nd::NdRecordBatch> ready_;
   std::uint64_t returned_ = 0;  // rows given out or queued
   bool done_ = false;
