@@ -56,6 +56,12 @@ class LANCE_ND_EXPORT RowDecoder {
   /// encoding: column 'c' row r: ..." for data that breaks the per-row rules.
   Result<NdRecordBatch> DecodeRow(const array::RecordBatch& batch, int64_t row) const;
 
+  /// \brief The checks DecodeRow makes of the whole batch (its columns against this decoder's
+  /// schema), made once for many rows decoded with DecodeCheckedRow.
+  Status CheckBatch(const array::RecordBatch& batch) const;
+  /// \brief DecodeRow of a batch that passed CheckBatch (the row is still range-checked).
+  Result<NdRecordBatch> DecodeCheckedRow(const array::RecordBatch& batch, int64_t row) const;
+
   /// \brief Validate `batch` fully (array::Validate; errors become Corrupt), then decode every
   /// row in order.
   Result<std::vector<NdRecordBatch>> DecodeAll(const array::RecordBatch& batch) const;
@@ -70,10 +76,9 @@ class LANCE_ND_EXPORT RowDecoder {
 
   RowDecoder() = default;
 
-  Status CheckBatch(const array::RecordBatch& batch) const;
-
   array::SchemaPtr schema_;
   array::Metadata logical_metadata_;
+  array::SchemaPtr all_variables_;  // the logical schema of a row holding every variable
   std::vector<Column> columns_;
   int global_column_ = -1;
   std::vector<array::FieldPtr> global_fields_;

@@ -67,6 +67,29 @@ class LANCE_ND_EXPORT TableBatchReader {
   std::unique_ptr<internal::FragmentCursor> cursor_;
 };
 
+/// \brief Rows of one fragment taken by their logical index within it (0..num_rows()-1, deleted
+/// rows skipped), as many takes as wanted: the fragment's data files are opened and their
+/// footers read once for all of them.
+class LANCE_ND_EXPORT FragmentTaker {
+ public:
+  /// \brief `f` must outlive the taker (a fragment of `ds`, kept alive by the caller).
+  static Result<FragmentTaker> Open(const Dataset& ds, const Fragment& f,
+                                    const TableScanOptions& o = {});
+  FragmentTaker(FragmentTaker&&) noexcept;
+  FragmentTaker& operator=(FragmentTaker&&) noexcept;
+  ~FragmentTaker();
+
+  /// \brief The rows at logical indices `rows` of the fragment, in the order given (repeats
+  /// allowed); an index >= the fragment's live rows is InvalidArgument.
+  Result<array::RecordBatchPtr> Take(std::span<const std::uint64_t> rows) const;
+
+ private:
+  FragmentTaker(std::shared_ptr<const internal::ScanPlan> plan,
+                std::unique_ptr<internal::FragmentCursor> cursor);
+  std::shared_ptr<const internal::ScanPlan> plan_;
+  std::unique_ptr<internal::FragmentCursor> cursor_;
+};
+
 /// \brief The schema a scan with `o` returns (projection applied, "_rowid" / "_rowaddr" appended).
 LANCE_ND_EXPORT Result<array::SchemaPtr> ScanSchema(const Dataset& ds,
                                                     const TableScanOptions& o = {});

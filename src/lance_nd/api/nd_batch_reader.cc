@@ -92,9 +92,8 @@ Result<std::vector<std::uint64_t>> NdBatchReader::Impl::SelectedRowsOfFragment(s
 }
 
 Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
-  while (take_pos_ >= take_.size()) {
-    const auto& fragments = ds_.fragments();
-    if (frag_ >= fragments.size()) return false;
+  const auto& fragments = ds_.fragments();
+  while (frag_ < fragments.size()) {
     const table::Fragment& fragment = fragments[frag_++];
     const std::uint64_t start = frag_start_;
     frag_start_ += fragment.num_rows();
@@ -108,22 +107,28 @@ Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
       LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), local, /*all=*/false));
       return true;
     }
-    take_ = std::move(rows);
-    take_pos_ = 0;
+    LND_RETURN_NOT_OK(TakeAndDecode(fragment, start, std::move(rows)));
+    return true;
   }
-  std::size_t n = std::min(take_.size() - take_pos_, static_cast<std::size_t>(options_.batch_rows));
-  if (options_.limit) n = std::min<std::size_t>(n, *options_.limit - returned_);
-  const std::span<const std::uint64_t> chunk(take_.data() + take_pos_, n);
-  take_pos_ += n;
-  LND_ASSIGN_OR_RETURN(auto batch, table::TakeRows(ds_, chunk, OutputScanOptions()));
-  LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), {}, /*all=*/true));
-  return true;
+  return false;
+}
+
+Status NdBatchReader::Impl::TakeAndDecode(const table::Fragment& fragment, std::uint64_t start,
+                                          std::vector<std::uint64_t> rows) {
+  if (options_.limit) rows.resize(std::min<std::size_t>(rows.size(), *options_.limit - returned_));
+  for (std::uint64_t& r : rows) r -= start;
+  // One take of all the rows: each page is read once, and where the rows are spread over most
+  // of a page it is decoded whole once instead of in parts per batch.
+  LND_ASSIGN_OR_RETURN(auto taker, table::FragmentTaker::Open(ds_, fragment, OutputScanOptions()));
+  LND_ASSIGN_OR_RETURN(auto batch, taker.Take(rows));
+  return DecodeInto(*WithoutRowAddress(batch), {}, /*all=*/true);
 }
 
 Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
                                        const std::vector<std::int64_t>& rows, bool all) {
   std::uint64_t n = all ? static_cast<std::uint64_t>(batch.num_rows()) : rows.size();
   if (options_.limit) n = std::min(n, *options_.limit - returned_);
+  if (n > 0) LND_RETURN_NOT_OK(decoder_->CheckBatch(batch));  // once, not per row
   std::vector<std::optional<nd::NdRecordBatch>> decoded(n);
   std::vector<Status> errors(n);
   const int threads = std::max(1, options_.decode_threads);
@@ -132,7 +137,7 @@ Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
   ParallelRanges(n, grain, threads, [&](std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t i = begin; i < end; ++i) {
       const std::int64_t row = all ? static_cast<std::int64_t>(i) : rows[i];
-      auto one = decoder_->DecodeRow(batch, row);
+      auto one = decoder_->DecodeCheckedRow(batch, row);
       if (one.ok()) {
         decoded[i].emplace(std::move(*one));
       } else {

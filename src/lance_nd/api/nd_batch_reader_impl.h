@@ -39,8 +39,13 @@ struct NdBatchReader::Impl {
   Result<bool> DecodeNextScanned();
   /// \brief Decode the next selected rows into `ready_`; false at the end. A fragment where
   /// many rows pass is read whole (sequential reads are far cheaper than taking most rows one
-  /// by one); from one where few pass, the rows are taken by index, batch_rows at a time.
+  /// by one); from one where few pass, the rows are taken by index in one take. Either way
+  /// the fragment's selected rows (up to the limit) are decoded at once.
   Result<bool> DecodeNextSelected();
+  /// \brief Take `rows` (logical, table-wide) of `fragment` (first logical row `start`), up to
+  /// the remaining limit, in one take, and decode them into `ready_`.
+  Status TakeAndDecode(const table::Fragment& fragment, std::uint64_t start,
+                       std::vector<std::uint64_t> rows);
   /// \brief The selected logical rows of fragment `frag_` (advancing the selector).
   Result<std::vector<std::uint64_t>> SelectedRowsOfFragment(std::uint64_t end);
   /// \brief Decode `rows` of `batch` (all rows when empty and `all`), up to the remaining
@@ -57,8 +62,6 @@ struct NdBatchReader::Impl {
   std::size_t frag_ = 0;                 // next fragment of a filtered scan
   std::uint64_t frag_start_ = 0;         // its first logical row
   std::vector<std::uint64_t> selected_;  // selected rows read ahead of frag_
-  std::vector<std::uint64_t> take_;      // rows still to take from the current fragment
-  std::size_t take_pos_ = 0;
   std::deque<nd::NdRecordBatch> ready_;
   std::uint64_t returned_ = 0;  // rows given out or queued
   bool done_ = false;

@@ -26,8 +26,8 @@ TEST(ResolveLocation, MemoryUrisNameOneProcessWideTable) {
   LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(uri));
   EXPECT_EQ(t.dataset().CountRows(), 1u);
   EXPECT_EQ(ResolveLocation(uri).file_system(), t.location().file_system());
-  EXPECT_EQ(ResolveLocation("/tmp/x/").root(), "/tmp/x");
-  EXPECT_EQ(ResolveLocation("file:///tmp/x").root(), "/tmp/x");
+  EXPECT_EQ(ResolveLocation("/data/x/").root(), "/data/x");
+  EXPECT_EQ(ResolveLocation("file:///data/x").root(), "/data/x");
   auto fs = io::MakeMemoryFileSystem();
   EXPECT_EQ(ResolveLocation("a/b", fs).file_system(), fs);
   // A write with its own file system puts the table there.

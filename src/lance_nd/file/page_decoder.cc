@@ -112,6 +112,15 @@ std::uint64_t BulkValueBits(const pb::MiniBlockLayout& l) {
 
 namespace {
 
+// The page's dictionary: the one the caller decoded already, else decoded from buffers[2].
+Result<std::shared_ptr<const DataBlock>> DecodeDictionary(const pb::MiniBlockLayout& l,
+                                                          const PageInput& in) {
+  if (in.dictionary) return in.dictionary;
+  LND_ASSIGN_OR_RETURN(
+      DataBlock d, encoding::DecodeBlock(l.dictionary(), in.buffers[2], l.num_dictionary_items()));
+  return std::make_shared<const DataBlock>(std::move(d));
+}
+
 // A mini-block page decoded chunk by chunk: Start checks the layout and buffers, then each
 // chunk appends its levels and values to the page, and Finish checks the totals.
 class MiniBlockDecoder {
@@ -143,7 +152,7 @@ class MiniBlockDecoder {
   BufferPtr meta_, data_;
   std::uint64_t num_items_ = 0;
   std::vector<encoding::MiniBlockChunk> chunks_;  // validated by ParseChunkTable
-  std::optional<DataBlock> dictionary_;
+  std::shared_ptr<const DataBlock> dictionary_;
   std::uint64_t seen_ = 0;  // values in the chunks so far
   std::vector<std::uint64_t> sizes_;
   std::vector<BufferPtr> value_bufs_;
@@ -177,7 +186,7 @@ Status MiniBlockDecoder::Start() {
   }
   meta_ = in_.buffers[0];
   data_ = in_.buffers[1];
-  num_items_ = l_.num_items();
+  num_items_ = in_.num_items.value_or(l_.num_items());
   LND_ASSIGN_OR_RETURN_CTX(
       chunks_,
       encoding::ParseChunkTable(
@@ -185,9 +194,7 @@ Status MiniBlockDecoder::Start() {
           num_items_, static_cast<std::uint64_t>(data_->size())),
       where_);
   if (l_.has_dictionary()) {
-    LND_ASSIGN_OR_RETURN(DataBlock d, encoding::DecodeBlock(l_.dictionary(), in_.buffers[2],
-                                                            l_.num_dictionary_items()));
-    dictionary_ = std::move(d);
+    LND_ASSIGN_OR_RETURN(dictionary_, DecodeDictionary(l_, in_));
   }
   sizes_.resize(l_.num_buffers());
   // Hints only (num_items is untrusted): bounded by what the chunk bytes could hold.

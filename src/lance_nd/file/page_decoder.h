@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,12 @@ struct PageInput {
   std::uint8_t* values_into = nullptr;
   std::uint64_t values_into_bytes = 0;
   std::shared_ptr<const void> values_into_owner;
+  /// Mini-block only: the item count of the chunks in buffers[0] when they are a run of the
+  /// page's chunks (a take's part, take_pages.h) rather than all of them (the layout's count).
+  std::optional<std::uint64_t> num_items;
+  /// Mini-block only: the page's dictionary, already decoded (shared by the parts of a take);
+  /// when set, buffers[2] is not decoded again.
+  std::shared_ptr<const DataBlock> dictionary;
 };
 
 Result<DecodedPage> DecodePage(const PageInput& in);

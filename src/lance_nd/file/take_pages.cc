@@ -201,20 +201,26 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   for (const auto& [a, b] : *spans) bytes += off[b + 1] - off[a];
   if (bytes * kMaxShareDen > dr.size * kMaxShareNum) return Parts{};
 
+  // The dictionary is read and decoded once for all parts.
   BufferPtr dictionary;
+  std::shared_ptr<const DataBlock> decoded_dictionary;
   if (l.has_dictionary()) {
     const BufferRange& br = meta.buffers[2];
     LND_ASSIGN_OR_RETURN(dictionary, Read(file, br.position, br.size, where + " dictionary"));
+    auto d = encoding::DecodeBlock(l.dictionary(), dictionary, l.num_dictionary_items());
+    if (!d.ok()) return Parts{};  // the whole page's decoding reports it
+    decoded_dictionary = std::make_shared<const DataBlock>(std::move(d).value());
   }
   std::vector<PagePart> parts;
+  parts.reserve(spans->size());
   for (const auto& [a, b] : *spans) {
     const std::string pw = where + " chunks " + std::to_string(a) + ".." + std::to_string(b);
-    pb::PageLayout layout = meta.layout;
     std::uint64_t items = 0;
     for (std::uint64_t c = a; c <= b; ++c) items += vals[c];
-    layout.mutable_mini_block_layout()->set_num_items(items);
     PageInput in;
-    in.layout = &layout;
+    in.layout = &meta.layout;
+    in.num_items = items;
+    in.dictionary = decoded_dictionary;
     in.num_rows = first_row[b + 1] - first_row[a];
     in.is_v2_2 = is_v2_2;
     in.where = pw;

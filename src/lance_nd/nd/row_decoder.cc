@@ -17,8 +17,16 @@ using array::ArrayPtr;
 using array::FieldPtr;
 using array::TypeId;
 
-std::string Where(const std::string& column, int64_t row) {
-  return "column '" + column + "' row " + std::to_string(row) + ": ";
+/// The "column 'c' row r: " prefix of a row's messages, built only when a message is.
+struct Where {
+  std::string_view column;
+  int64_t row = 0;
+  std::string str() const {
+    return "column '" + std::string(column) + "' row " + std::to_string(row) + ": ";
+  }
+};
+std::string operator+(const Where& where, std::string_view text) {
+  return where.str() + std::string(text);
 }
 
 /// Bytes of every buffer of `array` and its descendants (shared buffers count once per use).
@@ -59,7 +67,7 @@ Status CheckRowsBacked(const array::RecordBatch& batch) {
 
 /// The child slot range [begin, end) of list slot `slot`, checked against the child length.
 Result<std::pair<int64_t, int64_t>> ListRange(const ArrayData& list, int64_t slot,
-                                              const std::string& where, std::string_view what) {
+                                              const Where& where, std::string_view what) {
   if (list.IsNull(slot)) {
     return InvalidEncoding(where + std::string(what) +
                            " is null in a non-null row; it must be a list");
@@ -80,7 +88,7 @@ Result<std::pair<int64_t, int64_t>> ListRange(const ArrayData& list, int64_t slo
 
 /// The non-null children of struct slot `slot` as attributes (none when the slot is null).
 Result<Attributes> DecodeAttributes(const ArrayData& attrs, const std::vector<FieldPtr>& fields,
-                                    int64_t slot, const std::string& where) {
+                                    int64_t slot, const Where& where) {
   Attributes out;
   if (attrs.IsNull(slot)) return out;
   if (attrs.children.size() != fields.size()) {
@@ -155,6 +163,7 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
   for (const auto& [k, v] : schema->metadata().entries()) {
     if (!IsTableMetadataKey(k)) decoder.logical_metadata_.Set(k, v);
   }
+  decoder.all_variables_ = array::MakeSchema(decoder.Variables(), decoder.logical_metadata_);
   decoder.schema_ = std::move(schema);
   return decoder;
 }
@@ -194,6 +203,15 @@ Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int
                            std::to_string(batch.num_rows()) + " rows");
   }
   LND_RETURN_NOT_OK(CheckBatch(batch));
+  return DecodeCheckedRow(batch, row);
+}
+
+Result<NdRecordBatch> RowDecoder::DecodeCheckedRow(const array::RecordBatch& batch,
+                                                   int64_t row) const {
+  if (row < 0 || row >= batch.num_rows()) {
+    return InvalidArgument("row " + std::to_string(row) + " is out of range; the batch has " +
+                           std::to_string(batch.num_rows()) + " rows");
+  }
   std::vector<FieldPtr> fields;
   std::vector<NdArrowArray> arrays;
   std::vector<std::string> names;
@@ -201,7 +219,7 @@ Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int
     const ArrayData& column = *batch.column(c.index);
     if (column.IsNull(row)) continue;
     const std::string& name = c.logical->name();
-    const std::string where = Where(name, row);
+    const Where where{name, row};
     const int64_t slot = column.offset + row;
     const std::size_t expected_children = c.has_attrs_child ? 4 : 3;
     if (column.children.size() != expected_children) {
@@ -266,13 +284,16 @@ Result<NdRecordBatch> RowDecoder::DecodeRow(const array::RecordBatch& batch, int
   Attributes globals;
   if (global_column_ >= 0) {
     const ArrayData& column = *batch.column(global_column_);
-    const std::string where = Where(std::string(kGlobalAttributesField), row);
+    const Where where{kGlobalAttributesField, row};
     if (!column.IsNull(row)) {
       LND_ASSIGN_OR_RETURN(globals, DecodeAttributes(column, global_fields_, row, where));
     }
   }
-  auto out = NdRecordBatch::MakeInferred(array::MakeSchema(std::move(fields), logical_metadata_),
-                                         std::move(arrays), std::move(globals));
+  // A row holding every variable shares one schema; others get their own.
+  array::SchemaPtr schema = fields.size() == columns_.size()
+                                ? all_variables_
+                                : array::MakeSchema(std::move(fields), logical_metadata_);
+  auto out = NdRecordBatch::MakeInferred(std::move(schema), std::move(arrays), std::move(globals));
   if (!out.ok()) {
     return InvalidEncoding("row " + std::to_string(row) + ": " +
                            std::string(out.status().message()));
@@ -290,7 +311,7 @@ Result<std::vector<NdRecordBatch>> RowDecoder::DecodeAll(const array::RecordBatc
   std::vector<NdRecordBatch> out;
   out.reserve(static_cast<std::size_t>(batch.num_rows()));
   for (int64_t r = 0; r < batch.num_rows(); ++r) {
-    LND_ASSIGN_OR_RETURN(NdRecordBatch row, DecodeRow(batch, r));
+    LND_ASSIGN_OR_RETURN(NdRecordBatch row, DecodeCheckedRow(batch, r));
     out.push_back(std::move(row));
   }
   return out;

@@ -123,6 +123,45 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   return std::optional<DictionaryEncoded>(std::move(out));
 }
 
+namespace {
+
+// Variable-width items gathered by index straight into the result's buffers (offsets of the
+// dictionary's width, from 0); indices and offsets are validated and `total` bytes fit them.
+template <typename Index, typename Offset>
+DataBlock GatherVariableItems(const DataBlock& dictionary, const DataBlock& indices,
+                              std::uint64_t total) {
+  const std::uint64_t n = indices.num_values;
+  const std::uint8_t* in = indices.data->data();
+  const std::uint8_t* item_offsets = dictionary.offsets->data();
+  const std::uint8_t* items = dictionary.data ? dictionary.data->data() : nullptr;
+  std::uint8_t* offsets = nullptr;
+  BufferPtr offsets_buffer = detail::Allocate((n + 1) * sizeof(Offset), &offsets);
+  std::uint8_t* data = nullptr;
+  BufferPtr data_buffer = detail::Allocate(total, &data);
+  Offset pos = 0;
+  StoreLE<Offset>(offsets, pos);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::uint64_t>(LoadLE<Index>(in + i * sizeof(Index)));
+    const Offset b = LoadLE<Offset>(item_offsets + k * sizeof(Offset));
+    const Offset len = LoadLE<Offset>(item_offsets + (k + 1) * sizeof(Offset)) - b;
+    if (len > 0) std::memcpy(data + pos, items + b, len);
+    pos = static_cast<Offset>(pos + len);
+    StoreLE<Offset>(offsets + (i + 1) * sizeof(Offset), pos);
+  }
+  return DataBlock::Variable(dictionary.bits_per_offset, n, std::move(offsets_buffer),
+                             std::move(data_buffer));
+}
+
+template <typename Index>
+DataBlock GatherVariableItems(const DataBlock& dictionary, const DataBlock& indices,
+                              std::uint64_t total) {
+  return dictionary.bits_per_offset == 64
+             ? GatherVariableItems<Index, std::uint64_t>(dictionary, indices, total)
+             : GatherVariableItems<Index, std::uint32_t>(dictionary, indices, total);
+}
+
+}  // namespace
+
 Result<DataBlock> GatherDictionary(const DataBlock& dictionary, const DataBlock& indices) {
   constexpr std::string_view kName = "dictionary";
   if (indices.kind != DataBlock::Kind::kFixedWidth ||
@@ -186,16 +225,16 @@ Result<DataBlock> GatherDictionary(const DataBlock& dictionary, const DataBlock&
       return Corrupt(kName, n, " indices materialise ", total, " bytes, more than ",
                      dictionary.bits_per_offset, "-bit offsets can address");
     }
-    detail::VariableBuilder out(dictionary.bits_per_offset);
-    out.Reserve(n, total);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const std::uint64_t k = index_at(i);
-      const std::uint64_t b = detail::OffsetAt(dictionary, k);
-      out.Append(dictionary.data->data() + b, detail::OffsetAt(dictionary, k + 1) - b);
+    switch (iw) {
+      case 1:
+        return GatherVariableItems<std::uint8_t>(dictionary, indices, total);
+      case 2:
+        return GatherVariableItems<std::uint16_t>(dictionary, indices, total);
+      case 4:
+        return GatherVariableItems<std::uint32_t>(dictionary, indices, total);
+      default:
+        return GatherVariableItems<std::uint64_t>(dictionary, indices, total);
     }
-    auto r = out.Finish();
-    if (!r.ok()) return Corrupt(kName, "materialised values exceed 32-bit offsets");
-    return r;
   }
   return Status::NotImplemented("dictionary: constant or all-null dictionaries are not supported");
 }

@@ -73,6 +73,40 @@ Result<array::RecordBatchPtr> ReadFragment(const Dataset& ds, const Fragment& f,
   return internal::ReadSelection(*plan, *cursor, sel);
 }
 
+FragmentTaker::FragmentTaker(std::shared_ptr<const internal::ScanPlan> plan,
+                             std::unique_ptr<internal::FragmentCursor> cursor)
+    : plan_(std::move(plan)), cursor_(std::move(cursor)) {}
+FragmentTaker::FragmentTaker(FragmentTaker&&) noexcept = default;
+FragmentTaker& FragmentTaker::operator=(FragmentTaker&&) noexcept = default;
+FragmentTaker::~FragmentTaker() = default;
+
+Result<FragmentTaker> FragmentTaker::Open(const Dataset& ds, const Fragment& f,
+                                          const TableScanOptions& o) {
+  LND_ASSIGN_OR_RETURN(auto plan, internal::MakeScanPlan(ds, o));
+  LND_ASSIGN_OR_RETURN(auto cursor, internal::OpenFragment(ds, *plan, f));
+  if (cursor->live_rows() != f.num_rows()) {
+    return Status::Corrupt("fragment " + std::to_string(f.id) + " holds " +
+                           std::to_string(cursor->live_rows()) +
+                           " live rows but the manifest counts " + std::to_string(f.num_rows()));
+  }
+  return FragmentTaker(std::move(plan), std::move(cursor));
+}
+
+Result<array::RecordBatchPtr> FragmentTaker::Take(std::span<const std::uint64_t> rows) const {
+  internal::RowSelection sel;
+  sel.offsets.reserve(rows.size());
+  for (std::uint64_t r : rows) {
+    if (r >= cursor_->live_rows()) {
+      return Status::InvalidArgument("FragmentTaker: row " + std::to_string(r) +
+                                     " is out of range; fragment " +
+                                     std::to_string(cursor_->fragment->id) + " has " +
+                                     std::to_string(cursor_->live_rows()) + " rows");
+    }
+    sel.offsets.push_back(cursor_->PhysicalOffset(r));
+  }
+  return internal::ReadSelection(*plan_, *cursor_, sel);
+}
+
 Result<array::RecordBatchPtr> TakeRows(const Dataset& ds, std::span<const std::uint64_t> rows,
                                        const TableScanOptions& o) {
   LND_ASSIGN_OR_RETURN(auto plan, internal::MakeScanPlan(ds, o));

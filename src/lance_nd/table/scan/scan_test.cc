@@ -200,6 +200,37 @@ TEST_F(ScanTest, TakeRowsByLogicalIndex) {
                    "row 5 is out of range; the table has 5 rows");
 }
 
+TEST_F(ScanTest, FragmentTakerTakesManyTimesByLocalIndex) {
+  DeletionFile df =
+      WriteDeletionFile(TableLocation(fs_, "/t"), 0, 1, DeletionVector({0, 2})).value();
+  MakeTable(df);
+  Dataset ds = Open();  // live: id 1, 3 | 20, 21, 22
+  TableScanOptions o;
+  o.projection = {"id"};
+  o.with_row_address = true;
+  LND_ASSERT_OK_AND_ASSIGN(FragmentTaker first, FragmentTaker::Open(ds, ds.fragments()[0], o));
+  LND_ASSERT_OK_AND_ASSIGN(FragmentTaker second, FragmentTaker::Open(ds, ds.fragments()[1], o));
+  const auto ids = [](const array::RecordBatch& b) {
+    std::vector<std::int64_t> out;
+    for (std::int64_t r = 0; r < b.num_rows(); ++r) {
+      out.push_back(b.column(0)->values<std::int64_t>()[r]);
+    }
+    return out;
+  };
+  const std::uint64_t a[] = {1, 0, 1};
+  LND_ASSERT_OK_AND_ASSIGN(auto b1, first.Take(a));
+  EXPECT_EQ(ids(*b1), (std::vector<std::int64_t>{3, 1, 3}));
+  EXPECT_EQ(b1->column(1)->values<std::uint64_t>()[0], 3u);  // physical offset 3
+  const std::uint64_t c[] = {2, 0};
+  LND_ASSERT_OK_AND_ASSIGN(auto b2, second.Take(c));
+  EXPECT_EQ(ids(*b2), (std::vector<std::int64_t>{22, 20}));
+  LND_ASSERT_OK_AND_ASSIGN(auto b3, second.Take(std::span<const std::uint64_t>()));
+  EXPECT_EQ(b3->num_rows(), 0);
+  const std::uint64_t bad[] = {2};
+  LND_EXPECT_ERROR(first.Take(bad), StatusCode::kInvalidArgument,
+                   "row 2 is out of range; fragment 0 has 2 rows");
+}
+
 TEST_F(ScanTest, ProjectionByNameAndPath) {
   MakeTable();
   Dataset ds = Open();
