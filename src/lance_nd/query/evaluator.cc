@@ -58,10 +58,31 @@ bool IsLiteral(const BoundNode& n) { return n.expr->kind == ExprKind::kLiteral; 
 
 class Evaluator {
  public:
+  // An AND / OR chain (the parser builds it left-deep) is folded in a loop, so a chain of
+  // thousands of terms costs no stack depth.
+  Result<ColumnPtr> EvalChain(const BoundNode& node) {
+    const BinaryOp op = node.expr->op;
+    std::vector<const BoundNode*> rights;
+    const BoundNode* left = &node;
+    while (left->expr->kind == ExprKind::kBinary && left->expr->op == op) {
+      rights.push_back(left->args[1].get());
+      left = left->args[0].get();
+    }
+    LND_ASSIGN_OR_RETURN(ColumnPtr acc, Eval(*left));
+    for (auto it = rights.rbegin(); it != rights.rend(); ++it) {
+      LND_ASSIGN_OR_RETURN(ColumnPtr right, Eval(**it));
+      acc = op == BinaryOp::kAnd ? AndColumns(*acc, *right) : OrColumns(*acc, *right);
+    }
+    return acc;
+  }
+
   explicit Evaluator(const array::RecordBatch& batch) : batch_(batch), n_(batch.num_rows()) {}
 
   Result<ColumnPtr> Eval(const BoundNode& node) {
     const Expr& e = *node.expr;
+    if (e.kind == ExprKind::kBinary && (e.op == BinaryOp::kAnd || e.op == BinaryOp::kOr)) {
+      return EvalChain(node);
+    }
     std::vector<ColumnPtr> a;
     for (const auto& arg : node.args) {
       LND_ASSIGN_OR_RETURN(ColumnPtr c, Eval(*arg));
