@@ -136,9 +136,17 @@ TEST(FilterBind, EmptyBatch) {
   EXPECT_TRUE(rows->empty());
 }
 
+// Printing and comparing trees still recurse; sanitizer builds have frames several times larger,
+// so they check a shorter chain.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kChainTerms = 600;
+#else
+constexpr int kChainTerms = 3000;
+#endif
+
 TEST(FilterBind, LongOrChainEvaluates) {
   std::string sql = "Depth = 0";
-  for (int i = 1; i < 3000; ++i) sql += " OR Depth = " + std::to_string(i);
+  for (int i = 1; i < kChainTerms; ++i) sql += " OR Depth = " + std::to_string(i);
   auto schema = array::MakeSchema({MakeField("Depth", array::Int64())});
   const array::RecordBatch batch(
       schema, 3,
