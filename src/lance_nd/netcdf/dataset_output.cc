@@ -111,6 +111,7 @@ Result<DatasetOutput::Variable*> DatasetOutput::Define(const std::string& name,
       }
       dimids.push_back(it->second.dimid);
       var.char_len = it->second.size;
+      var.has_char_dim = true;
     }
   } else if (IsText(type)) {
     var.type = NC_STRING;
@@ -183,7 +184,7 @@ Status DatasetOutput::Put(const std::string& name, const nd::NdArrowArray& array
     start.push_back(o == offsets.end() ? 0 : o->second);
     count.push_back(d.size);
   }
-  if (var->type == NC_CHAR && !array.dimensions().is_scalar()) {
+  if (var->has_char_dim) {
     start.push_back(0);
     count.push_back(var->char_len);
   }

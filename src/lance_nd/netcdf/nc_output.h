@@ -42,6 +42,7 @@ class DatasetOutput {
     nc_type type = NC_NAT;
     std::vector<std::string> dims;  // the nd array's dimensions (no char dimension)
     std::size_t char_len = 0;       // NC_CHAR: the length of the character dimension
+    bool has_char_dim = false;      // NC_CHAR but not a char scalar
   };
   struct DimDef {
     int dimid = -1;
