@@ -125,9 +125,8 @@ INSTANTIATE_TEST_SUITE_P(Files, FerretRoundTrip,
                          ::testing::Values("coads_climatology.cdf", "esku_heat_budget.cdf",
                                            "etopo60.cdf", "levitus_climatology.cdf",
                                            "monthly_navy_winds.cdf", "ocean_atlas_subset.nc"),
-                         [](const auto& info) {
-                           std::string name = info.param.substr(0, info.param.find('.'));
-                           return name;
+                         [](const ::testing::TestParamInfo<std::string>& file) {
+                           return file.param.substr(0, file.param.find('.'));
                          });
 
 TEST(CoadsRoundTrip, OneTimeStepPerChunk) {

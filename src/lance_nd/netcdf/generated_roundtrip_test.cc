@@ -41,28 +41,29 @@ struct Generated {
   std::string char_dim;      // "" when there is none
 };
 
-// Random numbers 0..9 so that fill and missing values (also 0..9) occur in the data.
-std::vector<unsigned char> SmallNumbers(Rng& rng, nc_type type, std::size_t n) {
+// The value `v` of `type` as bytes (floats as v / 4 and v / 8, exact).
+std::vector<unsigned char> NumberOf(nc_type type, int v) {
   std::size_t width = 0;
   nc_inq_type(NC_GLOBAL, type, nullptr, &width);
-  std::vector<unsigned char> out(n * width);
+  std::vector<unsigned char> out(width, 0);
+  if (type == NC_FLOAT) {
+    const float f = static_cast<float>(v) / 4;
+    std::memcpy(out.data(), &f, 4);
+  } else if (type == NC_DOUBLE) {
+    const double d = v / 8.0;
+    std::memcpy(out.data(), &d, 8);
+  } else {
+    out[0] = static_cast<unsigned char>(v);  // little-endian integers
+  }
+  return out;
+}
+
+// Random numbers 0..9, so that fill and missing values (also 0..9) occur in the data.
+std::vector<unsigned char> SmallNumbers(Rng& rng, nc_type type, std::size_t n) {
+  std::vector<unsigned char> out;
   for (std::size_t i = 0; i < n; ++i) {
-    const int v = static_cast<int>(rng() % 10);
-    unsigned char* p = out.data() + i * width;
-    switch (type) {
-      case NC_FLOAT: {
-        const float f = static_cast<float>(v) / 4;
-        std::memcpy(p, &f, 4);
-        break;
-      }
-      case NC_DOUBLE: {
-        const double d = v / 8.0;
-        std::memcpy(p, &d, 8);
-        break;
-      }
-      default:
-        p[0] = static_cast<unsigned char>(v);  // little-endian integers
-    }
+    const auto one = NumberOf(type, static_cast<int>(rng() % 10));
+    out.insert(out.end(), one.begin(), one.end());
   }
   return out;
 }
@@ -110,10 +111,20 @@ void AddVariable(Rng& rng, int ncid, int index, bool nc4, const Generated& g,
   const std::string units = RandomText(rng, 6);
   NC_OK(nc_put_att_text(ncid, varid, "units", units.size(), units.data()));
   if (type != NC_CHAR && type != NC_STRING) {
-    const auto fill = SmallNumbers(rng, type, 1);
-    if (rng() % 2 == 0) NC_OK(nc_put_att(ncid, varid, "_FillValue", type, 1, fill.data()));
+    // A null comes back as the _FillValue, else as the first missing_value (docs/netcdf.md):
+    // a second missing value that occurs in the data, or a first one that differs from the
+    // fill value, would not round-trip, so the second entry (11) never occurs in the data and
+    // the first equals the fill value when there is one. (Nulls from a second entry that does
+    // occur are checked by netcdf4_features_test.)
+    const int fill_value = static_cast<int>(rng() % 10);
+    const bool has_fill = rng() % 2 == 0;
+    if (has_fill) {
+      NC_OK(nc_put_att(ncid, varid, "_FillValue", type, 1, NumberOf(type, fill_value).data()));
+    }
     if (rng() % 3 == 0) {
-      const auto missing = SmallNumbers(rng, type, 2);
+      auto missing = NumberOf(type, has_fill ? fill_value : static_cast<int>(rng() % 10));
+      const auto outside = NumberOf(type, 11);
+      missing.insert(missing.end(), outside.begin(), outside.end());
       NC_OK(nc_put_att(ncid, varid, "missing_value", type, 2, missing.data()));
     }
     const auto range = SmallNumbers(rng, type, 2);
@@ -170,7 +181,9 @@ void MakeFile(std::uint64_t seed, const std::string& path, Generated* g) {
   const std::string title = "seed " + std::to_string(seed);
   NC_OK(nc_put_att_text(ncid, NC_GLOBAL, "title", title.size(), title.data()));
   // Source attributes named like the chunk keys are stored renamed and come back.
-  if (rng() % 2 == 0) NC_OK(nc_put_att_text(ncid, NC_GLOBAL, "id", 3, "src"));
+  if (rng() % 2 == 0) {
+    NC_OK(nc_put_att_text(ncid, NC_GLOBAL, "id", 3, "src"));
+  }
   if (rng() % 2 == 0) {
     const int index = 7;
     NC_OK(nc_put_att_int(ncid, NC_GLOBAL, "chunk_index", NC_INT, 1, &index));

@@ -37,6 +37,7 @@ struct FilePlan {
 Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
   LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(path));
   LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
+  LND_RETURN_NOT_OK(internal::CheckClassicLength(file.id(), path, groups.front()));
   FilePlan plan{path, id, {}, {}, {}};
   for (const NcGroup& group : groups) {
     LND_RETURN_NOT_OK_CTX(internal::ProbeData(group),

