@@ -60,10 +60,16 @@ def ncdump_body(path):
     return out.split("\n", 1)[1]  # the first line names the file
 
 
-def round_trip(tmp, source, table, export_args, name):
-    out = os.path.join(tmp, name + ".nc")
+def round_trip(tmp, source, table, export_args, name, known_loss=None):
+    """`known_loss` = (source line, exported line): a difference docs/netcdf.md states."""
+    out = os.path.join(tmp, name + "_export.nc")
     ok("export", table, out, *export_args)
-    check(ncdump_body(source) == ncdump_body(out), f"{name}: ncdump of the export differs")
+    expected = ncdump_body(source)
+    if known_loss:
+        check(known_loss[0] in expected, f"{name}: {known_loss[0]!r} not in the source")
+        expected = expected.replace(known_loss[0], known_loss[1])
+    got = ncdump_body(out)
+    check(expected == got, f"{name}: ncdump of the export differs:\n{expected}\n---\n{got}")
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -73,7 +79,9 @@ with tempfile.TemporaryDirectory() as tmp:
 
     out = ok("import", table, features, "--id", "feat")
     check(out == "imported 1 file, 3 datasets, 3 rows; version 1\n", f"import output {out!r}")
-    round_trip(tmp, features, table, ["--id", "feat"], "features")
+    # s = 1, 7, 8, 2 with missing_value = 7, 8: both nulls come back as the first, 7.
+    round_trip(tmp, features, table, ["--id", "feat"], "features",
+               (" s = 1, 7, 8, 2 ;", " s = 1, 7, 7, 2 ;"))
     out = ok("cat", table, "--filter", "__global_attrs__.id = 'feat/surface'", "--project", "level")
     check('"feat/surface"' in out, f"cat of the surface group: {out!r}")
 
