@@ -205,5 +205,38 @@ TEST_F(Netcdf4Features, CharDimensionCannotBeSplit) {
   LND_EXPECT_OK(ImportNetcdf(table_, files, options).status());
 }
 
+TEST_F(Netcdf4Features, ProgressIsReportedAfterEachChunkRow) {
+  std::vector<ImportProgress> calls;
+  ImportOptions options;
+  options.id = "feat";
+  options.chunks = {{"time", 1}, {"hour", 2}};
+  options.progress = [&](const ImportProgress& p) { calls.push_back(p); };
+  const std::vector<std::string> files{source_};
+  LND_ASSERT_OK_AND_ASSIGN(ImportResult result, ImportNetcdf(table_, files, options));
+  ASSERT_EQ(calls.size(), result.rows);
+  ASSERT_EQ(result.rows, 4u + 1u + 2u);  // time = 4 -> 4 rows, surface 1, hour = 3 -> 2
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(table_));
+  LND_ASSERT_OK_AND_ASSIGN(std::vector<nd::NdRecordBatch> rows, t.Scan().ReadAll());
+  std::uint64_t values = 0;
+  for (const auto& row : rows) {
+    for (const auto& column : row.columns()) {
+      values += static_cast<std::uint64_t>(column.num_elements());
+    }
+  }
+  EXPECT_EQ(calls.back().values_read, values);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].file, source_);
+    EXPECT_EQ(calls[i].file_count, 1u);
+    if (i > 0) {
+      EXPECT_GE(calls[i].values_read, calls[i - 1].values_read);
+    }
+  }
+  EXPECT_EQ(calls[3].dataset_id, "feat");
+  EXPECT_EQ(calls[3].chunk_index, 3u);
+  EXPECT_EQ(calls[3].chunk_count, 4u);
+  EXPECT_EQ(calls[6].dataset_id, "feat/surface/hourly");
+  EXPECT_EQ(calls[6].chunk_index, 1u);
+}
+
 }  // namespace
 }  // namespace lance_nd::netcdf
