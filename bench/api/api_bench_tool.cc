@@ -6,6 +6,9 @@
 //       (GRID_ROWS 1x90x180 float32 grids, Table::Write).
 //   lance_nd_api_bench_tool ingest DIR ROWS
 //       one timed NdWriter::Create (stats on) + Write + Finish of the rows into a new table.
+//   lance_nd_api_bench_tool ingest-encoded DIR
+//       DIR/filter_rows.arrow read untimed (the batch LanceDB ingests), then one timed
+//       NdWriter::Create (stats on) + WriteEncoded + Finish into a new table.
 //   lance_nd_api_bench_tool filter DIR REPS FILTER PRUNE [BATCH_ROWS]
 //       per rep (after one warm-up): Table::Open + Scanner ReadAll of filter.lance with no
 //       filter, with Filter(FILTER) (and its CountRows: selection without decoding), with
@@ -69,6 +72,26 @@ Status Ingest(const std::string& dir, std::int64_t rows) {
   std::filesystem::remove_all(path);
   const auto start = Clock::now();
   LND_RETURN_NOT_OK(WriteWithNdWriter(path, filter_rows, true));
+  const double s = Seconds(start);
+  LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
+  std::printf("{\"ingest_s\": %.6f, \"rows\": %llu}\n", s,
+              static_cast<unsigned long long>(table.dataset().CountRows()));
+  return Status::OK();
+}
+
+Status IngestEncoded(const std::string& dir) {
+  LND_ASSIGN_OR_RETURN(array::ipc::IpcContents ipc,
+                       array::ipc::ReadIpcFile(dir + "/filter_rows.arrow"));
+  const std::string path = dir + "/ingest_encoded.lance";
+  std::filesystem::remove_all(path);
+  const auto start = Clock::now();
+  WriteOptions options;
+  options.stats = true;
+  LND_ASSIGN_OR_RETURN(NdWriter writer, NdWriter::Create(path, options));
+  for (const array::RecordBatchPtr& batch : ipc.batches) {
+    LND_RETURN_NOT_OK(writer.WriteEncoded(batch));
+  }
+  LND_RETURN_NOT_OK(writer.Finish().status());
   const double s = Seconds(start);
   LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
   std::printf("{\"ingest_s\": %.6f, \"rows\": %llu}\n", s,
@@ -162,6 +185,7 @@ int Main(const std::vector<std::string>& a) {
   Status st = Status::InvalidArgument("bad usage");
   if (a.size() == 4 && a[0] == "gen") st = Gen(a[1], std::stoll(a[2]), std::stoll(a[3]));
   if (a.size() == 3 && a[0] == "ingest") st = Ingest(a[1], std::stoll(a[2]));
+  if (a.size() == 2 && a[0] == "ingest-encoded") st = IngestEncoded(a[1]);
   if ((a.size() == 5 || a.size() == 6) && a[0] == "filter") {
     st = Filter(a[1], std::stoi(a[2]), a[3], a[4], a.size() == 6 ? std::stoll(a[5]) : 0);
   }
@@ -169,6 +193,7 @@ int Main(const std::vector<std::string>& a) {
   if (!st.ok()) {
     std::fprintf(stderr,
                  "%s\nusage: lance_nd_api_bench_tool gen DIR ROWS GRID_ROWS | ingest DIR ROWS | "
+                 "ingest-encoded DIR | "
                  "filter DIR REPS FILTER PRUNE [BATCH_ROWS] | grid DIR REPS\n",
                  st.ToString().c_str());
     return 1;

@@ -12,6 +12,7 @@
 
 #include "lance_nd/api/options.h"
 #include "lance_nd/api/table.h"
+#include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/export.h"
 #include "lance_nd/nd/record_batch.h"
@@ -42,6 +43,14 @@ class LANCE_ND_EXPORT NdWriter {
   /// naming the first error, and nothing is committed.
   Status Write(const nd::NdRecordBatch& row);
   Status Write(std::span<const nd::NdRecordBatch> rows);
+  /// \brief Add rows given in the nd encoding (docs/FORMAT.md §2), for example Arrow data that
+  /// crossed the C Data Interface: nd columns and at most one global-attributes column;
+  /// `__stats__*` columns are ignored (the writer computes its own). The rows are checked as
+  /// readers check them (InvalidArgument naming the column and row). When the batch's columns
+  /// are the table's columns with the table's types (always so for the first batch of a new
+  /// table), the batch is written as given, without building nd record batches; otherwise its
+  /// rows are decoded and written as Write writes rows (casting, schema evolution).
+  Status WriteEncoded(const array::RecordBatchPtr& batch);
   /// \brief Write what is buffered and commit everything as one version (plus, before it, a
   /// schema-extension commit when rows brought new variables or keys, and widening commits under
   /// Casting::kPromote). An empty create is InvalidArgument.

@@ -2,6 +2,8 @@
 // the background and committed once at Finish (write_commit.h).
 #include "lance_nd/api/nd_writer.h"
 
+#include "nd_writer_impl.h"
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -20,7 +22,7 @@
 #include "lance_nd/table/write.h"
 
 namespace lance_nd {
-namespace {
+namespace internal {
 
 // Bytes held by an array's buffers (an estimate: shared buffers are counted whole).
 std::uint64_t BufferBytes(const array::ArrayData& a) {
@@ -36,64 +38,19 @@ std::uint64_t BatchBytes(const array::RecordBatch& batch) {
   return total;
 }
 
+}  // namespace internal
+
+namespace {
+
+using internal::BatchBytes;
+
 std::uint64_t NumValues(const nd::NdRecordBatch& row) {
   std::uint64_t n = 0;
   for (const auto& c : row.columns()) n += static_cast<std::uint64_t>(c.num_elements());
   return n;
 }
 
-// Rows reserved for an open group up front (groups may be larger; they grow past this).
-constexpr std::size_t kReservedRows = 4096;
-
-// One encoded group waiting to be written: its rows (to encode again if the schema grows
-// before it is written) and its batch in the schema of `generation`.
-struct Group {
-  std::vector<nd::NdRecordBatch> rows;
-  array::RecordBatchPtr batch;
-  std::uint64_t generation = 0;
-};
-
 }  // namespace
-
-struct NdWriter::Impl {
-  table::TableLocation location;
-  WriteOptions options;
-  std::optional<table::Dataset> base;  // the latest version when the writer began
-  bool replace = false;                // Overwrite commit (create / overwrite)
-  internal::WriteSchema schema;
-  internal::FragmentSink sink;
-
-  // The table's types for the no-cast check, parsed once per schema (`checked` is its schema).
-  std::optional<api::internal::RowCastCheck> cast_check;
-  array::SchemaPtr checked;
-
-  std::vector<nd::NdRecordBatch> open_group;
-  std::uint64_t open_values = 0;
-  std::vector<Group> buffered;
-  std::uint64_t buffered_bytes = 0;
-  std::uint64_t rows = 0;
-  Status failed;
-  bool done = false;
-
-  Impl(internal::WriterStart start, const WriteOptions& o)
-      : location(start.location),
-        options(o),
-        base(std::move(start.base)),
-        replace(start.replace),
-        schema(std::move(start.schema)),
-        sink(std::move(start.location), std::move(start.table_options), o.write_parallelism) {}
-
-  Status Usable() const;
-  Status Fail(Status st);
-  const api::internal::RowCastCheck& CastCheck();
-  Status WriteRow(const nd::NdRecordBatch& row);
-  Status AddRow(nd::NdRecordBatch row);
-  Status CloseGroup();
-  Result<array::RecordBatchPtr> Encode(std::span<const nd::NdRecordBatch> rows) const;
-  Status FlushFragment();
-  Result<table::Dataset> CommitAll();
-  Status Promote(const std::vector<api::internal::Widening>& widenings);
-};
 
 Status NdWriter::Impl::Usable() const {
   if (!failed.ok()) {
@@ -136,7 +93,7 @@ Status NdWriter::Impl::AddRow(nd::NdRecordBatch row) {
     LND_RETURN_NOT_OK(schema.Extend(std::span(&row, 1)).WithContext("row ", rows));
   }
   if (open_group.empty()) {
-    open_group.reserve(std::min<std::size_t>(options.max_rows_per_group, kReservedRows));
+    open_group.reserve(std::min<std::size_t>(options.max_rows_per_group, internal::kReservedRows));
   }
   open_values += NumValues(row);
   open_group.push_back(std::move(row));
@@ -157,10 +114,15 @@ Result<array::RecordBatchPtr> NdWriter::Impl::Encode(
 Status NdWriter::Impl::CloseGroup() {
   if (open_group.empty()) return Status::OK();
   LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, Encode(open_group));
-  buffered_bytes += BatchBytes(*batch);
-  buffered.push_back(Group{std::move(open_group), std::move(batch), schema.generation()});
+  internal::WriterGroup group{std::move(open_group), std::move(batch), schema.generation(), {}};
   open_group.clear();
   open_values = 0;
+  return BufferGroup(std::move(group));
+}
+
+Status NdWriter::Impl::BufferGroup(internal::WriterGroup group) {
+  buffered_bytes += BatchBytes(*group.batch);
+  buffered.push_back(std::move(group));
   const auto target = static_cast<double>(options.target_fragment_bytes);
   if (static_cast<double>(buffered_bytes) * sink.disk_ratio() < target) return Status::OK();
   LND_RETURN_NOT_OK(sink.LearnRatio());  // the first estimate is checked against a real one
@@ -172,9 +134,9 @@ Status NdWriter::Impl::FlushFragment() {
   if (buffered.empty()) return Status::OK();
   std::vector<array::RecordBatchPtr> batches;
   std::uint64_t bytes = 0;
-  for (Group& g : buffered) {
+  for (internal::WriterGroup& g : buffered) {
     if (g.generation != schema.generation()) {  // the schema grew since: encode again
-      LND_ASSIGN_OR_RETURN(g.batch, Encode(g.rows));
+      LND_ASSIGN_OR_RETURN(g.batch, EncodeAgain(g));
     }
     bytes += BatchBytes(*g.batch);
     batches.push_back(std::move(g.batch));
@@ -262,6 +224,11 @@ NdWriter::~NdWriter() {
 }
 
 Status NdWriter::Write(const nd::NdRecordBatch& row) { return Write(std::span(&row, 1)); }
+
+Status NdWriter::WriteEncoded(const array::RecordBatchPtr& batch) {
+  LND_RETURN_NOT_OK(impl_->Usable());
+  return impl_->Fail(impl_->WriteEncoded(batch));
+}
 
 Status NdWriter::Write(std::span<const nd::NdRecordBatch> rows) {
   LND_RETURN_NOT_OK(impl_->Usable());

@@ -26,11 +26,20 @@ struct MinMax {
   std::optional<int64_t> max;
 };
 
-// Scan with `less` over the values `key(i)`; `skip(i)` drops NaN.
+// One row's values of a variable: slots [begin, end) of `values`; `values` is null when the
+// row lacks the variable.
+struct RowSlice {
+  const ArrayData* values = nullptr;
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
+// Scan with `less` over the values `key(i)` of the slice; `skip(i)` drops NaN.
 template <typename Key, typename Skip>
-MinMax Scan(const ArrayData& a, Key key, Skip skip) {
+MinMax Scan(const RowSlice& slice, Key key, Skip skip) {
   MinMax out;
-  for (int64_t i = 0; i < a.length; ++i) {
+  const ArrayData& a = *slice.values;
+  for (int64_t i = slice.begin; i < slice.end; ++i) {
     if (a.IsNull(i) || skip(i)) continue;
     if (!out.min) {
       out.min = out.max = i;
@@ -44,8 +53,8 @@ MinMax Scan(const ArrayData& a, Key key, Skip skip) {
 }
 
 template <typename T>
-MinMax ScanPrimitive(const ArrayData& a) {
-  array::PrimitiveView<T> v(a);
+MinMax ScanPrimitive(const RowSlice& a) {
+  array::PrimitiveView<T> v(*a.values);
   if constexpr (std::is_floating_point_v<T>) {
     return Scan(
         a, [&](int64_t i) { return v.Value(i); },
@@ -81,21 +90,21 @@ float HalfToFloat(std::uint16_t h) {
   return std::bit_cast<float>(bits);
 }
 
-MinMax ScanHalf(const ArrayData& a) {
-  array::PrimitiveView<std::uint16_t> v(a);
+MinMax ScanHalf(const RowSlice& a) {
+  array::PrimitiveView<std::uint16_t> v(*a.values);
   return Scan(
       a, [&](int64_t i) { return HalfToFloat(v.Value(i)); },
       [&](int64_t i) { return std::isnan(HalfToFloat(v.Value(i))); });
 }
 
-MinMax ScanStrings(const ArrayData& a) {
-  array::BinaryView v(a);
+MinMax ScanStrings(const RowSlice& a) {
+  array::BinaryView v(*a.values);
   return Scan(
       a, [&](int64_t i) { return v.Value(i); }, [](int64_t) { return false; });
 }
 
-Result<MinMax> ScanValues(const ArrayData& a) {
-  switch (a.type->id()) {
+Result<MinMax> ScanValues(const RowSlice& a) {
+  switch (a.values->type->id()) {
     case TypeId::kInt8:
       return ScanPrimitive<int8_t>(a);
     case TypeId::kInt16:
@@ -126,12 +135,13 @@ Result<MinMax> ScanValues(const ArrayData& a) {
     case TypeId::kLargeUtf8:
       return ScanStrings(a);
     default:
-      return Status::NotImplemented("no stats for values of type ", a.type->ToString());
+      return Status::NotImplemented("no stats for values of type ", a.values->type->ToString());
   }
 }
 
-Status AppendMinMax(array::StructBuilder& b, const ArrayData& values) {
-  LND_ASSIGN_OR_RETURN(MinMax mm, ScanValues(values));
+Status AppendMinMax(array::StructBuilder& b, const RowSlice& slice) {
+  LND_ASSIGN_OR_RETURN(MinMax mm, ScanValues(slice));
+  const ArrayData& values = *slice.values;
   b.Append(true);
   if (!mm.min) {
     b.child_builder(0)->AppendNull();
@@ -142,19 +152,54 @@ Status AppendMinMax(array::StructBuilder& b, const ArrayData& values) {
   return b.child_builder(1)->AppendArraySlice(values, *mm.max, 1);
 }
 
-// One row's stats slot, its column checked against the stats column's value type.
-Result<const ArrayData*> RowValues(const nd::NdRecordBatch& row, std::size_t r,
-                                   std::string_view variable,
-                                   const array::DataTypePtr& value_type) {
-  const nd::NdArrowArray* column = row.GetColumn(variable);
-  if (column == nullptr) return nullptr;
-  if (!column->value_type()->Equals(*value_type, /*check_metadata=*/false)) {
-    return Status::SchemaMismatch("row ", r, ": variable '", variable, "' has values of type ",
-                                  column->value_type()->ToString(), " but its stats column holds ",
-                                  value_type->ToString());
-  }
-  return column->values().get();
+Status TypeMismatch(std::int64_t r, std::string_view variable, const array::DataType& found,
+                    const array::DataType& stats) {
+  return Status::SchemaMismatch("row ", r, ": variable '", variable, "' has values of type ",
+                                found.ToString(), " but its stats column holds ", stats.ToString());
 }
+
+// Row slices of decoded rows: the whole values array of the row's column.
+class DecodedRows {
+ public:
+  DecodedRows(std::span<const nd::NdRecordBatch> rows, std::string_view variable,
+              const array::DataTypePtr& value_type)
+      : rows_(rows), variable_(variable), value_type_(value_type) {}
+  std::int64_t size() const { return static_cast<std::int64_t>(rows_.size()); }
+  Result<RowSlice> At(std::int64_t r) const {
+    const nd::NdArrowArray* column = rows_[static_cast<std::size_t>(r)].GetColumn(variable_);
+    if (column == nullptr) return RowSlice{};
+    if (!column->value_type()->Equals(*value_type_, /*check_metadata=*/false)) {
+      return TypeMismatch(r, variable_, *column->value_type(), *value_type_);
+    }
+    return RowSlice{column->values().get(), 0, column->values()->length};
+  }
+
+ private:
+  std::span<const nd::NdRecordBatch> rows_;
+  std::string_view variable_;
+  const array::DataTypePtr& value_type_;
+};
+
+// Row slices of an encoded nd column (rows checked by RowDecoder::ValidateRows): the row's
+// range of the values list.
+class EncodedRows {
+ public:
+  EncodedRows(const ArrayData& column, std::int64_t rows, std::string_view variable)
+      : column_(column), rows_(rows), variable_(variable) {}
+  std::int64_t size() const { return rows_; }
+  Result<RowSlice> At(std::int64_t r) const {
+    if (column_.IsNull(r)) return RowSlice{};
+    const ArrayData& list = *column_.children.at(0);
+    const array::ListView view(list);
+    const std::int64_t slot = column_.offset + r;
+    return RowSlice{list.children.at(0).get(), view.ValueOffset(slot), view.ValueOffset(slot + 1)};
+  }
+
+ private:
+  const ArrayData& column_;
+  std::int64_t rows_;
+  std::string_view variable_;
+};
 
 // Min and max children and struct validity written directly, for fixed-width value types.
 class FixedWidthStats {
@@ -169,7 +214,7 @@ class FixedWidthStats {
         counted_(array::Buffer::AllocateZeroed(array::BytesForBits(n_), &counted_bits_)) {}
 
   void Absent() { ++absent_, ++uncounted_, ++next_; }
-  void Add(const ArrayData& values, const MinMax& mm) {
+  void Add(const ArrayData& values, const MinMax& mm) {  // mm indexes `values`
     array::SetBit(rows_bits_, next_);
     if (mm.min) {
       array::SetBit(counted_bits_, next_);
@@ -221,57 +266,51 @@ bool HasFixedWidthStats(const array::DataType& stats_type) {
 }
 
 // StatsArray for fixed-width value types: one pass, no builders.
-Result<array::ArrayPtr> FixedWidthStatsArray(std::span<const nd::NdRecordBatch> rows,
-                                             std::string_view variable,
+template <typename Rows>
+Result<array::ArrayPtr> FixedWidthStatsArray(const Rows& rows, std::string_view variable,
                                              const array::DataTypePtr& stats_type) {
-  const array::DataTypePtr& value_type = stats_type->children().at(0)->type();
-  FixedWidthStats out(stats_type, rows.size());
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    LND_ASSIGN_OR_RETURN(const ArrayData* values, RowValues(rows[r], r, variable, value_type));
-    if (values == nullptr) {
+  FixedWidthStats out(stats_type, static_cast<std::size_t>(rows.size()));
+  for (std::int64_t r = 0; r < rows.size(); ++r) {
+    LND_ASSIGN_OR_RETURN(RowSlice slice, rows.At(r));
+    if (slice.values == nullptr) {
       out.Absent();
       continue;
     }
-    LND_ASSIGN_OR_RETURN(MinMax mm, ScanValues(*values).WithContext("stats of variable '", variable,
-                                                                    "' in row ", r));
-    out.Add(*values, mm);
+    LND_ASSIGN_OR_RETURN(
+        MinMax mm, ScanValues(slice).WithContext("stats of variable '", variable, "' in row ", r));
+    out.Add(*slice.values, mm);
   }
   return out.Finish();
 }
 
-}  // namespace
-
-Result<array::ArrayPtr> StatsArray(std::span<const nd::NdRecordBatch> rows,
-                                   std::string_view variable,
-                                   const array::DataTypePtr& stats_type) {
+template <typename Rows>
+Result<array::ArrayPtr> StatsArrayOf(const Rows& rows, std::string_view variable,
+                                     const array::DataTypePtr& stats_type) {
   if (HasFixedWidthStats(*stats_type)) return FixedWidthStatsArray(rows, variable, stats_type);
   array::StructBuilder builder(stats_type);
-  const array::DataTypePtr& value_type = stats_type->children().at(0)->type();
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    const nd::NdArrowArray* column = rows[r].GetColumn(variable);
-    if (column == nullptr) {
+  for (std::int64_t r = 0; r < rows.size(); ++r) {
+    LND_ASSIGN_OR_RETURN(RowSlice slice, rows.At(r));
+    if (slice.values == nullptr) {
       builder.AppendNull();
       continue;
     }
-    if (!column->value_type()->Equals(*value_type, /*check_metadata=*/false)) {
-      return Status::SchemaMismatch("row ", r, ": variable '", variable, "' has values of type ",
-                                    column->value_type()->ToString(),
-                                    " but its stats column holds ", value_type->ToString());
-    }
-    LND_RETURN_NOT_OK(AppendMinMax(builder, *column->values())
-                          .WithContext("stats of variable '", variable, "' in row ", r));
+    LND_RETURN_NOT_OK(
+        AppendMinMax(builder, slice).WithContext("stats of variable '", variable, "' in row ", r));
   }
   return builder.Finish();
 }
 
-Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded,
-                                               std::span<const nd::NdRecordBatch> rows,
-                                               const array::SchemaPtr& table) {
+// The stats column `field` of a table, computed by `stats_of(variable, type)`; other columns
+// taken from `encoded` by name.
+template <typename StatsOf>
+Result<array::RecordBatchPtr> CompleteWithStats(const array::RecordBatch& encoded,
+                                                const array::SchemaPtr& table,
+                                                const StatsOf& stats_of) {
   std::vector<array::ArrayPtr> columns;
   columns.reserve(static_cast<std::size_t>(table->num_fields()));
   for (const array::FieldPtr& field : table->fields()) {
     if (auto variable = nd::StatsVariable(field->name())) {
-      LND_ASSIGN_OR_RETURN(auto stats, StatsArray(rows, *variable, field->type()));
+      LND_ASSIGN_OR_RETURN(auto stats, stats_of(*variable, field->type()));
       columns.push_back(std::move(stats));
       continue;
     }
@@ -282,6 +321,41 @@ Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded
     columns.push_back(std::move(column));
   }
   return array::RecordBatch::Make(table, encoded.num_rows(), std::move(columns));
+}
+
+}  // namespace
+
+Result<array::ArrayPtr> StatsArray(std::span<const nd::NdRecordBatch> rows,
+                                   std::string_view variable,
+                                   const array::DataTypePtr& stats_type) {
+  const array::DataTypePtr& value_type = stats_type->children().at(0)->type();
+  return StatsArrayOf(DecodedRows(rows, variable, value_type), variable, stats_type);
+}
+
+Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded,
+                                               std::span<const nd::NdRecordBatch> rows,
+                                               const array::SchemaPtr& table) {
+  return CompleteWithStats(encoded, table,
+                           [&](std::string_view variable, const array::DataTypePtr& type) {
+                             return StatsArray(rows, variable, type);
+                           });
+}
+
+Result<array::RecordBatchPtr> WithStatsColumnsOfEncoded(const array::RecordBatch& encoded,
+                                                        const array::SchemaPtr& table) {
+  return CompleteWithStats(
+      encoded, table,
+      [&](std::string_view variable, const array::DataTypePtr& type) -> Result<array::ArrayPtr> {
+        const array::ArrayPtr column = encoded.GetColumnByName(variable);
+        if (column == nullptr) {
+          return Status::Internal("the encoded rows lack the variable '", variable, "'");
+        }
+        const array::DataTypePtr& item = column->children.at(0)->children.at(0)->type;
+        if (!item->Equals(*type->children().at(0)->type(), /*check_metadata=*/false)) {
+          return TypeMismatch(0, variable, *item, *type->children().at(0)->type());
+        }
+        return StatsArrayOf(EncodedRows(*column, encoded.num_rows(), variable), variable, type);
+      });
 }
 
 }  // namespace lance_nd::internal

@@ -26,4 +26,10 @@ Result<array::RecordBatchPtr> WithStatsColumns(const array::RecordBatch& encoded
                                                std::span<const nd::NdRecordBatch> rows,
                                                const array::SchemaPtr& table);
 
+/// \brief As WithStatsColumns, for rows given in the nd encoding (checked with
+/// nd::RowDecoder::ValidateRows) whose columns are the table's non-stats columns: each stats
+/// column computed from the values lists, without decoding rows.
+Result<array::RecordBatchPtr> WithStatsColumnsOfEncoded(const array::RecordBatch& encoded,
+                                                        const array::SchemaPtr& table);
+
 }  // namespace lance_nd::internal

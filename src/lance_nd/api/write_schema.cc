@@ -91,19 +91,21 @@ Result<array::SchemaPtr> WriteSchema::Wanted(const array::Schema& merged) const 
 }
 
 Status WriteSchema::Extend(std::span<const nd::NdRecordBatch> rows) {
-  for (const auto& row : rows) {
-    for (int i = 0; i < row.num_columns(); ++i) {
-      if (row.column_name(i).find('.') != std::string::npos &&
-          attribute_keys_.find(row.column_name(i)) == attribute_keys_.end()) {
-        return Status::InvalidArgument("variable name '", row.column_name(i),
-                                       "' contains '.', which Lance refuses in top-level column "
-                                       "names; rename the variable");
-      }
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr encoded, nd::EncodeRows(rows));
+  return ExtendEncoded(*encoded->schema());
+}
+
+Status WriteSchema::ExtendEncoded(const array::Schema& incoming) {
+  for (const array::FieldPtr& field : incoming.fields()) {
+    const std::string& name = field->name();
+    if (name.find('.') != std::string::npos && !nd::IsGlobalAttributesField(*field) &&
+        !name.starts_with(nd::kStatsPrefix) && schema_->GetField(name) == nullptr) {
+      return Status::InvalidArgument("variable name '", name,
+                                     "' contains '.', which Lance refuses in top-level column "
+                                     "names; rename the variable");
     }
   }
-  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr encoded, nd::EncodeRows(rows));
-  LND_ASSIGN_OR_RETURN(array::SchemaPtr merged,
-                       nd::MergeEncodedSchema(*schema_, *encoded->schema()));
+  LND_ASSIGN_OR_RETURN(array::SchemaPtr merged, nd::MergeEncodedSchema(*schema_, incoming));
   if (merged->Equals(*schema_)) return Status::OK();
   LND_ASSIGN_OR_RETURN(array::SchemaPtr wanted, Wanted(*merged));
   std::vector<table::LanceField> fields;

@@ -43,6 +43,9 @@ class WriteSchema {
   /// its stats column; new attribute and global keys as new struct children). SchemaMismatch
   /// for a type that differs from the table's.
   Status Extend(std::span<const nd::NdRecordBatch> rows);
+  /// \brief As Extend, for rows encoded in `incoming` (an encoded schema; its `__stats__*`
+  /// columns must match the table's where both have them).
+  Status ExtendEncoded(const array::Schema& incoming);
 
   const array::SchemaPtr& schema() const { return schema_; }
   const std::vector<table::LanceField>& fields() const { return fields_; }
