@@ -57,6 +57,7 @@
 #include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
 
+#include "lance_nd/api/chunking.h"
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/options.h"

@@ -19,4 +19,8 @@ void AddCompactCommand(CLI::App& app);   // compact TABLE
 void AddWidenCommand(CLI::App& app);     // widen TABLE VAR TYPE
 void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
 
+// netCDF (built with libnetcdf only: LANCE_ND_WITH_NETCDF).
+void AddImportCommand(CLI::App& app);  // import TABLE FILE.nc... [--id] [--chunks] ...
+void AddExportCommand(CLI::App& app);  // export TABLE OUT.nc --id ID | --filter SQL
+
 }  // namespace lance_nd::cli

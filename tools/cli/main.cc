@@ -19,6 +19,10 @@ int main(int argc, char** argv) {
   lance_nd::cli::AddCompactCommand(app);
   lance_nd::cli::AddWidenCommand(app);
   lance_nd::cli::AddCleanupCommand(app);
+#ifdef LANCE_ND_WITH_NETCDF
+  lance_nd::cli::AddImportCommand(app);
+  lance_nd::cli::AddExportCommand(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
