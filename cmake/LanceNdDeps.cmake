@@ -9,3 +9,6 @@ find_path(FLATBUFFERS_INCLUDE_DIR flatbuffers/flatbuffers.h REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(roaring CONFIG REQUIRED)  # CRoaring (libroaring-dev): deletion bitmaps
+# Optional: libnetcdf (libnetcdf-dev) for the netcdf layer (lance-nd import / export); without
+# it the layer and those commands are not built.
+pkg_check_modules(NETCDF IMPORTED_TARGET netcdf)

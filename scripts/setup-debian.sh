@@ -9,6 +9,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libzstd-dev liblz4-dev libroaring-dev
   libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+  libnetcdf-dev netcdf-bin ferret-datasets
   clang clang-format clang-tidy libclang-rt-14-dev
   nodejs npm
 )

@@ -12,6 +12,8 @@ file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/lance_nd/*.h
      ${INCLUDE_DIR}/lance_nd/*.h.in)
 list(TRANSFORM headers REPLACE "\\.h\\.in$" ".h")  # generated: lance_nd/version.h
 list(REMOVE_ITEM headers lance_nd/lance_nd.h)
+# The optional netcdf layer is not part of the library the umbrella header belongs to.
+list(FILTER headers EXCLUDE REGEX "^lance_nd/netcdf/")
 
 set(missing ${headers})
 list(REMOVE_ITEM missing ${included})

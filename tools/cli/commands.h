@@ -20,4 +20,8 @@ void AddWidenCommand(CLI::App& app);     // widen TABLE VAR TYPE
 void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
 void AddSliceCommand(CLI::App& app);     // slice TABLE --id ID --var NAME [--isel] [--sel] ...
 
+// netCDF (built with libnetcdf only: LANCE_ND_WITH_NETCDF).
+void AddImportCommand(CLI::App& app);  // import TABLE FILE.nc... [--id] [--chunks] ...
+void AddExportCommand(CLI::App& app);  // export TABLE OUT.nc --id ID | --filter SQL
+
 }  // namespace lance_nd::cli

@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
   lance_nd::cli::AddWidenCommand(app);
   lance_nd::cli::AddCleanupCommand(app);
   lance_nd::cli::AddSliceCommand(app);
+#ifdef LANCE_ND_WITH_NETCDF
+  lance_nd::cli::AddImportCommand(app);
+  lance_nd::cli::AddExportCommand(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,215 @@
+// ImportNetcdf: plan every file (structure and a probe of its data), then stream each group's
+// chunk rows into one NdWriter and commit once.
+#include "lance_nd/netcdf/import.h"
+
+#include <charconv>
+#include <filesystem>
+#include <set>
+
+#include "lance_nd/api/nd_writer.h"
+#include "lance_nd/api/table.h"
+#include "lance_nd/netcdf/chunk_rows.h"
+#include "lance_nd/netcdf/nc_model.h"
+#include "lance_nd/netcdf/nc_util.h"
+#include "lance_nd/netcdf/sql_text.h"
+
+namespace lance_nd::netcdf {
+namespace {
+
+using internal::NcGroup;
+
+using ChunkSizes = std::vector<std::pair<std::string, std::uint64_t>>;
+
+std::string DatasetId(const std::string& root_id, const NcGroup& group) {
+  return group.path.empty() ? root_id : root_id + "/" + group.path;
+}
+
+// What the import learns of a file before writing anything from it.
+struct FilePlan {
+  std::string path;
+  std::string id;
+  std::vector<std::string> dataset_ids;
+  std::set<std::string> dims;             // every dimension name of every group
+  std::set<std::string> float_variables;  // columns that get byte-stream split
+};
+
+// Open, read the structure and probe the data: the errors of a bad file.
+Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
+  LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(path));
+  LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
+  LND_RETURN_NOT_OK(internal::CheckClassicLength(file.id(), path, groups.front()));
+  FilePlan plan{path, id, {}, {}, {}};
+  for (const NcGroup& group : groups) {
+    LND_RETURN_NOT_OK_CTX(internal::ProbeData(group),
+                          group.path.empty() ? std::string("root group") : "group " + group.path);
+    plan.dataset_ids.push_back(DatasetId(id, group));
+    plan.dims.insert(group.layout.dim_names.begin(), group.layout.dim_names.end());
+    for (const internal::NcVariable& var : group.variables) {
+      if (var.type == NC_FLOAT || var.type == NC_DOUBLE) plan.float_variables.insert(var.name);
+    }
+  }
+  return plan;
+}
+
+// Errors of the options against one readable file: unknown chunk dimensions, split char dims.
+Status CheckOptions(const FilePlan& plan, const ImportOptions& options) {
+  for (const auto& [name, size] : options.chunks) {
+    if (!plan.dims.contains(name)) {
+      std::string known;
+      for (const std::string& d : plan.dims) known += (known.empty() ? "" : ", ") + d;
+      return Status::InvalidArgument(
+          "--chunks names dimension ", name, ", which ", plan.path,
+          " does not have (its dimensions: ", known.empty() ? "none" : known, ")");
+    }
+  }
+  LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(plan.path));
+  LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
+  for (const NcGroup& group : groups) {
+    LND_RETURN_NOT_OK_CTX(
+        internal::GroupGrid(group, DatasetId(plan.id, group), options.chunks).status(), plan.path);
+  }
+  return Status::OK();
+}
+
+// Dataset ids must be new: unique in this import and absent from the table.
+Status CheckIds(std::string_view uri, const std::vector<FilePlan>& plans) {
+  std::set<std::string> seen;
+  for (const FilePlan& plan : plans) {
+    for (const std::string& id : plan.dataset_ids) {
+      if (!seen.insert(id).second) {
+        return Status::InvalidArgument("two files give dataset id ", id, " (", plan.path,
+                                       " is the second); import them separately with --id");
+      }
+    }
+  }
+  auto table = Table::Open(uri);
+  if (!table.ok()) return Status::OK();  // a new table (or an error the writer reports)
+  for (const std::string& id : seen) {
+    auto n = table->CountRows("__global_attrs__.id = " + internal::SqlString(id));
+    if (n.ok() && *n > 0) {
+      return Status::InvalidArgument("dataset ", id, " is already in the table at ", uri, " (", *n,
+                                     " rows); delete it first or import under another --id");
+    }
+  }
+  return Status::OK();
+}
+
+// The writer's options: append (creating the table), zstd defaults on a new table, and
+// byte-stream split on the float columns the import adds.
+Result<WriteOptions> WriterOptions(std::string_view uri, const ImportOptions& options,
+                                   const std::vector<FilePlan>& plans) {
+  WriteOptions w = options.write;
+  w.mode = WriteMode::kAppend;
+  auto table = Table::Open(uri);
+  if (!table.ok() && table.status().kind() != ErrorKind::kTableNotFound) return table.status();
+  if (!table.ok() && !w.column_defaults) {
+    ColumnOptions defaults;
+    defaults.compression = Compression::kZstd;
+    w.column_defaults = defaults;
+  }
+  for (const FilePlan& plan : plans) {
+    for (const std::string& name : plan.float_variables) {
+      if (w.column_options.contains(name)) continue;
+      ColumnOptions bss;
+      bss.byte_stream_split = ByteStreamSplit::kOn;
+      w.column_options.emplace(name, bss);
+    }
+  }
+  return w;
+}
+
+// Stream one file's chunk rows into the writer.
+Status WriteFile(const FilePlan& plan, std::size_t file_index, std::size_t file_count,
+                 const ImportOptions& options, NdWriter& writer, ImportResult* result,
+                 std::uint64_t* values_read) {
+  LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(plan.path));
+  LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
+  for (const NcGroup& group : groups) {
+    const std::string id = DatasetId(plan.id, group);
+    LND_ASSIGN_OR_RETURN(ChunkGrid grid, internal::GroupGrid(group, id, options.chunks));
+    for (std::uint64_t c = 0; c < grid.num_chunks(); ++c) {
+      LND_ASSIGN_OR_RETURN_CTX(nd::NdRecordBatch row,
+                               internal::ReadChunkRow(group, grid, c, values_read),
+                               "dataset " + id + " chunk " + std::to_string(c));
+      LND_RETURN_NOT_OK_CTX(writer.Write(row), "dataset " + id + " chunk " + std::to_string(c));
+      ++result->rows;
+      if (options.progress) {
+        options.progress(ImportProgress{plan.path, file_index, file_count, id, c, grid.num_chunks(),
+                                        *values_read});
+      }
+    }
+    ++result->datasets;
+  }
+  ++result->files;
+  return Status::OK();
+}
+
+Result<std::vector<FilePlan>> PlanFiles(std::span<const std::string> files,
+                                        const ImportOptions& options, ImportResult* result) {
+  std::vector<FilePlan> plans;
+  for (const std::string& path : files) {
+    const std::string id = options.id ? *options.id : std::filesystem::path(path).stem().string();
+    Result<FilePlan> plan = PlanFile(path, id);
+    if (!plan.ok()) {
+      if (!options.skip_bad) return plan.status().WithContext(path);
+      result->skipped.push_back({path, plan.status()});
+      continue;
+    }
+    LND_RETURN_NOT_OK(CheckOptions(*plan, options));
+    plans.push_back(std::move(*plan));
+  }
+  return plans;
+}
+
+}  // namespace
+
+Result<ImportResult> ImportNetcdf(std::string_view table_uri, std::span<const std::string> files,
+                                  const ImportOptions& options) {
+  if (options.id && files.size() != 1) {
+    return Status::InvalidArgument("an id (--id) names the dataset of one file, but ", files.size(),
+                                   " files were given; import them one by one");
+  }
+  if (options.id && options.id->empty()) {
+    return Status::InvalidArgument("the dataset id is empty; give a non-empty --id");
+  }
+  ImportResult result;
+  LND_ASSIGN_OR_RETURN(std::vector<FilePlan> plans, PlanFiles(files, options, &result));
+  if (plans.empty()) return result;  // nothing readable: nothing committed
+  LND_RETURN_NOT_OK(CheckIds(table_uri, plans));
+  LND_ASSIGN_OR_RETURN(WriteOptions write, WriterOptions(table_uri, options, plans));
+  LND_ASSIGN_OR_RETURN(NdWriter writer, NdWriter::Create(table_uri, write));
+  std::uint64_t values_read = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    Status s = WriteFile(plans[i], i, plans.size(), options, writer, &result, &values_read);
+    if (!s.ok()) {
+      (void)writer.Abort();
+      return s.WithContext(plans[i].path);
+    }
+  }
+  LND_ASSIGN_OR_RETURN(Table table, writer.Finish());
+  result.version = table.version();
+  return result;
+}
+
+Result<ChunkSizes> ParseChunkSizes(std::string_view text) {
+  ChunkSizes out;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view part = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    const std::size_t eq = part.find('=');
+    std::uint64_t size = 0;
+    const char* begin = part.data() + (eq == std::string_view::npos ? part.size() : eq + 1);
+    const char* end = part.data() + part.size();
+    const auto [ptr, ec] = std::from_chars(begin, end, size);
+    if (eq == 0 || eq == std::string_view::npos || ec != std::errc() || ptr != end || size == 0) {
+      return Status::InvalidArgument("chunk size '", part,
+                                     "' is not name=N with N a positive integer (example: "
+                                     "TIME=1,COADSX=60)");
+    }
+    out.emplace_back(std::string(part.substr(0, eq)), size);
+  }
+  return out;
+}
+
+}  // namespace lance_nd::netcdf
