@@ -1,5 +1,7 @@
 // `lance-nd slice TABLE --id ID --var NAME [--isel dim=SPEC,...] [--sel dim=VALUE|A:B,...]
-// [--format json|npy] [--out FILE]`: a hyperslab of one variable of one dataset.
+// [--format json|npy|nc] [--out FILE]`: a hyperslab of one variable of one dataset (`nc` when
+// the command line is built with the netcdf layer).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -13,6 +15,10 @@
 #include "lance_nd/api/region.h"
 #include "npy_writer.h"
 #include "slice_spec.h"
+
+#ifdef LANCE_ND_WITH_NETCDF
+#include "lance_nd/netcdf/export.h"
+#endif
 
 namespace lance_nd::cli {
 namespace {
@@ -53,10 +59,41 @@ void Write(const SliceOptions& o, const std::string& bytes) {
   if (!file) Fail(kCommand, "cannot write " + *o.out);
 }
 
+#ifdef LANCE_ND_WITH_NETCDF
+/// The region as a dataset: the variable, and the coordinate variables of the dimensions it
+/// keeps, cut the same way (as xarray keeps a DataArray's coordinates).
+nd::NdRecordBatch AsDataset(const Table& table, const SliceOptions& o,
+                            const RegionSelection& selection, const nd::NdArrowArray& region) {
+  std::vector<std::pair<std::string, nd::NdArrowArray>> arrays = {{o.variable, region}};
+  std::vector<std::string> variables;
+  for (const auto& field : table.Variables()) variables.push_back(field->name());
+  for (const auto& dim : region.dimensions().dims()) {
+    const bool known = std::find(variables.begin(), variables.end(), dim.name) != variables.end();
+    if (dim.name == o.variable || !known) continue;
+    RegionSelection along;
+    for (const auto& [name, selector] : selection) {
+      if (name == dim.name) along.emplace_back(name, selector);
+    }
+    Result<nd::NdArrowArray> coordinate = ReadRegion(table, o.id, dim.name, along);
+    if (!coordinate.ok() && coordinate.status().IsNotFound()) continue;  // not in this dataset
+    const nd::NdArrowArray c = OrFail(kCommand, std::move(coordinate));
+    if (c.rank() == 1 && c.dimensions()[0] == dim) arrays.emplace_back(dim.name, c);
+  }
+  return OrFail(kCommand, nd::NdRecordBatch::FromArrays(std::move(arrays)));
+}
+#endif
+
 void Run(const SliceOptions& o) {
   const RegionSelection selection = Selection(o);
+  if (o.format == "nc" && !o.out) Fail(kCommand, "--format nc writes a file: give --out FILE");
   const Table table = OpenTable(kCommand, o.uri);
   const nd::NdArrowArray region = OrFail(kCommand, ReadRegion(table, o.id, o.variable, selection));
+#ifdef LANCE_ND_WITH_NETCDF
+  if (o.format == "nc") {
+    OrFail(kCommand, netcdf::WriteNetcdf(*o.out, AsDataset(table, o, selection, region)));
+    return;
+  }
+#endif
   if (o.format == "npy") {
     Write(o, OrFail(kCommand, EncodeNpy(region, o.variable)));
   } else {
@@ -86,8 +123,15 @@ void AddSliceCommand(CLI::App& app) {
                   "by coordinate value: dim=v (nearest, drops the dimension) or dim=A:B (the "
                   "closed range), comma-separated; may be repeated")
       ->allow_extra_args(false);
+#ifdef LANCE_ND_WITH_NETCDF
+  cmd->add_option("--format", o->format,
+                  "json (default): one JSON Lines array; npy: a NumPy file; nc: a netCDF-4 "
+                  "file with the variable and its coordinates (needs --out)")
+      ->check(CLI::IsMember({"json", "npy", "nc"}));
+#else
   cmd->add_option("--format", o->format, "json (default): one JSON Lines array; npy: a NumPy file")
       ->check(CLI::IsMember({"json", "npy"}));
+#endif
   cmd->add_option("--out", o->out, "write to this file instead of stdout");
   cmd->callback([o] { Run(*o); });
 }

@@ -8,7 +8,9 @@ python3-netcdf4, which reads through libnetcdf; writes it as chunk rows (docs/FO
 chunks TIME=5, COADSY=32, COADSX=50, so edge chunks are partial) with `lance-nd append
 --create`; then runs seeded random `lance-nd slice` requests (index ranges, single and negative
 indices, values and value ranges of the coordinates, json and npy) and compares each answer
-with netCDF4's read of the same hyperslab: masked positions must be nulls (NaN in .npy).
+with netCDF4's read of the same hyperslab: masked positions must be nulls (NaN in .npy). When
+the command line has the netcdf layer, the same on the table `lance-nd import` makes, and
+`--format nc` files read back with netCDF4.
 Exits 77 (skipped) when the file or python3-netcdf4 is missing.
 """
 import json
@@ -101,8 +103,8 @@ def random_request(rng, ds, name):
     return ",".join(isel), ",".join(sel), tuple(key), kept
 
 
-def slice_args(table, name, isel, sel):
-    args = [BIN, "slice", table, "--id", "coads", "--var", name]
+def slice_args(table, name, isel, sel, ident="coads"):
+    args = [BIN, "slice", table, "--id", ident, "--var", name]
     if isel:
         args += ["--isel", isel]
     if sel:
@@ -126,6 +128,59 @@ def compare_json(what, got, want, kept, dtype):
                   f"{what}: value {i} is {v}, expected {w}")
         if len(FAILURES) > 20:
             sys.exit("too many failures")
+
+
+def has_command(name):
+    p = subprocess.run([BIN, "--help"], capture_output=True, text=True)
+    return f" {name} " in p.stdout or f"\n  {name}" in p.stdout
+
+
+def test_imported(rng, ds, tmp, netCDF4):
+    """When the command line has `import` and `--format nc`: the same requests on the table
+    `lance-nd import` makes, and netCDF output read back with libnetcdf."""
+    if not has_command("import"):
+        print("import not built: imported table and --format nc not tested")
+        return 0
+    table = os.path.join(tmp, "imported.lance")
+    chunks = ",".join(f"{d}={n}" for d, n in CHUNKS.items())
+    p = subprocess.run([BIN, "import", table, PATH, "--id", "coads", "--chunks", chunks],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"import: {p.stderr}")
+    count = 0
+    for _ in range(40):
+        name = rng.choice(VARIABLES)
+        isel, sel, key, kept = random_request(rng, ds, name)
+        what = f"imported {name} --isel '{isel}' --sel '{sel}'"
+        want = np.ma.masked_array(ds.variables[name][key])
+        p = subprocess.run(slice_args(table, name, isel, sel), capture_output=True, text=True)
+        check(p.returncode == 0, f"{what}: exit {p.returncode}: {p.stderr}")
+        if p.returncode == 0:
+            compare_json(what, json.loads(p.stdout), want, kept, str(ds.variables[name].dtype))
+        count += 1
+    for i in range(10):
+        name = rng.choice(["SST", "AIRT"])
+        isel, sel, key, kept = random_request(rng, ds, name)
+        out = os.path.join(tmp, f"r{i}.nc")
+        what = f"nc {name} --isel '{isel}' --sel '{sel}'"
+        p = subprocess.run(slice_args(table, name, isel, sel) + ["--format", "nc", "--out", out],
+                           capture_output=True, text=True)
+        check(p.returncode == 0, f"{what}: {p.stderr}")
+        if p.returncode != 0:
+            continue
+        with netCDF4.Dataset(out) as got:
+            v = got.variables[name]
+            check(list(v.dimensions) == kept, f"{what}: dimensions {v.dimensions} != {kept}")
+            want = np.ma.masked_array(ds.variables[name][key])
+            g = np.ma.masked_array(v[:])
+            check(g.shape == want.shape and
+                  np.array_equal(np.ma.getmaskarray(g), np.ma.getmaskarray(want)) and
+                  np.array_equal(g.compressed(), want.compressed()), f"{what}: values differ")
+            for k, d in enumerate(kept):  # coordinates of the kept dimensions, cut the same way
+                dim_key = key[list(ds.variables[name].dimensions).index(d)]
+                check(d in got.variables and np.array_equal(got.variables[d][:], ds.variables[d][dim_key]),
+                      f"{what}: coordinate {d}")
+        count += 1
+    return count
 
 
 def main():
@@ -165,6 +220,7 @@ def main():
             check(got.dtype == np.float32 and got.shape == want.shape and
                   np.array_equal(got, want, equal_nan=True), f"npy {name} {isel} {sel}: differs")
             requests += 1
+        requests += test_imported(rng, ds, tmp, netCDF4)
     print(f"{requests} slice requests compared with libnetcdf, {len(FAILURES)} failures")
     return 1 if FAILURES else 0
 

@@ -233,6 +233,9 @@ def test_errors(tmp):
     expect_error(base + ["--format", "npy", "--out", os.path.join(tmp, "n.npy")], 1,
                  "variable 'n' has 4 missing values and .npy has no missing value for int32; give "
                  "the variable a _FillValue attribute, or use --format json")
+    if "nc:" in run("slice", "--help")[1]:  # built with the netcdf layer
+        expect_error(base + ["--format", "nc"], 1,
+                     "lance-nd: slice: --format nc writes a file: give --out FILE")
     expect_error(["slice", table, "--var", "n"], 2, "--id is required")
     expect_error(base + ["--format", "csv"], 2, "lance-nd: slice:")
 
