@@ -97,8 +97,9 @@ Result<nd::NdArrowArray> ChunkOf(const NcVariable& v, const lance_nd::ChunkGrid&
     }
   }
   LND_ASSIGN_OR_RETURN(nd::Dimensions dimensions, nd::Dimensions::Make(std::move(dims)));
-  auto values = as_double ? lance_nd::array::MakePrimitiveArray<double>(lance_nd::array::Float64(), d)
-                          : lance_nd::array::MakePrimitiveArray<float>(lance_nd::array::Float32(), f);
+  auto values = as_double
+                    ? lance_nd::array::MakePrimitiveArray<double>(lance_nd::array::Float64(), d)
+                    : lance_nd::array::MakePrimitiveArray<float>(lance_nd::array::Float32(), f);
   return nd::NdArrowArray::Make(values, std::move(dimensions));
 }
 
@@ -155,8 +156,7 @@ Result<double> TimeMs(F&& read) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Status Run(const std::string& coads, const std::string& nc4, const std::string& dir,
-           int repeats) {
+Status Run(const std::string& coads, const std::string& nc4, const std::string& dir, int repeats) {
   LND_RETURN_NOT_OK(WriteTable(coads, dir));
   LND_ASSIGN_OR_RETURN(lance_nd::Table table, lance_nd::Table::Open(dir));
   int nc = 0, sst = 0;
@@ -167,20 +167,21 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
       {"map (one TIME, 90 x 180)",
        [&] {
          const auto t = static_cast<std::int64_t>(rng() % 12);
-         return Region{{{"TIME", DimSelector::Index(t)}},
-                       {static_cast<std::size_t>(t), 0, 0},
-                       {1, 90, 180}};
+         return Region{
+             {{"TIME", DimSelector::Index(t)}}, {static_cast<std::size_t>(t), 0, 0}, {1, 90, 180}};
        }},
       {"time series (12 at one point)",
        [&] {
-         const auto y = static_cast<std::int64_t>(rng() % 90), x = static_cast<std::int64_t>(rng() % 180);
+         const auto y = static_cast<std::int64_t>(rng() % 90),
+                    x = static_cast<std::int64_t>(rng() % 180);
          return Region{{{"COADSY", DimSelector::Index(y)}, {"COADSX", DimSelector::Index(x)}},
                        {0, static_cast<std::size_t>(y), static_cast<std::size_t>(x)},
                        {12, 1, 1}};
        }},
       {"box (6 x 30 x 80)",
        [&] {
-         const auto t = static_cast<std::int64_t>(rng() % 7), y = static_cast<std::int64_t>(rng() % 60),
+         const auto t = static_cast<std::int64_t>(rng() % 7),
+                    y = static_cast<std::int64_t>(rng() % 60),
                     x = static_cast<std::int64_t>(rng() % 100);
          return Region{{{"TIME", DimSelector::Range(t, t + 6)},
                         {"COADSY", DimSelector::Range(y, y + 30)},
@@ -199,26 +200,29 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
       const Region r = make();
       std::vector<float> buffer(r.count[0] * r.count[1] * r.count[2]);
       // With the table / file open (the netCDF chunk cache warm after the first reads).
-      LND_ASSIGN_OR_RETURN(double a, TimeMs([&]() -> Status {
-        return lance_nd::ReadRegion(table, "coads", "SST", r.selection, &stats).status();
-      }));
-      LND_ASSIGN_OR_RETURN(double b, TimeMs([&]() -> Status {
-        return NcStatus(nc_get_vara_float(nc, sst, r.start.data(), r.count.data(), buffer.data()),
-                        "SST");
-      }));
+      LND_ASSIGN_OR_RETURN(
+          double a, TimeMs([&]() -> Status {
+            return lance_nd::ReadRegion(table, "coads", "SST", r.selection, &stats).status();
+          }));
+      LND_ASSIGN_OR_RETURN(
+          double b, TimeMs([&]() -> Status {
+            return NcStatus(
+                nc_get_vara_float(nc, sst, r.start.data(), r.count.data(), buffer.data()), "SST");
+          }));
       // Opening the table / file for each read.
       LND_ASSIGN_OR_RETURN(double c, TimeMs([&]() -> Status {
-        LND_ASSIGN_OR_RETURN(lance_nd::Table t, lance_nd::Table::Open(dir));
-        return lance_nd::ReadRegion(t, "coads", "SST", r.selection).status();
-      }));
+                             LND_ASSIGN_OR_RETURN(lance_nd::Table t, lance_nd::Table::Open(dir));
+                             return lance_nd::ReadRegion(t, "coads", "SST", r.selection).status();
+                           }));
       LND_ASSIGN_OR_RETURN(double d, TimeMs([&]() -> Status {
-        int f = 0, v = 0;
-        LND_RETURN_NOT_OK(NcStatus(nc_open(nc4.c_str(), NC_NOWRITE, &f), nc4));
-        LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(f, "SST", &v), "SST"));
-        const int rc = nc_get_vara_float(f, v, r.start.data(), r.count.data(), buffer.data());
-        nc_close(f);
-        return NcStatus(rc, "SST");
-      }));
+                             int f = 0, v = 0;
+                             LND_RETURN_NOT_OK(NcStatus(nc_open(nc4.c_str(), NC_NOWRITE, &f), nc4));
+                             LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(f, "SST", &v), "SST"));
+                             const int rc = nc_get_vara_float(f, v, r.start.data(), r.count.data(),
+                                                              buffer.data());
+                             nc_close(f);
+                             return NcStatus(rc, "SST");
+                           }));
       ours.push_back(a);
       theirs.push_back(b);
       ours_open.push_back(c);
@@ -231,13 +235,12 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
   }
   std::vector<double> listing;
   for (int i = 0; i < repeats; ++i) {
-    LND_ASSIGN_OR_RETURN(double a, TimeMs([&]() -> Status {
-      return lance_nd::ListDatasets(table).status();
-    }));
+    LND_ASSIGN_OR_RETURN(
+        double a, TimeMs([&]() -> Status { return lance_nd::ListDatasets(table).status(); }));
     listing.push_back(a);
   }
-  std::printf("%-30s %9.3f  (the global-attributes scan every read starts with)\n",
-              "ListDatasets", Median(listing));
+  std::printf("%-30s %9.3f  (the global-attributes scan every read starts with)\n", "ListDatasets",
+              Median(listing));
   nc_close(nc);
   return Status::OK();
 }
