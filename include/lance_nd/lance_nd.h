@@ -61,6 +61,7 @@
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/options.h"
+#include "lance_nd/api/region.h"
 #include "lance_nd/api/scanner.h"
 #include "lance_nd/api/staged.h"
 #include "lance_nd/api/table.h"

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   lance_nd::cli::AddCompactCommand(app);
   lance_nd::cli::AddWidenCommand(app);
   lance_nd::cli::AddCleanupCommand(app);
+  lance_nd::cli::AddSliceCommand(app);
 #ifdef LANCE_ND_WITH_NETCDF
   lance_nd::cli::AddImportCommand(app);
   lance_nd::cli::AddExportCommand(app);

@@ -1,0 +1,262 @@
+// Region reads of COADS, lance-nd against libnetcdf, side by side in one run (see README.md).
+//
+//   lance_nd_region_bench COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS]
+//
+// COADS.nc is the COADS climatology (TIME 12 x COADSY 90 x COADSX 180, float32, missing values
+// as _FillValue). The tool writes it as chunk rows (TIME=5, COADSY=32, COADSX=50) into
+// TABLE_DIR; CHUNKED.nc4 must be the same file as netCDF-4 with the same chunks (`nccopy -k
+// nc4 -c TIME/5,COADSY/32,COADSX/50`). Then it times three kinds of region reads of SST on
+// both (warm page cache), with the table / file open and opening it for each read, and prints
+// the median times and their ratios.
+#include <netcdf.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lance_nd/api/chunking.h"
+#include "lance_nd/api/region.h"
+#include "lance_nd/api/table.h"
+#include "lance_nd/array/builder.h"
+
+namespace {
+
+namespace nd = lance_nd::nd;
+using lance_nd::DimSelector;
+using lance_nd::RegionSelection;
+using lance_nd::Result;
+using lance_nd::Status;
+
+constexpr float kFill = -1e34F;
+
+Status NcStatus(int rc, const std::string& what) {
+  return rc == NC_NOERR ? Status::OK() : Status::IOError(what, ": ", nc_strerror(rc));
+}
+
+/// A whole variable of the netCDF file as floats, with its dimension names and sizes.
+struct NcVariable {
+  std::vector<float> values;
+  std::vector<std::string> dims;
+  std::vector<std::uint64_t> sizes;
+};
+
+Result<NcVariable> ReadNcVariable(int nc, const std::string& name) {
+  int var = 0, ndims = 0;
+  LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(nc, name.c_str(), &var), name));
+  LND_RETURN_NOT_OK(NcStatus(nc_inq_varndims(nc, var, &ndims), name));
+  std::vector<int> dimids(static_cast<std::size_t>(ndims));
+  LND_RETURN_NOT_OK(NcStatus(nc_inq_vardimid(nc, var, dimids.data()), name));
+  NcVariable v;
+  std::size_t n = 1;
+  for (int id : dimids) {
+    char dim[NC_MAX_NAME + 1];
+    std::size_t len = 0;
+    LND_RETURN_NOT_OK(NcStatus(nc_inq_dim(nc, id, dim, &len), name));
+    v.dims.emplace_back(dim);
+    v.sizes.push_back(len);
+    n *= len;
+  }
+  v.values.resize(n);
+  LND_RETURN_NOT_OK(NcStatus(nc_get_var_float(nc, var, v.values.data()), name));
+  return v;
+}
+
+/// The part of `v` at chunk `pos` / `extent` of the grid, fill values as nulls.
+Result<nd::NdArrowArray> ChunkOf(const NcVariable& v, const lance_nd::ChunkGrid& grid,
+                                 const lance_nd::ChunkPosition& pos,
+                                 const std::vector<std::uint64_t>& extent, bool as_double) {
+  std::vector<std::uint64_t> lo, n;
+  std::vector<nd::Dimension> dims;
+  for (std::size_t k = 0; k < v.dims.size(); ++k) {
+    const auto g = static_cast<std::size_t>(grid.layout().DimIndex(v.dims[k]));
+    lo.push_back(pos.offset[g]);
+    n.push_back(extent[g]);
+    dims.push_back({v.dims[k], extent[g]});
+  }
+  std::uint64_t total = 1;
+  for (std::uint64_t s : n) total *= s;
+  std::vector<std::optional<float>> f;
+  std::vector<std::optional<double>> d;
+  for (std::uint64_t e = 0; e < total; ++e) {
+    std::uint64_t rest = e, flat = 0, stride = 1;
+    for (std::size_t k = n.size(); k-- > 0;) {
+      flat += (lo[k] + rest % n[k]) * stride;
+      rest /= n[k];
+      stride *= v.sizes[k];
+    }
+    const float x = v.values[flat];
+    if (as_double) {
+      d.emplace_back(x);
+    } else {
+      f.emplace_back(x == kFill ? std::nullopt : std::optional<float>(x));
+    }
+  }
+  LND_ASSIGN_OR_RETURN(nd::Dimensions dimensions, nd::Dimensions::Make(std::move(dims)));
+  auto values = as_double
+                    ? lance_nd::array::MakePrimitiveArray<double>(lance_nd::array::Float64(), d)
+                    : lance_nd::array::MakePrimitiveArray<float>(lance_nd::array::Float32(), f);
+  return nd::NdArrowArray::Make(values, std::move(dimensions));
+}
+
+/// COADS as chunk rows in `dir` (SST, AIRT and the coordinates; TIME, COADSY, COADSX read as
+/// float, exact for their values).
+Status WriteTable(const std::string& path, const std::string& dir) {
+  int nc = 0;
+  LND_RETURN_NOT_OK(NcStatus(nc_open(path.c_str(), NC_NOWRITE, &nc), path));
+  const std::vector<std::string> names = {"SST", "AIRT", "TIME", "COADSY", "COADSX"};
+  std::vector<NcVariable> vars;
+  for (const auto& name : names) {
+    LND_ASSIGN_OR_RETURN(NcVariable v, ReadNcVariable(nc, name));
+    vars.push_back(std::move(v));
+  }
+  nc_close(nc);
+  lance_nd::DatasetLayout layout{"coads", vars[0].dims, vars[0].sizes, {"TIME"}};
+  const std::vector<std::pair<std::string, std::uint64_t>> chunks = {
+      {"TIME", 5}, {"COADSY", 32}, {"COADSX", 50}};
+  LND_ASSIGN_OR_RETURN(lance_nd::ChunkGrid grid, lance_nd::ChunkGrid::Make(layout, chunks));
+  std::vector<nd::NdRecordBatch> rows;
+  for (std::uint64_t i = 0; i < grid.num_chunks(); ++i) {
+    const lance_nd::ChunkPosition pos = grid.Position(i);
+    const std::vector<std::uint64_t> extent = grid.Extent(i);
+    std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
+    for (std::size_t v = 0; v < vars.size(); ++v) {
+      LND_ASSIGN_OR_RETURN(auto a, ChunkOf(vars[v], grid, pos, extent, v >= 2));
+      arrays.emplace_back(names[v], std::move(a));
+    }
+    nd::Attributes globals;
+    LND_RETURN_NOT_OK(lance_nd::SetChunkAttributes(layout, pos, &globals));
+    LND_ASSIGN_OR_RETURN(auto row, nd::NdRecordBatch::FromArrays(std::move(arrays), globals));
+    rows.push_back(std::move(row));
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return lance_nd::Table::Write(dir, rows).status();
+}
+
+/// One kind of read: the lance-nd selection and the netCDF start / count of the same region.
+struct Region {
+  RegionSelection selection;
+  std::vector<std::size_t> start, count;
+};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <typename F>
+Result<double> TimeMs(F&& read) {
+  const auto t0 = std::chrono::steady_clock::now();
+  LND_RETURN_NOT_OK(read());
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+Status Run(const std::string& coads, const std::string& nc4, const std::string& dir, int repeats) {
+  LND_RETURN_NOT_OK(WriteTable(coads, dir));
+  LND_ASSIGN_OR_RETURN(lance_nd::Table table, lance_nd::Table::Open(dir));
+  int nc = 0, sst = 0;
+  LND_RETURN_NOT_OK(NcStatus(nc_open(nc4.c_str(), NC_NOWRITE, &nc), nc4));
+  LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(nc, "SST", &sst), "SST"));
+  std::mt19937_64 rng(42);
+  const std::vector<std::pair<std::string, std::function<Region()>>> kinds = {
+      {"map (one TIME, 90 x 180)",
+       [&] {
+         const auto t = static_cast<std::int64_t>(rng() % 12);
+         return Region{
+             {{"TIME", DimSelector::Index(t)}}, {static_cast<std::size_t>(t), 0, 0}, {1, 90, 180}};
+       }},
+      {"time series (12 at one point)",
+       [&] {
+         const auto y = static_cast<std::int64_t>(rng() % 90),
+                    x = static_cast<std::int64_t>(rng() % 180);
+         return Region{{{"COADSY", DimSelector::Index(y)}, {"COADSX", DimSelector::Index(x)}},
+                       {0, static_cast<std::size_t>(y), static_cast<std::size_t>(x)},
+                       {12, 1, 1}};
+       }},
+      {"box (6 x 30 x 80)",
+       [&] {
+         const auto t = static_cast<std::int64_t>(rng() % 7),
+                    y = static_cast<std::int64_t>(rng() % 60),
+                    x = static_cast<std::int64_t>(rng() % 100);
+         return Region{{{"TIME", DimSelector::Range(t, t + 6)},
+                        {"COADSY", DimSelector::Range(y, y + 30)},
+                        {"COADSX", DimSelector::Range(x, x + 80)}},
+                       {static_cast<std::size_t>(t), static_cast<std::size_t>(y),
+                        static_cast<std::size_t>(x)},
+                       {6, 30, 80}};
+       }},
+  };
+  std::printf("%-30s %9s %9s %7s %11s %11s %7s %5s\n", "read (median ms)", "lance-nd", "netCDF",
+              "ratio", "lance-nd+op", "netCDF+op", "ratio", "rows");
+  for (const auto& [name, make] : kinds) {
+    std::vector<double> ours, theirs, ours_open, theirs_open;
+    lance_nd::RegionReadStats stats;
+    for (int i = 0; i < repeats; ++i) {
+      const Region r = make();
+      std::vector<float> buffer(r.count[0] * r.count[1] * r.count[2]);
+      // With the table / file open (the netCDF chunk cache warm after the first reads).
+      LND_ASSIGN_OR_RETURN(
+          double a, TimeMs([&]() -> Status {
+            return lance_nd::ReadRegion(table, "coads", "SST", r.selection, &stats).status();
+          }));
+      LND_ASSIGN_OR_RETURN(
+          double b, TimeMs([&]() -> Status {
+            return NcStatus(
+                nc_get_vara_float(nc, sst, r.start.data(), r.count.data(), buffer.data()), "SST");
+          }));
+      // Opening the table / file for each read.
+      LND_ASSIGN_OR_RETURN(double c, TimeMs([&]() -> Status {
+                             LND_ASSIGN_OR_RETURN(lance_nd::Table t, lance_nd::Table::Open(dir));
+                             return lance_nd::ReadRegion(t, "coads", "SST", r.selection).status();
+                           }));
+      LND_ASSIGN_OR_RETURN(double d, TimeMs([&]() -> Status {
+                             int f = 0, v = 0;
+                             LND_RETURN_NOT_OK(NcStatus(nc_open(nc4.c_str(), NC_NOWRITE, &f), nc4));
+                             LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(f, "SST", &v), "SST"));
+                             const int rc = nc_get_vara_float(f, v, r.start.data(), r.count.data(),
+                                                              buffer.data());
+                             nc_close(f);
+                             return NcStatus(rc, "SST");
+                           }));
+      ours.push_back(a);
+      theirs.push_back(b);
+      ours_open.push_back(c);
+      theirs_open.push_back(d);
+    }
+    const double mo = Median(ours), mt = Median(theirs);
+    const double mo2 = Median(ours_open), mt2 = Median(theirs_open);
+    std::printf("%-30s %9.3f %9.3f %7.1f %11.3f %11.3f %7.1f %5llu\n", name.c_str(), mo, mt,
+                mo / mt, mo2, mt2, mo2 / mt2, static_cast<unsigned long long>(stats.rows_read));
+  }
+  std::vector<double> listing;
+  for (int i = 0; i < repeats; ++i) {
+    LND_ASSIGN_OR_RETURN(
+        double a, TimeMs([&]() -> Status { return lance_nd::ListDatasets(table).status(); }));
+    listing.push_back(a);
+  }
+  std::printf("%-30s %9.3f  (the global-attributes scan every read starts with)\n", "ListDatasets",
+              Median(listing));
+  nc_close(nc);
+  return Status::OK();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS]\n", argv[0]);
+    return 2;
+  }
+  const int repeats = argc > 4 ? std::max(1, std::atoi(argv[4])) : 50;
+  const Status st = Run(argv[1], argv[2], argv[3], repeats);
+  if (!st.ok()) {
+    std::fprintf(stderr, "lance_nd_region_bench: %s\n", st.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
