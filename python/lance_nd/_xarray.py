@@ -51,7 +51,9 @@ def filled(values):
         return values.filled(np.nan)
     if kind in "Mm":
         return values.filled(np.array("NaT", dtype=values.dtype))
-    return values.astype(object).filled(None)
+    out = np.array(values.data, dtype=object)  # filled(None) would use numpy's default fill
+    out[np.ma.getmaskarray(values)] = None
+    return out
 
 
 def _names(value):
