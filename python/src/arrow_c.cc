@@ -83,8 +83,7 @@ class ArrowRows {
 py::capsule ExportStreamCapsule(array::SchemaPtr schema, array::RecordBatchSource source) {
   auto stream = std::make_unique<ArrowArrayStream>();
   ThrowIfError(array::ExportRecordBatchStream(std::move(schema), std::move(source), stream.get()));
-  PyObject* capsule =
-      PyCapsule_New(stream.get(), "arrow_array_stream", &ReleaseStreamCapsule);
+  PyObject* capsule = PyCapsule_New(stream.get(), "arrow_array_stream", &ReleaseStreamCapsule);
   if (capsule == nullptr) {
     stream->release(stream.get());
     throw py::error_already_set();

@@ -29,9 +29,9 @@ NdArrowArray MakeNdArray(const py::object& dims, const py::object& data, const p
     names = dims.cast<std::vector<std::string>>();
   }
   if (static_cast<py::ssize_t>(names.size()) != prepared.data.ndim()) {
-    throw StatusError(Status::InvalidArgument(
-        "dims name ", names.size(), " dimension(s) but the data has ", prepared.data.ndim(),
-        ": give one name per axis of the data"));
+    throw StatusError(
+        Status::InvalidArgument("dims name ", names.size(), " dimension(s) but the data has ",
+                                prepared.data.ndim(), ": give one name per axis of the data"));
   }
   std::vector<std::uint64_t> sizes;
   for (py::ssize_t d = 0; d < prepared.data.ndim(); ++d) {
@@ -102,9 +102,10 @@ void RegisterNdArray(py::module_& m) {
                              [](const NdArrowArray& a) { return a.value_type()->ToString(); })
       .def_property_readonly("null_count",
                              [](const NdArrowArray& a) { return a.values()->null_count(); })
-      .def("to_numpy", [](const NdArrowArray& a) { return ArrayToNumpy(a.values(), a.shape()); },
-           "The values as a numpy array of `shape`: a read-only view of the library's buffer "
-           "for numbers and times, a numpy.ma.MaskedArray where there are nulls.")
+      .def(
+          "to_numpy", [](const NdArrowArray& a) { return ArrayToNumpy(a.values(), a.shape()); },
+          "The values as a numpy array of `shape`: a read-only view of the library's buffer "
+          "for numbers and times, a numpy.ma.MaskedArray where there are nulls.")
       .def("__eq__", [](const NdArrowArray& a, const NdArrowArray& b) { return a.Equals(b); })
       .def("__repr__", [](const NdArrowArray& a) { return "NdArray(" + a.ToString() + ")"; });
 }
@@ -114,12 +115,13 @@ void RegisterNdRecordBatch(py::module_& m) {
                             "Named nd arrays on one grid plus global attributes: one table row.")
       .def(py::init(&MakeBatch), py::arg("arrays") = py::none(), py::arg("attrs") = py::none(),
            "A batch from a dict of NdArray and a dict of global attributes.")
-      .def_property_readonly("global_attrs",
-                             [](const NdRecordBatch& b) { return AttributesToDict(b.attributes()); })
+      .def_property_readonly(
+          "global_attrs", [](const NdRecordBatch& b) { return AttributesToDict(b.attributes()); })
       .def_property_readonly("dims",
                              [](const NdRecordBatch& b) {
                                py::dict out;
-                               for (const auto& d : b.target().dims()) out[py::str(d.name)] = d.size;
+                               for (const auto& d : b.target().dims())
+                                 out[py::str(d.name)] = d.size;
                                return out;
                              })
       .def("keys", &Names)
@@ -138,7 +140,8 @@ void RegisterNdRecordBatch(py::module_& m) {
           },
           py::arg("attrs"))
       .def("__eq__", [](const NdRecordBatch& a, const NdRecordBatch& b) { return a.Equals(b); })
-      .def("__repr__", [](const NdRecordBatch& b) { return "NdRecordBatch(" + b.ToString() + ")"; });
+      .def("__repr__",
+           [](const NdRecordBatch& b) { return "NdRecordBatch(" + b.ToString() + ")"; });
 }
 
 // The chunk grid of a dataset (api/chunking.h), for the chunks= writer.

@@ -18,7 +18,9 @@ using array::ArrayPtr;
 using array::BufferPtr;
 using array::DataTypePtr;
 
-std::string DtypeName(const py::dtype& dtype) { return py::str(static_cast<const py::handle&>(dtype)).cast<std::string>(); }
+std::string DtypeName(const py::dtype& dtype) {
+  return py::str(static_cast<const py::handle&>(dtype)).cast<std::string>();
+}
 
 Status UnsupportedDtype(const py::dtype& dtype) {
   return Status::InvalidArgument(

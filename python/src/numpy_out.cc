@@ -122,7 +122,8 @@ py::object ListValue(const ArrayPtr& array, std::int64_t i) {
   }
   auto items = Child(array, start, end - start);
   if (!ViewDtype(*items->type).is_none() || items->type->id() == TypeId::kBool) {
-    if (items->null_count() == 0) return ArrayToNumpy(items, {static_cast<std::uint64_t>(end - start)});
+    if (items->null_count() == 0)
+      return ArrayToNumpy(items, {static_cast<std::uint64_t>(end - start)});
   }
   py::list out;
   for (std::int64_t k = 0; k < items->length; ++k) out.append(ValueToPython(items, k));
@@ -151,9 +152,8 @@ void RegisterBufferRef(py::module_& m) {
   py::class_<BufferRef>(m, "Buffer",
                         "A buffer of the library that numpy arrays returned by to_numpy view.")
       .def_property_readonly("nbytes", [](const BufferRef& b) { return b.buffer->size(); })
-      .def("address", [](const BufferRef& b) {
-        return reinterpret_cast<std::uintptr_t>(b.buffer->data());
-      });
+      .def("address",
+           [](const BufferRef& b) { return reinterpret_cast<std::uintptr_t>(b.buffer->data()); });
 }
 
 py::dtype DtypeOf(const array::DataType& type) {

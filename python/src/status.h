@@ -13,8 +13,7 @@ namespace lance_nd::python {
 
 class StatusError : public std::exception {
  public:
-  explicit StatusError(Status status)
-      : status_(std::move(status)), text_(status_.ToString()) {}
+  explicit StatusError(Status status) : status_(std::move(status)), text_(status_.ToString()) {}
   const Status& status() const { return status_; }
   const char* what() const noexcept override { return text_.c_str(); }
 

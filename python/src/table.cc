@@ -128,8 +128,8 @@ std::chrono::seconds Seconds(const py::object& older_than) {
                        ? older_than.attr("total_seconds")().cast<double>()
                        : older_than.cast<double>();
   if (seconds < 0) {
-    throw StatusError(Status::InvalidArgument("older_than is ", seconds,
-                                              " seconds: give 0 or more seconds"));
+    throw StatusError(
+        Status::InvalidArgument("older_than is ", seconds, " seconds: give 0 or more seconds"));
   }
   return std::chrono::seconds(static_cast<std::int64_t>(seconds));
 }
@@ -147,7 +147,9 @@ void RegisterScan(py::module_& m) {
   py::class_<Scan>(m, "Scan", "A scan of one table version: iterate for NdRecordBatch rows.")
       .def("__iter__", &OpenScan)
       .def("count_rows",
-           [](const Scan& s) { return WithoutGil([&] { return Unwrap(s.MakeScanner().CountRows()); }); })
+           [](const Scan& s) {
+             return WithoutGil([&] { return Unwrap(s.MakeScanner().CountRows()); });
+           })
       .def("__arrow_c_stream__", &ExportScan, py::arg("requested_schema") = py::none(),
            "The rows in the table's encoding as an ArrowArrayStream PyCapsule.");
 }

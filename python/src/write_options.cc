@@ -13,8 +13,8 @@ WriteMode ParseMode(const std::string& mode) {
   if (mode == "create") return WriteMode::kCreate;
   if (mode == "append") return WriteMode::kAppend;
   if (mode == "overwrite") return WriteMode::kOverwrite;
-  throw StatusError(Status::InvalidArgument("mode '", mode,
-                                            "' is not one of 'create', 'append', 'overwrite'"));
+  throw StatusError(
+      Status::InvalidArgument("mode '", mode, "' is not one of 'create', 'append', 'overwrite'"));
 }
 
 template <typename E>
@@ -51,9 +51,10 @@ ColumnOptions ParseColumnOptions(const py::handle& handle) {
     } else if (key == "rle_threshold") {
       out.rle_threshold = v.cast<double>();
     } else if (key == "structural_encoding") {
-      out.structural_encoding = Choose<StructuralEncoding>(
-          key, v.cast<std::string>(),
-          {{"miniblock", StructuralEncoding::kMiniBlock}, {"fullzip", StructuralEncoding::kFullZip}});
+      out.structural_encoding =
+          Choose<StructuralEncoding>(key, v.cast<std::string>(),
+                                     {{"miniblock", StructuralEncoding::kMiniBlock},
+                                      {"fullzip", StructuralEncoding::kFullZip}});
     } else {
       throw StatusError(Status::InvalidArgument(
           "unknown column option '", key,
