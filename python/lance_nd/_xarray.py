@@ -44,6 +44,8 @@ def filled(values):
     """A numpy array for xarray: nulls become NaN / NaT / None (ints with nulls become float64)."""
     if not isinstance(values, np.ma.MaskedArray):
         return values
+    if not np.ma.getmaskarray(values).any():
+        return values.data
     kind = values.dtype.kind
     if kind in "iu":
         return values.astype(np.float64).filled(np.nan)
