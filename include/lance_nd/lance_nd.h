@@ -57,9 +57,11 @@
 #include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
 
+#include "lance_nd/api/chunking.h"
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/options.h"
+#include "lance_nd/api/region.h"
 #include "lance_nd/api/scanner.h"
 #include "lance_nd/api/staged.h"
 #include "lance_nd/api/table.h"

@@ -18,5 +18,6 @@ void AddRestoreCommand(CLI::App& app);   // restore TABLE N
 void AddCompactCommand(CLI::App& app);   // compact TABLE
 void AddWidenCommand(CLI::App& app);     // widen TABLE VAR TYPE
 void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
+void AddSliceCommand(CLI::App& app);     // slice TABLE --id ID --var NAME [--isel] [--sel] ...
 
 }  // namespace lance_nd::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   lance_nd::cli::AddCompactCommand(app);
   lance_nd::cli::AddWidenCommand(app);
   lance_nd::cli::AddCleanupCommand(app);
+  lance_nd::cli::AddSliceCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -38,6 +38,11 @@ LANCE_ND_EXPORT Result<array::DataTypePtr> ParseJsonDtype(std::string_view name)
 /// attribute values, no "global_attrs" / "attrs" key where there are none.
 LANCE_ND_EXPORT Result<std::string> EncodeJsonLine(const nd::NdRecordBatch& row);
 
+/// \brief One nd array as JSON Lines writes it inside "arrays" (no newline):
+/// {"dtype": T, "dim_names": [...], "dim_sizes": [...], "values": [...], "attrs": {...}},
+/// "attrs" left out when there are none.
+LANCE_ND_EXPORT Result<std::string> EncodeJsonArray(const nd::NdArrowArray& array);
+
 /// \brief One JSON line as an nd record batch. Attributes may also be bare JSON values
 /// (string -> utf8, integer -> int64, other number -> float64, bool -> bool, array -> list of
 /// those). Variable names reserved by the table format (__global_attrs__, __stats__*) are

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ class LANCE_ND_EXPORT Scanner {
   Scanner& DecodeParallelism(int threads);
 
   Result<NdBatchReader> Open() const;
+  /// \brief The rows at logical indices `rows` of the version (0..CountRows()-1 in table order,
+  /// deleted rows not counted), in the order given, with this scan's projection: only those
+  /// rows' projected columns are read. InvalidArgument when a filter, prune or limit is set
+  /// (they select rows; Take is given them) or an index is out of range.
+  Result<std::vector<nd::NdRecordBatch>> Take(std::span<const std::uint64_t> rows) const;
   Result<std::vector<nd::NdRecordBatch>> ReadAll() const;
   /// \brief Rows that would be returned (limit included), without decoding them: the row count
   /// of the version, or the first pass of a filtered scan.

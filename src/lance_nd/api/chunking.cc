@@ -31,9 +31,9 @@ Status CheckLayout(const DatasetLayout& layout) {
                                    layout.dim_sizes.size(), " sizes; give one size per name");
   }
   for (std::size_t i = 0; i < layout.dim_names.size(); ++i) {
-    const auto first =
-        std::find(layout.dim_names.begin(), layout.dim_names.end(), layout.dim_names[i]);
-    if (layout.dim_names[i].empty() || first != layout.dim_names.begin() + i) {
+    const auto repeats =
+        std::count(layout.dim_names.begin(), layout.dim_names.end(), layout.dim_names[i]);
+    if (layout.dim_names[i].empty() || repeats > 1) {
       return Status::InvalidArgument("dataset layout of '", layout.id,
                                      "' has an empty or repeated dimension name '",
                                      layout.dim_names[i], "'; names must be unique");

@@ -73,6 +73,12 @@ Status AppendArray(std::string& out, const nd::NdArrowArray& a) {
 
 }  // namespace
 
+Result<std::string> EncodeJsonArray(const nd::NdArrowArray& array) {
+  std::string out;
+  LND_RETURN_NOT_OK(AppendArray(out, array));
+  return out;
+}
+
 Result<std::string> EncodeJsonLine(const nd::NdRecordBatch& row) {
   std::string out = "{";
   if (!row.attributes().empty()) {

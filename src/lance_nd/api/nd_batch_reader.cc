@@ -3,38 +3,17 @@
 #include <utility>
 
 #include "lance_nd/api/nd_batch_reader_impl.h"
+#include "lance_nd/api/scan_columns.h"
 #include "lance_nd/core/internal/thread_pool.h"
 
 namespace lance_nd {
-namespace {
-
-/// The batch without the "_rowaddr" column that keeps an empty projection from meaning "every
-/// column".
-array::SchemaPtr WithoutRowAddress(const array::SchemaPtr& schema) {
-  const int index = schema->FieldIndex(table::kRowAddressColumn);
-  if (index < 0) return schema;
-  std::vector<array::FieldPtr> fields = schema->fields();
-  fields.erase(fields.begin() + index);
-  return array::MakeSchema(std::move(fields), schema->metadata());
-}
-
-array::RecordBatchPtr WithoutRowAddress(const array::RecordBatchPtr& batch) {
-  const int index = batch->schema()->FieldIndex(table::kRowAddressColumn);
-  if (index < 0) return batch;
-  std::vector<array::ArrayPtr> columns = batch->columns();
-  columns.erase(columns.begin() + index);
-  return std::make_shared<const array::RecordBatch>(WithoutRowAddress(batch->schema()),
-                                                    batch->num_rows(), std::move(columns));
-}
-
-}  // namespace
 
 Result<std::unique_ptr<NdBatchReader::Impl>> NdBatchReader::Impl::Make(
     const table::Dataset& ds, Options options, api_internal::RowConditions conditions) {
   std::unique_ptr<Impl> impl(new Impl(ds, std::move(options)));
   const table::TableScanOptions scan_options = impl->OutputScanOptions();
   LND_ASSIGN_OR_RETURN(array::SchemaPtr schema, table::ScanSchema(ds, scan_options));
-  LND_ASSIGN_OR_RETURN(auto decoder, nd::RowDecoder::Make(WithoutRowAddress(schema)));
+  LND_ASSIGN_OR_RETURN(auto decoder, nd::RowDecoder::Make(api_internal::WithoutRowAddress(schema)));
   impl->decoder_.emplace(std::move(decoder));
   if (conditions.empty()) {
     LND_ASSIGN_OR_RETURN(auto reader, table::ScanTable(ds, scan_options));
@@ -74,7 +53,7 @@ Result<bool> NdBatchReader::Impl::DecodeNextScanned() {
   }
   LND_RETURN_NOT_OK(batch.status());
   if (*batch == nullptr) return false;
-  LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(*batch), {}, /*all=*/true));
+  LND_RETURN_NOT_OK(DecodeInto(*api_internal::WithoutRowAddress(*batch), {}, /*all=*/true));
   return true;
 }
 
@@ -104,7 +83,7 @@ Result<bool> NdBatchReader::Impl::DecodeNextSelected() {
       std::vector<std::int64_t> local;
       local.reserve(rows.size());
       for (std::uint64_t r : rows) local.push_back(static_cast<std::int64_t>(r - start));
-      LND_RETURN_NOT_OK(DecodeInto(*WithoutRowAddress(batch), local, /*all=*/false));
+      LND_RETURN_NOT_OK(DecodeInto(*api_internal::WithoutRowAddress(batch), local, /*all=*/false));
       return true;
     }
     LND_RETURN_NOT_OK(TakeAndDecode(fragment, start, std::move(rows)));
@@ -121,7 +100,7 @@ Status NdBatchReader::Impl::TakeAndDecode(const table::Fragment& fragment, std::
   // of a page it is decoded whole once instead of in parts per batch.
   LND_ASSIGN_OR_RETURN(auto taker, table::FragmentTaker::Open(ds_, fragment, OutputScanOptions()));
   LND_ASSIGN_OR_RETURN(auto batch, taker.Take(rows));
-  return DecodeInto(*WithoutRowAddress(batch), {}, /*all=*/true);
+  return DecodeInto(*api_internal::WithoutRowAddress(batch), {}, /*all=*/true);
 }
 
 Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,

@@ -98,4 +98,21 @@ std::vector<std::string> FilterColumns(const array::Schema& table_schema,
   return out;
 }
 
+array::SchemaPtr WithoutRowAddress(const array::SchemaPtr& schema) {
+  const int index = schema->FieldIndex(table::kRowAddressColumn);
+  if (index < 0) return schema;
+  std::vector<array::FieldPtr> fields = schema->fields();
+  fields.erase(fields.begin() + index);
+  return array::MakeSchema(std::move(fields), schema->metadata());
+}
+
+array::RecordBatchPtr WithoutRowAddress(const array::RecordBatchPtr& batch) {
+  const int index = batch->schema()->FieldIndex(table::kRowAddressColumn);
+  if (index < 0) return batch;
+  std::vector<array::ArrayPtr> columns = batch->columns();
+  columns.erase(columns.begin() + index);
+  return std::make_shared<const array::RecordBatch>(WithoutRowAddress(batch->schema()),
+                                                    batch->num_rows(), std::move(columns));
+}
+
 }  // namespace lance_nd::api_internal

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/query/filter.h"
@@ -26,5 +27,10 @@ Result<std::vector<std::string>> OutputColumns(
 /// read every column).
 std::vector<std::string> FilterColumns(const array::Schema& table_schema,
                                        const std::vector<query::ColumnPath>& paths);
+
+/// \brief `schema` / `batch` without the "_rowaddr" column that keeps an empty projection from
+/// meaning "every column" (unchanged when there is none).
+array::SchemaPtr WithoutRowAddress(const array::SchemaPtr& schema);
+array::RecordBatchPtr WithoutRowAddress(const array::RecordBatchPtr& batch);
 
 }  // namespace lance_nd::api_internal

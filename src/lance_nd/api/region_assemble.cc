@@ -1,0 +1,107 @@
+// AssembleRegion: a map from each region position to (piece, element), then copied in runs.
+#include "lance_nd/api/region_assemble.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "lance_nd/array/builder.h"
+
+namespace lance_nd::api_internal {
+namespace {
+
+constexpr std::int32_t kMissing = -1;
+
+/// Where each region position comes from.
+struct SourceMap {
+  std::vector<std::int32_t> piece;  // kMissing where no piece covers it
+  std::vector<std::int64_t> element;
+};
+
+/// C-order strides of `sizes`.
+std::vector<std::uint64_t> Strides(const std::vector<std::uint64_t>& sizes) {
+  std::vector<std::uint64_t> strides(sizes.size(), 1);
+  for (std::size_t k = sizes.size(); k-- > 1;) strides[k - 1] = strides[k] * sizes[k];
+  return strides;
+}
+
+/// Record in `map` the positions of the region that piece `p` covers.
+void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> ranges,
+              SourceMap& map) {
+  const std::size_t rank = ranges.size();
+  if (rank == 0) {
+    map.piece[0] = id;
+    map.element[0] = 0;
+    return;
+  }
+  std::vector<std::uint64_t> out_sizes(rank), src_sizes(rank), lo(rank), hi(rank);
+  for (std::size_t k = 0; k < rank; ++k) {
+    out_sizes[k] = ranges[k].size();
+    src_sizes[k] = (*p.array).dimensions()[k].size;
+    lo[k] = std::max(ranges[k].start, p.offset[k]);
+    hi[k] = std::min(ranges[k].stop, p.offset[k] + src_sizes[k]);
+    if (lo[k] >= hi[k]) return;  // no overlap
+  }
+  const std::vector<std::uint64_t> out_strides = Strides(out_sizes);
+  const std::vector<std::uint64_t> src_strides = Strides(src_sizes);
+  const std::uint64_t run = hi[rank - 1] - lo[rank - 1];
+  std::vector<std::uint64_t> idx = lo;  // odometer over all but the last dimension
+  while (true) {
+    std::uint64_t out = 0, src = 0;
+    for (std::size_t k = 0; k < rank; ++k) {
+      out += (idx[k] - ranges[k].start) * out_strides[k];
+      src += (idx[k] - p.offset[k]) * src_strides[k];
+    }
+    for (std::uint64_t j = 0; j < run; ++j) {
+      map.piece[out + j] = id;
+      map.element[out + j] = static_cast<std::int64_t>(src + j);
+    }
+    std::size_t k = rank - 1;
+    while (k > 0) {
+      --k;
+      if (++idx[k] < hi[k]) break;
+      idx[k] = lo[k];
+      if (k == 0) return;
+    }
+    if (rank == 1) return;
+  }
+}
+
+}  // namespace
+
+Result<array::ArrayPtr> AssembleRegion(const array::DataTypePtr& type,
+                                       std::span<const RegionPiece> pieces,
+                                       std::span<const DimRange> ranges) {
+  std::uint64_t n = 1;
+  for (const DimRange& r : ranges) {
+    if (r.size() != 0 &&
+        n > static_cast<std::uint64_t>(std::numeric_limits<int32_t>::max()) / r.size()) {
+      return Status::InvalidArgument("the region has more than 2^31 elements; read it in parts");
+    }
+    n *= r.size();
+  }
+  SourceMap map{std::vector<std::int32_t>(n, kMissing), std::vector<std::int64_t>(n, 0)};
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    MapPiece(pieces[p], static_cast<std::int32_t>(p), ranges, map);
+  }
+  std::unique_ptr<array::ArrayBuilder> builder = array::MakeBuilder(type);
+  std::uint64_t i = 0;
+  while (i < n) {
+    std::uint64_t end = i + 1;
+    const std::int32_t p = map.piece[i];
+    while (end < n && map.piece[end] == p &&
+           (p == kMissing || map.element[end] == map.element[end - 1] + 1)) {
+      ++end;
+    }
+    const auto len = static_cast<int64_t>(end - i);
+    if (p == kMissing) {
+      builder->AppendNulls(len);
+    } else {
+      LND_RETURN_NOT_OK(builder->AppendArraySlice(
+          *pieces[static_cast<std::size_t>(p)].array->values(), map.element[i], len));
+    }
+    i = end;
+  }
+  return builder->Finish();
+}
+
+}  // namespace lance_nd::api_internal

@@ -1,0 +1,111 @@
+// A variable's pieces: read, checked, assembled.
+#include "lance_nd/api/region_pieces.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "lance_nd/api/scanner.h"
+#include "lance_nd/array/view.h"
+#include "lance_nd/nd/format.h"
+#include "lance_nd/table/scan.h"
+
+namespace lance_nd::api_internal {
+
+std::string NameList(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return "[" + out + "]";
+}
+
+Status AddPiece(const DatasetRows& d, const DatasetRow& row, const nd::NdArrowArray& array,
+                std::string_view variable, VariablePieces& out) {
+  const std::vector<std::string> names = array.dimensions().names();
+  if (out.pieces.empty()) {
+    out.dim_names = names;
+  } else if (names != out.dim_names) {
+    return Status::Corrupt("dataset '", d.id, "': variable '", variable, "' has dimensions ",
+                           NameList(names), " in row ", row.row, " but ", NameList(out.dim_names),
+                           " in another; expected the same in every chunk row");
+  }
+  RegionPiece piece{&array, std::vector<std::uint64_t>(names.size(), 0)};
+  const std::vector<std::uint64_t> shape = array.shape();
+  std::vector<std::uint64_t> full = shape;
+  for (std::size_t k = 0; d.chunked() && k < names.size(); ++k) {
+    const int dim = d.layout->DimIndex(names[k]);
+    if (dim < 0) {
+      return Status::Corrupt("dataset '", d.id, "' row ", row.row, ": variable '", variable,
+                             "' has dimension '", names[k], "', which is not among its ",
+                             chunk_keys::kDims, " ", NameList(d.layout->dim_names));
+    }
+    piece.offset[k] = row.position->offset[static_cast<std::size_t>(dim)];
+    full[k] = d.layout->dim_sizes[static_cast<std::size_t>(dim)];
+    if (piece.offset[k] + shape[k] > full[k]) {
+      return Status::Corrupt("dataset '", d.id, "' row ", row.row, ": variable '", variable,
+                             "' covers indices ", piece.offset[k], "..", piece.offset[k] + shape[k],
+                             " of dimension '", names[k], "', beyond its size ", full[k], " in ",
+                             chunk_keys::kShape);
+    }
+  }
+  out.full_sizes = std::move(full);
+  out.pieces.push_back(std::move(piece));
+  return Status::OK();
+}
+
+Result<std::optional<std::vector<std::string>>> ReadDimensionNames(const Table& table,
+                                                                   std::uint64_t row,
+                                                                   const std::string& variable) {
+  table::TableScanOptions options;
+  options.projection = {variable + "." + std::string(nd::kDimNamesField)};
+  const std::uint64_t rows[] = {row};
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch,
+                       table::TakeRows(table.dataset(), rows, options));
+  const array::ArrayData& column = *batch->column(0);
+  std::optional<std::vector<std::string>> out;
+  if (column.IsNull(0) || column.type->id() != array::TypeId::kStruct) return out;
+  const auto& fields = column.type->children();
+  for (std::size_t c = 0; c < fields.size(); ++c) {
+    if (fields[c]->name() != nd::kDimNamesField) continue;
+    // Struct children share the struct's offset (array_data.h).
+    const array::ListView names(*column.children[c]);
+    const array::BinaryView items(*names.values());
+    const int64_t slot = column.offset;
+    if (names.IsNull(slot)) return out;
+    out.emplace();
+    for (int64_t i = 0; i < names.ValueLength(slot); ++i) {
+      out->emplace_back(items.Value(names.ValueOffset(slot) + i));
+    }
+  }
+  return out;
+}
+
+Status ReadPieces(const Table& table, const DatasetRows& d, const std::string& variable,
+                  const std::vector<std::uint64_t>& rows, RegionReadStats& stats,
+                  std::deque<nd::NdRecordBatch>& store, VariablePieces& out) {
+  if (rows.empty()) return Status::OK();
+  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> taken,
+                       table.Scan().Project({variable}).Take(rows));
+  stats.rows_read += rows.size();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    store.push_back(std::move(taken[i]));
+    const nd::NdArrowArray* array = store.back().GetColumn(variable);
+    if (array == nullptr) continue;
+    const auto it = std::find_if(d.rows.begin(), d.rows.end(),
+                                 [&](const DatasetRow& r) { return r.row == rows[i]; });
+    LND_RETURN_NOT_OK(AddPiece(d, *it, *array, variable, out));
+  }
+  return Status::OK();
+}
+
+Result<nd::NdArrowArray> Assemble(const VariablePieces& v, const std::vector<DimRange>& ranges) {
+  const nd::NdArrowArray& first = *v.pieces.front().array;
+  LND_ASSIGN_OR_RETURN(array::ArrayPtr values,
+                       AssembleRegion(first.value_type(), v.pieces, ranges));
+  std::vector<nd::Dimension> dims;
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    if (!ranges[k].drop) dims.push_back({v.dim_names[k], ranges[k].size()});
+  }
+  LND_ASSIGN_OR_RETURN(nd::Dimensions dimensions, nd::Dimensions::Make(std::move(dims)));
+  return nd::NdArrowArray::Make(std::move(values), std::move(dimensions), first.attributes());
+}
+
+}  // namespace lance_nd::api_internal

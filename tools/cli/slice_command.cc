@@ -1,0 +1,95 @@
+// `lance-nd slice TABLE --id ID --var NAME [--isel dim=SPEC,...] [--sel dim=VALUE|A:B,...]
+// [--format json|npy] [--out FILE]`: a hyperslab of one variable of one dataset.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "lance_nd/api/json_lines.h"
+#include "lance_nd/api/region.h"
+#include "npy_writer.h"
+#include "slice_spec.h"
+
+namespace lance_nd::cli {
+namespace {
+
+constexpr std::string_view kCommand = "slice";
+
+struct SliceOptions {
+  std::string uri;
+  std::string id;
+  std::string variable;
+  std::vector<std::string> isel;
+  std::vector<std::string> sel;
+  std::string format = "json";
+  std::optional<std::string> out;
+};
+
+RegionSelection Selection(const SliceOptions& o) {
+  RegionSelection selection;
+  for (const std::string& text : o.isel) {
+    for (auto& s : OrFail(kCommand, ParseIndexSelection(text))) selection.push_back(std::move(s));
+  }
+  for (const std::string& text : o.sel) {
+    for (auto& s : OrFail(kCommand, ParseValueSelection(text))) selection.push_back(std::move(s));
+  }
+  return selection;
+}
+
+void Write(const SliceOptions& o, const std::string& bytes) {
+  if (!o.out) {
+    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::cout.flush();
+    if (!std::cout) Fail(kCommand, "writing to stdout failed");
+    return;
+  }
+  std::ofstream file(*o.out, std::ios::binary | std::ios::trunc);
+  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  file.close();
+  if (!file) Fail(kCommand, "cannot write " + *o.out);
+}
+
+void Run(const SliceOptions& o) {
+  const RegionSelection selection = Selection(o);
+  const Table table = OpenTable(kCommand, o.uri);
+  const nd::NdArrowArray region = OrFail(kCommand, ReadRegion(table, o.id, o.variable, selection));
+  if (o.format == "npy") {
+    Write(o, OrFail(kCommand, EncodeNpy(region, o.variable)));
+  } else {
+    Write(o, OrFail(kCommand, EncodeJsonArray(region)) + "\n");
+  }
+}
+
+}  // namespace
+
+void AddSliceCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "slice",
+      "Read a hyperslab of one variable of one dataset (chunk rows are found from the "
+      "global attributes; only those overlapping the region are read)");
+  cmd->footer(
+      "Example: lance-nd slice coads.lance --id coads --var SST --isel TIME=0 "
+      "--sel COADSY=-10:10,COADSX=180");
+  auto o = std::make_shared<SliceOptions>();
+  cmd->add_option("table", o->uri, "the table (a directory, or memory://name)")->required();
+  cmd->add_option("--id", o->id, "the dataset (its global attribute id)")->required();
+  cmd->add_option("--var", o->variable, "the variable to read")->required();
+  cmd->add_option("--isel", o->isel,
+                  "by index: dim=i (drops the dimension) or dim=a:b (half-open, ends may be left "
+                  "out, negative counts from the end), comma-separated; may be repeated")
+      ->allow_extra_args(false);
+  cmd->add_option("--sel", o->sel,
+                  "by coordinate value: dim=v (nearest, drops the dimension) or dim=A:B (the "
+                  "closed range), comma-separated; may be repeated")
+      ->allow_extra_args(false);
+  cmd->add_option("--format", o->format, "json (default): one JSON Lines array; npy: a NumPy file")
+      ->check(CLI::IsMember({"json", "npy"}));
+  cmd->add_option("--out", o->out, "write to this file instead of stdout");
+  cmd->callback([o] { Run(*o); });
+}
+
+}  // namespace lance_nd::cli
