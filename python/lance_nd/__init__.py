@@ -17,12 +17,17 @@ from ._xarray import to_xarray as _to_xarray
 from .errors import (CommitConflictError, InvalidArgumentError, InvalidTableError,
                      LanceNdError, SchemaMismatchError, TableExistsError, TableNotFoundError)
 
+try:  # the xarray backend needs xarray
+    from .backend import LanceNdBackendEntrypoint, open_table_dataset
+except ImportError:
+    pass
+
 NdRecordBatch.to_xarray = _to_xarray
 NdRecordBatch.from_xarray = staticmethod(_from_xarray)
 
 __all__ = [
     "Buffer", "CommitConflictError", "InvalidArgumentError", "InvalidTableError",
-    "LanceNdError", "NdArray", "NdRecordBatch", "Scan", "SchemaMismatchError",
+    "LanceNdBackendEntrypoint", "LanceNdError", "NdArray", "NdRecordBatch", "Scan", "SchemaMismatchError",
     "StagedFragments", "Table", "TableExistsError", "TableNotFoundError", "Writer", "append",
-    "commit_staged", "create", "errors", "open", "stage", "write",
+    "commit_staged", "create", "errors", "open", "open_table_dataset", "stage", "write",
 ]

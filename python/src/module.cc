@@ -5,6 +5,7 @@
 #include "lance_nd/version.h"
 #include "nd_objects.h"
 #include "numpy_out.h"
+#include "region.h"
 #include "status.h"
 #include "table.h"
 #include "writer.h"
@@ -18,4 +19,5 @@ PYBIND11_MODULE(_lance_nd, m) {
   lance_nd::python::RegisterArrowRows(m);
   lance_nd::python::RegisterTable(m);
   lance_nd::python::RegisterWriters(m);
+  lance_nd::python::RegisterRegion(m);
 }
