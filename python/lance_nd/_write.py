@@ -1,7 +1,7 @@
 """Writers: lance_nd.create / append -> Writer, lance_nd.write, and staged writes."""
 
 from ._lance_nd import NdRecordBatch, _ArrowRows, _Writer, _commit_staged, _stage
-from ._chunks import chunk_rows
+from ._chunks import chunk_rows, source_attrs
 from ._xarray import from_xarray
 from .errors import InvalidArgumentError
 
@@ -28,16 +28,25 @@ def _grouped(rows):
         yield group
 
 
+def _with_id(ds, id):
+    """`ds` as the one-row dataset `id` (its own attributes named like a convention key are
+    renamed 'source:<key>', as for chunk rows)."""
+    out = ds.copy(deep=False)
+    out.attrs = {**source_attrs(ds.attrs, id), "id": id}
+    return out
+
+
 def row_groups(data, chunks=None, id=None):
     """Yield lists of NdRecordBatch from the data Writer.write accepts."""
-    if chunks is not None and not _is_dataset(data):
-        raise InvalidArgumentError(
-            f"chunks= applies to an xarray.Dataset, not to {type(data).__name__}")
+    if (chunks is not None or id is not None) and not _is_dataset(data):
+        if not isinstance(data, (list, tuple)):
+            raise InvalidArgumentError(
+                f"chunks= and id= apply to an xarray.Dataset, not to {type(data).__name__}")
     if isinstance(data, NdRecordBatch):
         yield [data]
     elif _is_dataset(data):
         if chunks is None:
-            yield [from_xarray(data)]
+            yield [from_xarray(data if id is None else _with_id(data, id))]
         else:
             for row in chunk_rows(data, chunks, id):
                 yield [row]
@@ -64,8 +73,8 @@ class Writer:
         self.table = None  # the Table committed by finish()
 
     def write(self, data, chunks=None, id=None):
-        """Write `data`; chunks= (an xarray.Dataset only) writes one row per chunk, with the
-        dataset id `id` or the Dataset's attrs["id"]."""
+        """Write `data`. For an xarray.Dataset, chunks= writes one row per chunk, with the
+        dataset id `id` or the Dataset's attrs["id"]; id= alone writes one row with that id."""
         for rows in row_groups(data, chunks, id):
             self._native.write(rows)
 

@@ -187,7 +187,7 @@ DataTypePtr TypeFromDtype(const py::dtype& dtype) {
 
 ArrayPtr ArrayFromNumpy(const PreparedArray& p) {
   if ((p.data.flags() & py::array::c_style) == 0) {
-    throw StatusError(Status::InvalidArgument("internal: the array is not C-contiguous"));
+    throw StatusError(Status::Internal("the array given to ArrayFromNumpy is not C-contiguous"));
   }
   auto nulls = MaskFlags(p, p.data.size());
   const auto dtype = p.data.dtype();

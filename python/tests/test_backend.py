@@ -59,6 +59,16 @@ def test_a_plain_row_with_an_id_opens_too(tmp_path):
     assert xr.open_dataset(uri, engine="lance_nd").identical(ds)  # the only dataset
 
 
+def test_id_alone_names_a_one_row_dataset(tmp_path):
+    uri = str(tmp_path / "t.lance")
+    ds = xr.Dataset({"v": ("x", np.arange(3))}, attrs={"id": "old", "chunk_count": 1})
+    lance_nd.write(uri, [ds, ds], id="new")
+    rows = list(lance_nd.open(uri).scan())
+    assert [r.global_attrs for r in rows] == [
+        {"source:id": "old", "source:chunk_count": 1, "id": "new"}] * 2
+    assert rows[0].chunk_info() is None
+
+
 def test_unknown_or_missing_id_names_the_datasets(tmp_path):
     uri = str(tmp_path / "t.lance")
     for i, name in enumerate(["a", "b"]):

@@ -176,8 +176,10 @@ def test_a_lance_table_without_the_nd_format_is_invalid():
 def test_write_rejects_other_objects(uri):
     with pytest.raises(lance_nd.InvalidArgumentError, match="cannot write a dict"):
         lance_nd.write(uri, {"a": 1})
-    with pytest.raises(lance_nd.InvalidArgumentError, match="applies to an xarray.Dataset"):
+    with pytest.raises(lance_nd.InvalidArgumentError, match="apply to an xarray.Dataset"):
         lance_nd.write(uri, lance_nd.NdRecordBatch(), chunks=["x"])
+    with pytest.raises(lance_nd.InvalidArgumentError, match="apply to an xarray.Dataset"):
+        lance_nd.write(uri, [lance_nd.NdRecordBatch()], id="a")
 
 
 def test_column_options_and_unknown_option(uri):
