@@ -188,3 +188,17 @@ def test_column_options_and_unknown_option(uri):
     assert ns(table) == [0, 1, 2]
     with pytest.raises(lance_nd.InvalidArgumentError, match="unknown column option 'speed'"):
         lance_nd.create(uri + "2", column_options={"v": {"speed": 1}})
+
+
+def test_a_delete_planned_before_a_compaction_conflicts_and_is_retryable(uri):
+    for i in range(3):
+        with lance_nd.create(uri, mode="create" if i == 0 else "append") as writer:
+            writer.write(numbered_rows(3)[i])
+    deleter, compactor = lance_nd.open(uri), lance_nd.open(uri)
+    compactor.compact()
+    with pytest.raises(lance_nd.CommitConflictError, match="reload the table and retry") as info:
+        deleter.delete("__global_attrs__.n = 1")
+    assert info.value.retryable and info.value.code == "commit conflict"
+    deleter.refresh()
+    assert deleter.delete("__global_attrs__.n = 1") == 1
+    assert ns(lance_nd.open(uri)) == [0, 2]
