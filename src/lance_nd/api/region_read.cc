@@ -140,7 +140,7 @@ Result<nd::NdArrowArray> ReadChunkedRegion(const Table& table, const DatasetRows
   std::deque<nd::NdRecordBatch> store;
   VariablePieces v;
   LND_RETURN_NOT_OK(ReadPieces(table, d, variable, rows, stats, store, v));
-  // A variable without a split dimension is only in chunk 0 (§3.6).
+  // A variable without a split dimension is only in chunk 0 (docs/FORMAT.md §3.6).
   const DatasetRow* chunk0 = d.Chunk(0);
   if (v.pieces.empty() && chunk0 != nullptr &&
       std::find(rows.begin(), rows.end(), chunk0->row) == rows.end()) {
