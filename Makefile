@@ -32,7 +32,7 @@ lint-changed: configure
 	./scripts/lint.sh build/$(PRESET) --tidy-only --changed
 
 format:
-	find include src tools tests fuzz bench examples -name '*.h' -o -name '*.cc' | xargs clang-format -i
+	find include src tools tests fuzz bench examples python -name '*.h' -o -name '*.cc' | xargs clang-format -i
 
 clean:
 	rm -rf build

@@ -67,7 +67,7 @@ if ((do_format)); then
   else
     while IFS= read -r -d '' f; do
       is_generated "$root/${f#./}" || fmt_files+=("$f")
-    done < <(find include src tools tests fuzz bench examples \( -name '*.h' -o -name '*.cc' \) \
+    done < <(find include src tools tests fuzz bench examples python \( -name '*.h' -o -name '*.cc' \) \
                -type f -print0 2>/dev/null | sort -z)
   fi
   if ((${#fmt_files[@]})); then

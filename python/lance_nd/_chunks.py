@@ -1,0 +1,76 @@
+"""Writing an xarray.Dataset as one row per chunk (docs/FORMAT.md §3.6, "Datasets and chunks").
+
+Chunks are computed one at a time, so a dask-backed Dataset larger than memory streams through
+the writer.
+"""
+
+from ._lance_nd import NdArray, NdRecordBatch, _ChunkGrid
+from ._xarray import coordinate_attrs
+from .errors import InvalidArgumentError
+
+CHUNK_KEYS = ("id", "chunk_dims", "chunk_offset", "dataset_shape", "unlimited_dims",
+              "chunk_index", "chunk_count")
+SOURCE_PREFIX = "source:"
+
+
+def dataset_id(ds, id):
+    value = id if id is not None else ds.attrs.get("id")
+    if not isinstance(value, str) or not value:
+        raise InvalidArgumentError(
+            f"chunks= needs a dataset id, found {value!r}: pass id='...' or set the "
+            f"Dataset's attrs['id'] to a non-empty str")
+    return value
+
+
+def chunk_sizes(ds, chunks):
+    """{dim: chunk size}: a list of dims takes the dask chunk size (else 1); a dict is as given."""
+    if isinstance(chunks, str):
+        chunks = [chunks]
+    if isinstance(chunks, dict):
+        sizes = dict(chunks)
+    else:
+        dask_sizes = ds.chunksizes if ds.chunks else {}
+        sizes = {dim: dask_sizes[dim][0] if dim in dask_sizes else 1 for dim in chunks}
+    for dim, size in sizes.items():
+        if dim not in ds.dims:
+            raise InvalidArgumentError(
+                f"chunks names dimension {dim!r}, which the Dataset lacks: its dimensions are "
+                f"{list(ds.dims)}")
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise InvalidArgumentError(f"chunk size of {dim!r} is {size!r}: give an int")
+    return sizes
+
+
+def source_attrs(attrs, id):
+    """Global attributes with the convention's keys (and 'source:*') renamed to 'source:<key>'.
+    An 'id' equal to the dataset id is the convention's own key and is dropped."""
+    out = {}
+    for key, value in attrs.items():
+        if key == "id" and value == id:
+            continue
+        if key in CHUNK_KEYS or key.startswith(SOURCE_PREFIX):
+            key = SOURCE_PREFIX + key
+        out[key] = value
+    return out
+
+
+def chunk_rows(ds, chunks, id=None):
+    """Yield the chunk rows of `ds` in chunk_index order."""
+    the_id = dataset_id(ds, id)
+    dims = list(ds.dims)
+    unlimited = [d for d in ds.encoding.get("unlimited_dims", ()) if d in ds.dims]
+    grid = _ChunkGrid(the_id, dims, [ds.dims[d] for d in dims], unlimited,
+                      list(chunk_sizes(ds, chunks).items()))
+    split = {d for i, d in enumerate(dims) if grid.is_split(i)}
+    attrs = coordinate_attrs(ds, source_attrs(ds.attrs, the_id))
+    for index in range(grid.num_chunks):
+        offset, extent = grid.offset(index), grid.extent(index)
+        region = {d: slice(o, o + e) for d, o, e in zip(dims, offset, extent) if d in split}
+        arrays = {}
+        for name, var in ds.variables.items():
+            own = {d: region[d] for d in var.dims if d in region}
+            if index > 0 and not own:
+                continue  # not split: stored in chunk 0 only
+            part = var.isel(own)
+            arrays[name] = NdArray(part.dims, part.values, part.attrs)  # computes this chunk
+        yield grid.apply(NdRecordBatch(arrays, attrs), index)

@@ -1,0 +1,79 @@
+"""NdRecordBatch <-> xarray.Dataset.
+
+Every variable of the Dataset (data variables and coordinates) is one array of the batch. The
+names of the coordinates that are not indexes (a variable named like its only dimension is an
+index) are kept in the global attribute "coordinates", space separated, as netCDF's CF
+convention does; a variable attribute "coordinates" is read the same way.
+"""
+
+import numpy as np
+
+from ._lance_nd import NdArray, NdRecordBatch
+from .errors import InvalidArgumentError
+
+COORDINATES = "coordinates"
+
+
+def non_index_coords(ds):
+    return [name for name in ds.coords if name not in ds.xindexes]
+
+
+def coordinate_attrs(ds, attrs):
+    """`attrs` plus the "coordinates" key naming ds's non-index coordinates."""
+    coords = non_index_coords(ds)
+    if not coords:
+        return attrs
+    if COORDINATES in attrs:
+        raise InvalidArgumentError(
+            f"the Dataset has a global attribute {COORDINATES!r} and non-index coordinates "
+            f"{coords}: the attribute is where lance_nd records coordinates; rename it")
+    bad = [name for name in coords if " " in name]
+    if bad:
+        raise InvalidArgumentError(f"coordinate names {bad} contain spaces: rename them")
+    return {**attrs, COORDINATES: " ".join(coords)}
+
+
+def from_xarray(ds):
+    """The batch of an xarray.Dataset: every variable, attributes and global attributes."""
+    arrays = {name: NdArray(var.dims, var.values, var.attrs)
+              for name, var in ds.variables.items()}
+    return NdRecordBatch(arrays, coordinate_attrs(ds, dict(ds.attrs)))
+
+
+def filled(values):
+    """A numpy array for xarray: nulls become NaN / NaT / None (ints with nulls become float64)."""
+    if not isinstance(values, np.ma.MaskedArray):
+        return values
+    if not np.ma.getmaskarray(values).any():
+        return values.data
+    kind = values.dtype.kind
+    if kind in "iu":
+        return values.astype(np.float64).filled(np.nan)
+    if kind == "f":
+        return values.filled(np.nan)
+    if kind in "Mm":
+        return values.filled(np.array("NaT", dtype=values.dtype))
+    out = np.array(values.data, dtype=object)  # filled(None) would use numpy's default fill
+    out[np.ma.getmaskarray(values)] = None
+    return out
+
+
+def _names(value):
+    return value.split() if isinstance(value, str) else []
+
+
+def to_xarray(batch):
+    """The batch as an xarray.Dataset (variables in batch order)."""
+    import xarray as xr
+
+    global_attrs = batch.global_attrs
+    coords = set(_names(global_attrs.pop(COORDINATES, None)))
+    variables = {}
+    for name in batch:
+        array = batch[name]
+        attrs = array.attrs
+        coords.update(_names(attrs.pop(COORDINATES, None)))
+        variables[name] = xr.Variable(array.dims, filled(array.to_numpy()), attrs)
+    data_vars = {n: v for n, v in variables.items() if n not in coords}
+    coord_vars = {n: v for n, v in variables.items() if n in coords}
+    return xr.Dataset(data_vars, coord_vars, attrs=global_attrs)

@@ -1,0 +1,66 @@
+#include "region.h"
+
+#include <pybind11/stl.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "lance_nd/api/region.h"
+#include "status.h"
+
+namespace lance_nd::python {
+namespace {
+
+namespace py = pybind11;
+
+py::list Datasets(const Table& table) {
+  auto datasets = [&] {
+    py::gil_scoped_release release;
+    return Unwrap(ListDatasets(table));
+  }();
+  py::list out;
+  for (const auto& d : datasets) {
+    py::dict info;
+    info["id"] = d.id;
+    info["chunk_count"] = d.chunk_count;
+    info["rows"] = d.rows;
+    if (d.layout) {
+      info["dims"] = d.layout->dim_names;
+      info["shape"] = d.layout->dim_sizes;
+      info["unlimited_dims"] = d.layout->unlimited_dims;
+    }
+    out.append(info);
+  }
+  return out;
+}
+
+// (dim, is_index, a, b): an index `a`, or the range [a, b).
+using Selector = std::tuple<std::string, bool, std::int64_t, std::int64_t>;
+
+py::tuple Region(const Table& table, const std::string& id, const std::string& variable,
+                 const std::vector<Selector>& selectors) {
+  RegionSelection selection;
+  for (const auto& [dim, is_index, a, b] : selectors) {
+    selection.emplace_back(dim, is_index ? DimSelector::Index(a) : DimSelector::Range(a, b));
+  }
+  RegionReadStats stats;
+  auto array = [&] {
+    py::gil_scoped_release release;
+    return Unwrap(ReadRegion(table, id, variable, selection, &stats));
+  }();
+  py::dict counts;
+  counts["table_rows"] = stats.table_rows;
+  counts["dataset_rows"] = stats.dataset_rows;
+  counts["rows_read"] = stats.rows_read;
+  return py::make_tuple(std::move(array), counts);
+}
+
+}  // namespace
+
+void RegisterRegion(py::module_& m) {
+  m.def("_list_datasets", &Datasets);
+  m.def("_read_region", &Region);
+}
+
+}  // namespace lance_nd::python
