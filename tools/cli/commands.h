@@ -18,5 +18,7 @@ void AddRestoreCommand(CLI::App& app);   // restore TABLE N
 void AddCompactCommand(CLI::App& app);   // compact TABLE
 void AddWidenCommand(CLI::App& app);     // widen TABLE VAR TYPE
 void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
+void AddLsCommand(CLI::App& app);        // ls TABLE [--json]
+void AddSchemaCommand(CLI::App& app);    // schema TABLE [--json] [--version N]
 
 }  // namespace lance_nd::cli
