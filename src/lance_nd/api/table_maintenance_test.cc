@@ -134,7 +134,9 @@ TEST(CompactTest, ProgressCountsTheRewrittenRowsOfEachNewFragment) {
     EXPECT_EQ(calls.back().first, stats.rows_rewritten);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       EXPECT_EQ(calls[i].second, stats.rows_rewritten);
-      if (i > 0) EXPECT_GT(calls[i].first, calls[i - 1].first);
+      if (i > 0) {
+        EXPECT_GT(calls[i].first, calls[i - 1].first);
+      }
     }
     // The steps are the rows of the new fragments, in table order.
     std::vector<std::uint64_t> steps, new_fragment_rows;
