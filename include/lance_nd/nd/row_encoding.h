@@ -62,6 +62,11 @@ class LANCE_ND_EXPORT RowDecoder {
   /// \brief DecodeRow of a batch that passed CheckBatch (the row is still range-checked).
   Result<NdRecordBatch> DecodeCheckedRow(const array::RecordBatch& batch, int64_t row) const;
 
+  /// \brief Every check DecodeAll makes of `batch` (Arrow validity, the per-row rules of
+  /// docs/FORMAT.md §2.3, the row's arrays sharing one grid), without building rows: for
+  /// writers that take encoded rows as they are. Errors are those of DecodeAll.
+  Status ValidateRows(const array::RecordBatch& batch) const;
+
   /// \brief Validate `batch` fully (array::Validate; errors become Corrupt), then decode every
   /// row in order.
   Result<std::vector<NdRecordBatch>> DecodeAll(const array::RecordBatch& batch) const;

@@ -1,0 +1,36 @@
+// Checks of encoded rows shared by the row decoder and the row validator: where a message
+// points, list ranges checked against their items, and row counts backed by buffers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "lance_nd/array/array_data.h"
+#include "lance_nd/core/result.h"
+
+namespace lance_nd::nd::internal {
+
+/// The "column 'c' row r: " prefix of a row's messages, built only when a message is.
+struct Where {
+  std::string_view column;
+  int64_t row = 0;
+  std::string str() const {
+    return "column '" + std::string(column) + "' row " + std::to_string(row) + ": ";
+  }
+};
+inline std::string operator+(const Where& where, std::string_view text) {
+  return where.str() + std::string(text);
+}
+
+/// \brief Corrupt when the batch declares more rows than its buffers can back (a row that holds
+/// data needs at least one bit), so a corrupt count never sizes an allocation.
+Status CheckRowsBacked(const array::RecordBatch& batch);
+
+/// \brief The child slot range [begin, end) of list slot `slot`, checked against the child
+/// length; Corrupt for a null slot or offsets outside the items.
+Result<std::pair<int64_t, int64_t>> ListRange(const array::ArrayData& list, int64_t slot,
+                                              const Where& where, std::string_view what);
+
+}  // namespace lance_nd::nd::internal
