@@ -32,13 +32,16 @@ struct CatOptions {
   bool json = false;
 };
 
-/// A variable's line: name, dtype[dims] and as many values as fit the width.
+std::string TypeText(const nd::NdArrowArray& a) {
+  return DtypeText(*a.value_type()) + ShapeText(a.dimensions().names(), a.dimensions().sizes());
+}
+
+/// A variable's line: name and dtype[dims] (padded to the row's widths) and as many values as
+/// fit the width.
 std::string VariableLine(const std::string& name, const nd::NdArrowArray& a, std::size_t name_width,
-                         const Style& style, std::size_t width) {
+                         std::size_t type_width, const Style& style, std::size_t width) {
   const std::string head = "  " + style.Bold(PadRight(name, name_width)) + "  " +
-                           style.Type(DtypeText(*a.value_type()) +
-                                      ShapeText(a.dimensions().names(), a.dimensions().sizes())) +
-                           "  ";
+                           style.Type(PadRight(TypeText(a), type_width)) + "  ";
   std::string line;
   for (std::size_t items = 16;; items /= 2) {
     line = head + PreviewValues(a.values(), items, a.dimensions().is_scalar());
@@ -55,13 +58,14 @@ void PrintReadableRow(const nd::NdRecordBatch& row, std::uint64_t number, const 
   const std::string globals = AttributesText(row.attributes());
   if (!globals.empty()) head += "  " + globals;
   std::cout << (number > 1 ? "\n" : "") << TruncateToWidth(head, width) << "\n";
-  std::size_t name_width = 0;
+  std::size_t name_width = 0, type_width = 0;
   for (int i = 0; i < row.num_columns(); ++i) {
     name_width = std::max(name_width, DisplayWidth(row.column_name(i)));
+    type_width = std::max(type_width, DisplayWidth(TypeText(row.column(i))));
   }
   for (int i = 0; i < row.num_columns(); ++i) {
     const nd::NdArrowArray& a = row.column(i);
-    std::cout << VariableLine(row.column_name(i), a, name_width, style, width) << "\n";
+    std::cout << VariableLine(row.column_name(i), a, name_width, type_width, style, width) << "\n";
     const std::string attrs = AttributesText(a.attributes());
     if (!attrs.empty()) {
       std::cout << TruncateToWidth(std::string(name_width + 4, ' ') + style.Dim(attrs), width)

@@ -323,7 +323,7 @@ def test_cat(table, rows):
                 preview = "[" + ", ".join(texts) + "]"
             else:
                 preview = "[" + ", ".join(texts[:8]) + ", …, " + ", ".join(texts[-8:]) + "]"
-            line = rf"^  {re.escape(name)} +{re.escape(spec['dtype'])}\[{re.escape(dims)}\]  "
+            line = rf"^  {re.escape(name)} +{re.escape(spec['dtype'])}\[{re.escape(dims)}\]  +"
             check(re.search(line + re.escape(preview) + "$", block, re.M) is not None,
                   f"cat row {i + 1}: no line {name} {spec['dtype']}[{dims}] {preview}:\n{block}")
     rc, narrow, _ = run_tty("cat", table, columns=50)
@@ -423,6 +423,13 @@ def test_errors(tmp, table):
     expect_error(["cat", table, "--project", "SSTT"], "cat",
                  r"'SSTT' is not a variable of the table; its variables are 'SST', ")
     expect_error(["schema", table, "--version", "99"], "schema", r"has no version 99; its versions")
+    # ls names the row whose chunk keys break the convention.
+    bad = os.path.join(tmp, "bad_chunks.lance")
+    good = {"global_attrs": {"id": "x"}, "arrays": {"v": {"dtype": "int8", "values": [1]}}}
+    broken = {"global_attrs": {"id": "x", "chunk_dims": typed("list<utf8>", ["t"])},
+              "arrays": {"v": {"dtype": "int8", "values": [2]}}}
+    ok("append", bad, "-", "--create", stdin=jsonl([good, good, broken]))
+    expect_error(["ls", bad], "ls", r"row 2: .*chunk_dims.*dataset_shape")
     plain_lance = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src",
                                "lance_nd", "table", "testdata", "lance12_nested.lance")
     for command in ("ls", "schema", "info"):
