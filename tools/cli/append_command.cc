@@ -40,7 +40,6 @@ std::optional<Table> ExistingTable(const AppendOptions& o) {
   return std::nullopt;
 }
 
-/// Decode, check and write every line; the writer commits at the end or aborts on an error.
 /// A bar over the bytes of a file, or a count of rows from stdin.
 std::unique_ptr<Progress> MakeProgress(const AppendOptions& o, std::ifstream& file) {
   if (o.input == "-" || !IsTerminal(2)) {
@@ -54,6 +53,7 @@ std::unique_ptr<Progress> MakeProgress(const AppendOptions& o, std::ifstream& fi
                                     Progress::Unit::kBytes);
 }
 
+/// Decode, check and write every line; the writer commits at the end or aborts on an error.
 std::uint64_t WriteRows(std::istream& in, const std::optional<Table>& table, NdWriter& writer,
                         Casting casting, Progress& progress, bool by_bytes) {
   JsonLinesReader reader(in);

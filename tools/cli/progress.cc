@@ -14,6 +14,10 @@
 namespace lance_nd::cli {
 namespace {
 
+std::string Noun(Progress::Unit unit) {
+  return unit == Progress::Unit::kChunks ? "chunks" : "rows";
+}
+
 std::string Amount(std::uint64_t n, Progress::Unit unit) {
   return unit == Progress::Unit::kBytes ? HumanBytes(n) : GroupDigits(n);
 }
@@ -23,8 +27,8 @@ std::string Rate(double per_second, Progress::Unit unit) {
     return HumanBytes(static_cast<std::uint64_t>(std::llround(per_second))) + "/s";
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, per_second < 99.95 ? "%.1f rows/s" : "%.0f rows/s", per_second);
-  return buf;
+  std::snprintf(buf, sizeof buf, per_second < 99.95 ? "%.1f" : "%.0f", per_second);
+  return std::string(buf) + " " + Noun(unit) + "/s";
 }
 
 std::string Bar(std::uint64_t done, std::uint64_t total, std::size_t cells) {
@@ -60,7 +64,7 @@ std::string RenderProgressLine(std::string_view label, std::uint64_t done, std::
   const double rate = elapsed_seconds > 0 ? static_cast<double>(done) / elapsed_seconds : 0;
   std::string counts = Amount(done, unit);
   if (total > 0) counts.append("/").append(Amount(total, unit));
-  if (unit == Progress::Unit::kRows) counts.append(" rows");
+  if (unit != Progress::Unit::kBytes) counts.append(" ").append(Noun(unit));
   std::string tail = counts + "  " + Rate(rate, unit);
   if (total == 0) {
     tail.append("  ").append(HumanDuration(elapsed_seconds));

@@ -18,7 +18,8 @@ namespace lance_nd::cli {
 
 class Progress {
  public:
-  enum class Unit { kRows, kBytes };
+  /// What is counted: rows, chunks (counts with their noun) or bytes (human sizes).
+  enum class Unit { kRows, kChunks, kBytes };
   using Clock = std::chrono::steady_clock;
 
   /// \brief Where and how to draw; the defaults draw on std::cerr when it is a terminal.

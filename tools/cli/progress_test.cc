@@ -47,7 +47,7 @@ TEST(ProgressTest, LinesFitTheWidthAndTheBarFollowsTheFraction) {
   }
 }
 
-TEST(ProgressTest, AnUnknownTotalShowsACountWithoutABar) {
+TEST(ProgressTest, CountsShowTheirUnitAndAnUnknownTotalHasNoBar) {
   const std::string line = RenderProgressLine("cat", 1234567, 0, Progress::Unit::kRows, 2.0, 100);
   EXPECT_NE(line.find("1,234,567 rows"), std::string::npos) << line;
   EXPECT_EQ(line.find("█"), std::string::npos);
@@ -57,6 +57,9 @@ TEST(ProgressTest, AnUnknownTotalShowsACountWithoutABar) {
   EXPECT_NE(bytes.find("3.0 MiB/12.0 MiB"), std::string::npos) << bytes;
   EXPECT_NE(bytes.find("3.0 MiB/s"), std::string::npos) << bytes;
   EXPECT_NE(bytes.find("ETA 3.0s"), std::string::npos) << bytes;
+  const std::string chunks =
+      RenderProgressLine("import", 30, 120, Progress::Unit::kChunks, 10.0, 100);
+  EXPECT_NE(chunks.find("30/120 chunks  3.0 chunks/s  ETA 30s"), std::string::npos) << chunks;
 }
 
 struct FakeClock {
