@@ -13,6 +13,8 @@
 #include "commands.h"
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/nd_writer.h"
+#include "progress.h"
+#include "term.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -38,9 +40,22 @@ std::optional<Table> ExistingTable(const AppendOptions& o) {
   return std::nullopt;
 }
 
+/// A bar over the bytes of a file, or a count of rows from stdin.
+std::unique_ptr<Progress> MakeProgress(const AppendOptions& o, std::ifstream& file) {
+  if (o.input == "-" || !IsTerminal(2)) {
+    return std::make_unique<Progress>("append", 0, Progress::Unit::kRows);
+  }
+  file.seekg(0, std::ios::end);
+  const std::streamoff size = file.tellg();
+  file.seekg(0, std::ios::beg);
+  if (size <= 0) return std::make_unique<Progress>("append", 0, Progress::Unit::kRows);
+  return std::make_unique<Progress>("append", static_cast<std::uint64_t>(size),
+                                    Progress::Unit::kBytes);
+}
+
 /// Decode, check and write every line; the writer commits at the end or aborts on an error.
 std::uint64_t WriteRows(std::istream& in, const std::optional<Table>& table, NdWriter& writer,
-                        Casting casting) {
+                        Casting casting, Progress& progress, bool by_bytes) {
   JsonLinesReader reader(in);
   RowTypeChecker checker(table ? &*table : nullptr, casting);
   const auto fail = [&](const Status& status) {
@@ -56,6 +71,12 @@ std::uint64_t WriteRows(std::istream& in, const std::optional<Table>& table, NdW
     if (Status s = checker.Check(**row, line); !s.ok()) fail(s.WithContext("line ", line));
     if (Status s = writer.Write(**row); !s.ok()) fail(s.WithContext("line ", line));
     ++rows;
+    if (!progress.enabled()) continue;
+    if (!by_bytes) {
+      progress.Advance();
+    } else if (const std::streamoff at = in.tellg(); at >= 0) {
+      progress.Set(static_cast<std::uint64_t>(at));
+    }
   }
   return rows;
 }
@@ -79,7 +100,10 @@ void Run(const AppendOptions& o) {
   options.mode = WriteMode::kCreate;
   NdWriter writer =
       OrFail(kCommand, table ? NdWriter::Append(o.uri, options) : NdWriter::Create(o.uri, options));
-  const std::uint64_t rows = WriteRows(in, table, writer, options.casting);
+  const std::unique_ptr<Progress> progress = MakeProgress(o, file);
+  const bool by_bytes = progress->unit() == Progress::Unit::kBytes;
+  const std::uint64_t rows = WriteRows(in, table, writer, options.casting, *progress, by_bytes);
+  progress->Finish();
   if (rows == 0) {
     (void)writer.Abort();
     if (!table) Fail(kCommand, "no rows in " + o.input + " to create the table from");
@@ -104,6 +128,11 @@ void AddAppendCommand(CLI::App& app) {
                   "how a type that differs from the table's is handled: no (default), safe, "
                   "same_kind, promote");
   cmd->add_flag("--stats", o->stats, "write per-row min/max stats (a new table only)");
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd append ocean.lance rows.jsonl --create --stats\n"
+      "  lance-nd cat old.lance | lance-nd append ocean.lance - --casting safe\n"
+      "A bar shows the progress on a terminal; any error commits nothing.");
   cmd->callback([o] { Run(*o); });
 }
 

@@ -1,5 +1,6 @@
 // `lance-nd cat TABLE [--filter SQL] [--prune SQL] [--project a,b] [--version N] [--limit N]`:
 // the rows as JSON Lines on stdout.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,10 @@
 #include "commands.h"
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/scanner.h"
+#include "progress.h"
+#include "term.h"
+#include "term_text.h"
+#include "term_values.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -24,7 +29,58 @@ struct CatOptions {
   std::optional<std::string> project;
   std::optional<std::uint64_t> version;
   std::optional<std::uint64_t> limit;
+  bool json = false;
 };
+
+std::string TypeText(const nd::NdArrowArray& a) {
+  return DtypeText(*a.value_type()) + ShapeText(a.dimensions().names(), a.dimensions().sizes());
+}
+
+/// A variable's line: name and dtype[dims] (padded to the row's widths) and as many values as
+/// fit the width.
+std::string VariableLine(const std::string& name, const nd::NdArrowArray& a, std::size_t name_width,
+                         std::size_t type_width, const Style& style, std::size_t width) {
+  const std::string head = "  " + style.Bold(PadRight(name, name_width)) + "  " +
+                           style.Type(PadRight(TypeText(a), type_width)) + "  ";
+  std::string line;
+  for (std::size_t items = 16;; items /= 2) {
+    line = head + PreviewValues(a.values(), items, a.dimensions().is_scalar());
+    if (DisplayWidth(line) <= width || items <= 2) break;
+  }
+  return TruncateToWidth(line, width);
+}
+
+/// The terminal form of one row: "row N" with its global attributes, then a line per
+/// variable (and one for its attributes).
+void PrintReadableRow(const nd::NdRecordBatch& row, std::uint64_t number, const Style& style,
+                      std::size_t width) {
+  std::string head = style.Bold("row " + std::to_string(number));
+  const std::string globals = AttributesText(row.attributes());
+  if (!globals.empty()) head += "  " + globals;
+  std::cout << (number > 1 ? "\n" : "") << TruncateToWidth(head, width) << "\n";
+  std::size_t name_width = 0, type_width = 0;
+  for (int i = 0; i < row.num_columns(); ++i) {
+    name_width = std::max(name_width, DisplayWidth(row.column_name(i)));
+    type_width = std::max(type_width, DisplayWidth(TypeText(row.column(i))));
+  }
+  for (int i = 0; i < row.num_columns(); ++i) {
+    const nd::NdArrowArray& a = row.column(i);
+    std::cout << VariableLine(row.column_name(i), a, name_width, type_width, style, width) << "\n";
+    const std::string attrs = AttributesText(a.attributes());
+    if (!attrs.empty()) {
+      std::cout << TruncateToWidth(std::string(name_width + 4, ' ') + style.Dim(attrs), width)
+                << "\n";
+    }
+  }
+  if (row.num_columns() == 0) std::cout << style.Dim("  (no variables)") << "\n";
+}
+
+/// The rows the scan will give, when known without a pass over the data.
+std::uint64_t ExpectedRows(const Table& table, const CatOptions& o) {
+  if (!o.filter.empty() || !o.prune.empty()) return 0;
+  const std::uint64_t rows = table.dataset().CountRows();
+  return o.limit ? std::min(rows, *o.limit) : rows;
+}
 
 /// `row` with its arrays in table column order (the order of `variables`).
 Result<nd::NdRecordBatch> InTableOrder(const nd::NdRecordBatch& row,
@@ -52,12 +108,24 @@ void Run(const CatOptions& o) {
   if (o.limit) scanner.Limit(*o.limit);
   NdBatchReader reader = OrFail(kCommand, scanner.Open());
   const std::vector<array::FieldPtr> variables = table.Variables();
+  const bool readable = !o.json && IsTerminal(1);
+  const Style style = Style::For(1);
+  const auto width = static_cast<std::size_t>(TerminalWidth(1));
+  // A bar only when the rows go elsewhere than the terminal.
+  Progress::Options progress_options;
+  progress_options.enabled = !IsTerminal(1) && IsTerminal(2);
+  Progress progress("cat", ExpectedRows(table, o), Progress::Unit::kRows, progress_options);
   std::uint64_t rows = 0;
   while (true) {
     std::optional<nd::NdRecordBatch> row = OrFail(kCommand, reader.Next());
     if (!row) break;
     ++rows;
+    progress.Advance();
     const nd::NdRecordBatch ordered = OrFail(kCommand, InTableOrder(*row, variables));
+    if (readable) {
+      PrintReadableRow(ordered, rows, style, width);
+      continue;
+    }
     const std::string line = OrFail(kCommand, EncodeJsonLine(ordered));
     std::cout << line << '\n';
     if (!std::cout) Fail(kCommand, "writing row " + std::to_string(rows) + " to stdout failed");
@@ -79,6 +147,15 @@ void AddCatCommand(CLI::App& app) {
                   "the variables to read, comma-separated (\"\" reads only global attributes)");
   cmd->add_option("--version", o->version, "the table version to read (default: the latest)");
   cmd->add_option("--limit", o->limit, "the most rows to write");
+  cmd->add_flag("--json", o->json,
+                "write JSON Lines also on a terminal (they are always written when piped)");
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd cat ocean.lance --filter \"__global_attrs__.id = 'coads'\" --project SST "
+      "--limit 2\n"
+      "  lance-nd cat ocean.lance > rows.jsonl\n"
+      "On a terminal rows are shown for reading (values cut with …); piped or with --json, "
+      "they are JSON Lines.");
   cmd->callback([o] { Run(*o); });
 }
 

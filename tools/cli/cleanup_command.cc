@@ -17,6 +17,10 @@ void AddCleanupCommand(CLI::App& app) {
   auto older_than = std::make_shared<std::string>();
   cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
   cmd->add_option("--older-than", *older_than, "e.g. 7d, 12h, 30m, 45s, 0s")->required();
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd cleanup ocean.lance --older-than 7d\n"
+      "Versions removed can no longer be read with --version or restored.");
   cmd->callback([uri, older_than] {
     constexpr std::string_view kCommand = "cleanup";
     const std::chrono::seconds age = OrFail(kCommand, ParseDuration(*older_than));

@@ -1,10 +1,13 @@
 #include "cli_util.h"
 
+#include <algorithm>
 #include <charconv>
 #include <ctime>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "progress.h"
 
 namespace lance_nd::cli {
 
@@ -15,8 +18,17 @@ bool IsCaretLine(std::string_view line) {
          line.find_first_not_of(" ^\r") == std::string_view::npos;
 }
 
+/// `echo` (a line of SQL the parser echoed, indented like `caret`) with "▶" where the caret
+/// points, leading blanks dropped.
+std::string Marked(std::string_view echo, std::string_view caret) {
+  const std::size_t at = std::min(caret.find('^'), echo.size());
+  std::string out = std::string(echo.substr(0, at)) + "▶" + std::string(echo.substr(at));
+  const std::size_t start = out.find_first_not_of(' ');
+  return start == std::string::npos ? out : out.substr(start);
+}
+
 /// The lines of `message` joined by "; ". A caret line pointing into the line above it (how
-/// the SQL parser shows a position) goes with that line: the message already names the column.
+/// the SQL parser shows a position) becomes a "▶" in that line, kept on the same line.
 std::string OneLine(std::string_view message) {
   std::vector<std::string_view> lines;
   for (std::size_t start = 0; start <= message.size();) {
@@ -27,10 +39,14 @@ std::string OneLine(std::string_view message) {
   }
   std::string out;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const bool echoed = i + 1 < lines.size() && IsCaretLine(lines[i + 1]) && i > 0;
     std::string_view line = lines[i];
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-    if (echoed || IsCaretLine(line) || line.empty()) continue;
+    if (i > 0 && i + 1 < lines.size() && IsCaretLine(lines[i + 1])) {
+      out.append(" at ▶ in: ").append(Marked(line, lines[i + 1]));
+      ++i;
+      continue;
+    }
+    if (IsCaretLine(line) || line.empty()) continue;
     out.append(out.empty() ? "" : "; ").append(line);
   }
   return out;
@@ -39,6 +55,7 @@ std::string OneLine(std::string_view message) {
 }  // namespace
 
 void Fail(std::string_view command, std::string_view message) {
+  ClearProgressLine();
   std::cerr << "lance-nd: " << command << ": " << OneLine(message) << std::endl;
   throw CommandExit{kFailure};
 }
@@ -46,7 +63,16 @@ void Fail(std::string_view command, std::string_view message) {
 void Fail(std::string_view command, const Status& status) { Fail(command, status.message()); }
 
 Table OpenTable(std::string_view command, std::string_view uri) {
-  return OrFail(command, Table::Open(uri));
+  auto table = Table::Open(uri);
+  if (!table.ok() && table.status().kind() == ErrorKind::kTableNotFound) {
+    Fail(command, std::string(table.status().message()) + "; make one with `lance-nd append " +
+                      std::string(uri) + " rows.jsonl --create` or `lance-nd import`");
+  }
+  if (!table.ok() && table.status().IsInvalidTable()) {
+    Fail(command, std::string(table.status().message()) + " (`lance-nd inspect " +
+                      std::string(uri) + "` shows it at the Lance level)");
+  }
+  return OrFail(command, std::move(table));
 }
 
 Result<std::chrono::seconds> ParseDuration(std::string_view text) {

@@ -18,6 +18,8 @@ void AddRestoreCommand(CLI::App& app);   // restore TABLE N
 void AddCompactCommand(CLI::App& app);   // compact TABLE
 void AddWidenCommand(CLI::App& app);     // widen TABLE VAR TYPE
 void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
+void AddLsCommand(CLI::App& app);        // ls TABLE [--json]
+void AddSchemaCommand(CLI::App& app);    // schema TABLE [--json] [--version N]
 void AddSliceCommand(CLI::App& app);     // slice TABLE --id ID --var NAME [--isel] [--sel] ...
 
 // netCDF (built with libnetcdf only: LANCE_ND_WITH_NETCDF).

@@ -5,6 +5,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "progress.h"
 
 namespace lance_nd::cli {
 
@@ -15,10 +16,21 @@ void AddCompactCommand(CLI::App& app) {
       "row order is kept");
   auto uri = std::make_shared<std::string>();
   cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd compact ocean.lance\n"
+      "Old versions keep their files until `lance-nd cleanup ocean.lance --older-than 7d`.");
   cmd->callback([uri] {
     constexpr std::string_view kCommand = "compact";
     Table table = OpenTable(kCommand, *uri);
-    const CompactionStats stats = OrFail(kCommand, table.Compact());
+    Progress progress("compact", 0);
+    CompactOptions options;
+    options.progress = [&](std::uint64_t done, std::uint64_t total) {
+      progress.SetTotal(total);
+      progress.Set(done);
+    };
+    const CompactionStats stats = OrFail(kCommand, table.Compact(options));
+    progress.Finish();
     if (stats.committed_version == 0) {
       std::cout << "nothing to compact; version " << table.version() << "\n";
       return;

@@ -15,6 +15,10 @@ void AddDeleteCommand(CLI::App& app) {
   auto where = std::make_shared<std::string>();
   cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
   cmd->add_option("--where", *where, "the Lance SQL predicate, exact per row")->required();
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd delete ocean.lance --where \"__global_attrs__.id = 'coads'\"\n"
+      "The rows stay in older versions until `lance-nd cleanup`.");
   cmd->callback([uri, where] {
     constexpr std::string_view kCommand = "delete";
     Table table = OpenTable(kCommand, *uri);

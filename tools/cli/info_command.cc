@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/table/scan.h"
+#include "term.h"
+#include "term_text.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -29,7 +32,9 @@ struct VariableInfo {
 };
 
 struct TableInfo {
+  std::string uri;
   std::uint64_t version = 0;
+  std::optional<std::uint64_t> bytes;  // data files on disk, when the manifest records them
   std::uint64_t rows = 0;
   std::size_t fragments = 0;
   bool stats = false;
@@ -96,9 +101,23 @@ Result<std::vector<std::string>> DimNames(const Table& table, const std::string&
                                                  : DimNamesFromRows(table, variable);
 }
 
-Result<TableInfo> Describe(const Table& table) {
+/// Bytes of the data files, or nullopt when a size is not recorded.
+std::optional<std::uint64_t> DataBytes(const Table& table) {
+  std::uint64_t total = 0;
+  for (const table::Fragment& f : table.dataset().fragments()) {
+    for (const table::DataFile& file : f.files) {
+      if (file.file_size_bytes == 0) return std::nullopt;
+      total += file.file_size_bytes;
+    }
+  }
+  return total;
+}
+
+Result<TableInfo> Describe(const Table& table, std::string uri) {
   TableInfo info;
+  info.uri = std::move(uri);
   info.version = table.version();
+  info.bytes = DataBytes(table);
   LND_ASSIGN_OR_RETURN(info.rows, table.CountRows());
   info.fragments = table.dataset().fragments().size();
   info.stats = table.has_stats();
@@ -140,6 +159,34 @@ void PrintText(const TableInfo& info) {
   std::cout << "global keys: " << Joined(info.global_keys) << "\n";
 }
 
+/// The terminal form: a headline, then the variables and global keys in aligned columns.
+void PrintReadable(const TableInfo& info) {
+  const Style style = Style::For(1);
+  const auto width = static_cast<std::size_t>(TerminalWidth(1));
+  std::string headline = style.Bold(info.uri) + "  version " + std::to_string(info.version) +
+                         " · " + GroupDigits(info.rows) + (info.rows == 1 ? " row" : " rows") +
+                         " · " + GroupDigits(info.fragments) +
+                         (info.fragments == 1 ? " fragment" : " fragments");
+  if (info.bytes) headline += " · " + HumanBytes(*info.bytes);
+  headline += std::string(" · stats ") + (info.stats ? "on" : "off");
+  std::cout << TruncateToWidth(headline, width) << "\n\n";
+  TextTable table(
+      {{"variable", TextTable::Align::kLeft, [&](std::string_view s) { return style.Name(s); }},
+       {"dtype[dims]", TextTable::Align::kLeft, [&](std::string_view s) { return style.Type(s); }},
+       {"attributes", TextTable::Align::kLeft, nullptr}});
+  for (const VariableInfo& v : info.variables) {
+    table.AddRow({v.name, v.dtype + ShapeText(v.dims), Joined(v.attr_keys)});
+  }
+  if (info.variables.empty()) {
+    std::cout << style.Dim("no variables") << "\n";
+  } else {
+    std::cout << table.Render(width, [&](std::string_view s) { return style.Dim(s); });
+  }
+  std::cout << "\n"
+            << style.Dim("global attributes: ")
+            << (info.global_keys.empty() ? style.Dim("none") : Joined(info.global_keys)) << "\n";
+}
+
 nlohmann::ordered_json ToJson(const TableInfo& info) {
   nlohmann::ordered_json j;
   j["version"] = info.version;
@@ -166,12 +213,20 @@ void AddInfoCommand(CLI::App& app) {
   auto as_json = std::make_shared<bool>(false);
   cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
   cmd->add_flag("--json", *as_json, "print one JSON object instead of text");
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd info ocean.lance\n"
+      "  lance-nd info ocean.lance --json | jq .rows\n"
+      "On a terminal the text is laid out for reading; piped, it is the line format of "
+      "docs/cli.md.");
   cmd->callback([uri, as_json] {
     const Table table = OpenTable(kCommand, *uri);
-    const TableInfo info = OrFail(kCommand, Describe(table));
+    const TableInfo info = OrFail(kCommand, Describe(table, *uri));
     if (*as_json) {
       std::cout << ToJson(info).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                 << "\n";
+    } else if (IsTerminal(1)) {
+      PrintReadable(info);
     } else {
       PrintText(info);
     }

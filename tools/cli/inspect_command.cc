@@ -151,6 +151,11 @@ void AddInspectCommand(CLI::App& app) {
   cmd->add_flag("--json", *as_json, "print JSON instead of text");
   auto* version_opt =
       cmd->add_option("--version", *version, "table version to describe (default: the latest)");
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd inspect ocean.lance                 # a table: versions, fragments, schema\n"
+      "  lance-nd inspect ocean.lance/data/FILE.lance --json\n"
+      "This is the Lance-level view; `lance-nd info` and `lance-nd ls` show the nd view.");
   cmd->callback([path, as_json, version, version_opt] {
     if (IsTableDirectory(*path)) {
       std::optional<std::uint64_t> v;

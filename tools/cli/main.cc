@@ -24,6 +24,14 @@ int main(int argc, char** argv) {
   lance_nd::cli::AddImportCommand(app);
   lance_nd::cli::AddExportCommand(app);
 #endif
+  lance_nd::cli::AddLsCommand(app);
+  lance_nd::cli::AddSchemaCommand(app);
+  app.footer(
+      "Example:\n"
+      "  lance-nd append ocean.lance rows.jsonl --create\n"
+      "  lance-nd ls ocean.lance\n"
+      "  lance-nd cat ocean.lance --limit 3\n"
+      "Run `lance-nd COMMAND --help` for a command's options and examples.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,6 +15,10 @@ void AddRestoreCommand(CLI::App& app) {
   auto version = std::make_shared<std::uint64_t>(0);
   cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
   cmd->add_option("version", *version, "the version to restore")->required();
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd restore ocean.lance 3\n"
+      "`lance-nd versions ocean.lance` lists the versions there are.");
   cmd->callback([uri, version] {
     constexpr std::string_view kCommand = "restore";
     Table table = OpenTable(kCommand, *uri);

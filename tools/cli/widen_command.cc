@@ -18,6 +18,10 @@ void AddWidenCommand(CLI::App& app) {
   cmd->add_option("table", *uri, "the table (a directory, or memory://name)")->required();
   cmd->add_option("variable", *variable, "the variable to widen")->required();
   cmd->add_option("type", *type, "the new dtype (a JSON Lines dtype, e.g. float64)")->required();
+  cmd->footer(
+      "Example:\n"
+      "  lance-nd widen ocean.lance SST float64\n"
+      "The new type must hold every value exactly (int32 -> int64, float32 -> float64).");
   cmd->callback([uri, variable, type] {
     constexpr std::string_view kCommand = "widen";
     const array::DataTypePtr to = OrFail(kCommand, ParseJsonDtype(*type));

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,6 +39,9 @@ struct LANCE_ND_EXPORT CompactOptions {
   /// Fragments with at least this fraction of rows deleted are rewritten without them; > 1
   /// disables it.
   double deleted_fraction = 0.1;
+  /// Told (rows rewritten so far, rows to rewrite) once the plan is made and after each new
+  /// fragment is written; not called when there is nothing to do.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct LANCE_ND_EXPORT CompactionStats {

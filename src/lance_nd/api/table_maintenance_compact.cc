@@ -59,7 +59,14 @@ Result<CompactionStats> Table::Compact(const CompactOptions& options) {
       }
     }
   }
-  LND_ASSIGN_OR_RETURN(table::CompactionResult result, table::RewriteFragments(dataset_, plan));
+  std::uint64_t done = 0;
+  table::RewriteProgress on_rows;
+  if (options.progress) {
+    options.progress(0, stats.rows_rewritten);
+    on_rows = [&](std::uint64_t rows) { options.progress(done += rows, stats.rows_rewritten); };
+  }
+  LND_ASSIGN_OR_RETURN(table::CompactionResult result,
+                       table::RewriteFragments(dataset_, plan, on_rows));
   stats.fragments_removed = result.metrics.fragments_removed;
   stats.fragments_added = result.metrics.fragments_added;
   stats.committed_version = result.metrics.committed_version;

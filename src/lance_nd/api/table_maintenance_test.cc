@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "lance_nd/api/read_test_util.h"
@@ -104,6 +105,50 @@ TEST(CompactTest, NoWorkMakesNoNewVersion) {
   EXPECT_EQ(table.version(), version);
   EXPECT_EQ(Unwrap(table.Versions()).size(), versions);
   ExpectRowsEqual(ReadAll(table), rows);
+}
+
+TEST(CompactTest, ProgressCountsTheRewrittenRowsOfEachNewFragment) {
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Rng rng(seed);
+    const auto rows = MaintenanceRows(static_cast<int>(Uniform(rng, 2, 24)));
+    Table table =
+        Unwrap(WriteInGroups(MemoryLocation(), rows, static_cast<std::size_t>(Uniform(rng, 1, 3))));
+    std::set<std::uint64_t> old_ids;
+    for (const auto& f : table.dataset().fragments()) old_ids.insert(f.id);
+    CompactOptions options;
+    options.target_fragment_bytes =
+        TableBytes(table) / static_cast<std::uint64_t>(Uniform(rng, 1, 4));
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+    options.progress = [&](std::uint64_t done, std::uint64_t total) {
+      calls.emplace_back(done, total);
+    };
+    LND_ASSERT_OK_AND_ASSIGN(CompactionStats stats, table.Compact(options));
+    if (stats.committed_version == 0) {
+      EXPECT_TRUE(calls.empty());
+      continue;
+    }
+    // One call for the plan, one per new fragment; `done` grows to the rows rewritten.
+    ASSERT_EQ(calls.size(), stats.fragments_added + 1);
+    EXPECT_EQ(calls.front().first, 0u);
+    EXPECT_EQ(calls.back().first, stats.rows_rewritten);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      EXPECT_EQ(calls[i].second, stats.rows_rewritten);
+      if (i > 0) {
+        EXPECT_GT(calls[i].first, calls[i - 1].first);
+      }
+    }
+    // The steps are the rows of the new fragments, in table order.
+    std::vector<std::uint64_t> steps, new_fragment_rows;
+    for (std::size_t i = 1; i < calls.size(); ++i) {
+      steps.push_back(calls[i].first - calls[i - 1].first);
+    }
+    for (const auto& f : table.dataset().fragments()) {
+      if (old_ids.count(f.id) == 0) new_fragment_rows.push_back(f.physical_rows);
+    }
+    EXPECT_EQ(steps, new_fragment_rows);
+    ExpectRowsEqual(ReadAll(table), rows);
+  }
 }
 
 TEST(CompactTest, LargeFragmentsAreSplitIntoFragmentsNearTheTarget) {

@@ -60,15 +60,17 @@ Result<std::vector<const Fragment*>> GroupFragments(const Dataset& ds, const Rew
 /// Streams the live rows of a run of fragments and writes them as new fragments.
 class GroupRewriter {
  public:
-  GroupRewriter(const Dataset& ds, const internal::ScanPlan& plan, WriteOptions write)
-      : ds_(ds), plan_(plan), write_(std::move(write)) {}
+  GroupRewriter(const Dataset& ds, const internal::ScanPlan& plan, WriteOptions write,
+                const RewriteProgress& progress)
+      : ds_(ds), plan_(plan), write_(std::move(write)), progress_(progress) {}
 
   Result<std::vector<Fragment>> Rewrite(const std::vector<const Fragment*>& fragments,
                                         const std::vector<std::uint64_t>& rows_per_fragment) {
     std::vector<Fragment> written;
     std::size_t source = 0;
     std::unique_ptr<internal::FragmentCursor> cursor;
-    for (std::uint64_t want : rows_per_fragment) {
+    for (const std::uint64_t rows : rows_per_fragment) {
+      std::uint64_t want = rows;
       std::vector<array::RecordBatchPtr> batches;
       while (want > 0) {
         if (cursor == nullptr) {
@@ -86,6 +88,7 @@ class GroupRewriter {
       LND_ASSIGN_OR_RETURN(auto fragments_out,
                            WriteFragments(ds_.location(), ds_.manifest().fields, batches, write_));
       written.insert(written.end(), fragments_out.begin(), fragments_out.end());
+      if (progress_) progress_(rows);
     }
     return written;
   }
@@ -95,12 +98,14 @@ class GroupRewriter {
   const Dataset& ds_;
   const internal::ScanPlan& plan_;
   WriteOptions write_;
+  const RewriteProgress& progress_;
 };
 
 }  // namespace
 
 Result<CompactionResult> RewriteFragments(const Dataset& ds,
-                                          std::span<const RewriteGroupPlan> groups) {
+                                          std::span<const RewriteGroupPlan> groups,
+                                          const RewriteProgress& progress) {
   CompactionMetrics metrics;
   if (groups.empty()) return CompactionResult{ds, metrics};
   if (ds.manifest().index_section_blob) {
@@ -119,7 +124,7 @@ Result<CompactionResult> RewriteFragments(const Dataset& ds,
   write.max_bytes_per_file = std::numeric_limits<std::int64_t>::max();
   LND_ASSIGN_OR_RETURN(write.file_options.version, TableFileVersion(ds.manifest()));
   LND_ASSIGN_OR_RETURN(auto plan, internal::MakeScanPlan(ds, TableScanOptions{}));
-  GroupRewriter rewriter(ds, *plan, write);
+  GroupRewriter rewriter(ds, *plan, write, progress);
   std::map<std::uint64_t, bool> used;
   op::Rewrite rewrite;
   for (const RewriteGroupPlan& group : groups) {
