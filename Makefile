@@ -1,8 +1,9 @@
 # make test: install what is missing, configure, build and run every test (ctest).
+# make demo: the same set-up and build, then a real climatology through the command line.
 PRESET ?= dev
 JOBS ?= $(shell nproc)
 
-.PHONY: setup configure build test asan lint lint-format lint-changed format clean
+.PHONY: setup configure build test demo asan lint lint-format lint-changed format clean
 
 setup:
 	./scripts/setup-debian.sh
@@ -15,6 +16,9 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+demo: build
+	./scripts/demo.sh build/$(PRESET)
 
 asan:
 	$(MAKE) test PRESET=asan-ubsan

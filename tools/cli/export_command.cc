@@ -6,6 +6,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "progress.h"
 #include "lance_nd/netcdf/export.h"
 
 namespace lance_nd::cli {
@@ -28,7 +29,17 @@ void Run(const ExportArgs& a) {
     Fail(kCommand, "give exactly one of --id ID and --filter SQL to say which rows to export");
   }
   const netcdf::ExportResult result =
-      OrFail(kCommand, netcdf::ExportNetcdf(a.uri, a.output, options));
+      OrFail(kCommand, [&] {
+        // A bar on a terminal, over the rows written (stdout keeps the one-line summary).
+        Progress progress("export", 0, Progress::Unit::kRows);
+        options.progress = [&](std::uint64_t written, std::uint64_t total) {
+          progress.SetTotal(total);
+          progress.Set(written);
+        };
+        auto exported = netcdf::ExportNetcdf(a.uri, a.output, options);
+        progress.Finish();
+        return exported;
+      }());
   std::cout << "exported " << result.rows << (result.rows == 1 ? " row, " : " rows, ")
             << result.datasets << (result.datasets == 1 ? " dataset" : " datasets") << " to "
             << a.output << "\n";

@@ -7,6 +7,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "progress.h"
 #include "lance_nd/netcdf/import.h"
 
 namespace lance_nd::cli {
@@ -31,8 +32,16 @@ void Run(const ImportArgs& a) {
   options.skip_bad = a.skip_bad;
   options.write.casting = OrFail(kCommand, ParseCasting(a.casting));
   options.write.stats = a.stats;
-  const netcdf::ImportResult result =
-      OrFail(kCommand, netcdf::ImportNetcdf(a.uri, a.files, options));
+  // A bar on a terminal over chunk rows: the total is known for the dataset being read, so it
+  // is the rows done plus those left in it (exact for one file of one group).
+  Progress progress("import", 0, Progress::Unit::kChunks);
+  options.progress = [&](const netcdf::ImportProgress& p) {
+    progress.SetTotal(progress.done() + 1 + (p.chunk_count - p.chunk_index - 1));
+    progress.Advance(1);
+  };
+  auto imported = netcdf::ImportNetcdf(a.uri, a.files, options);
+  progress.Finish();
+  const netcdf::ImportResult result = OrFail(kCommand, std::move(imported));
   for (const netcdf::SkippedFile& skipped : result.skipped) {
     std::cerr << "lance-nd: import: skipped " << skipped.path << ": " << skipped.error.message()
               << "\n";

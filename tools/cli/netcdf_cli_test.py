@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 BIN, CDL = sys.argv[1], sys.argv[2]
 FERRET = sys.argv[3] if len(sys.argv) > 3 else "/usr/share/ferret-vis/data"
@@ -48,6 +49,34 @@ def fails(args, expected_rc, fragment):
     lines = err.strip().split("\n")
     check(len(lines) == 1, f"{' '.join(args)}: stderr should be one line: {err!r}")
     check(fragment in err, f"{' '.join(args)}: stderr {err!r} lacks {fragment!r}")
+
+
+def run_stderr_tty(*args):
+    """Run with a pseudo-terminal as stderr (stdout piped) and no delay before a progress bar;
+    returns (exit, stdout, the terminal's text)."""
+    master, slave = os.openpty()
+    chunks = []
+
+    def drain():
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO once the last writer is gone
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    env = dict(os.environ, LANCE_ND_PROGRESS_DELAY_MS="0")
+    p = subprocess.Popen([BIN, *args], env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    out, _ = p.communicate()
+    reader.join()
+    os.close(master)
+    return p.returncode, out.decode(), b"".join(chunks).decode("utf-8", "replace")
 
 
 def version(table):
@@ -114,6 +143,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check(version(table) == 2, "--skip-bad: one commit expected")
     rc, out, err = run("import", table, notnc, "--skip-bad")
     check(rc == 1 and "nothing was imported" in err, f"only bad files: {rc} {err!r}")
+
+    # On a terminal, import and export draw a progress bar on stderr and clear it; stdout keeps
+    # its summary line. (Piped, every command above wrote nothing to stderr.)
+    bar_table = os.path.join(tmp, "bar.lance")
+    rc, out, err = run_stderr_tty("import", bar_table, features, "--id", "bar")
+    check(rc == 0 and out.startswith("imported 1 file"), f"import on a terminal: {rc} {out!r}")
+    check("import [" in err and err.endswith("\r\x1b[K"), f"import drew no bar: {err!r}")
+    rc, out, err = run_stderr_tty("export", bar_table, os.path.join(tmp, "bar.nc"), "--id", "bar")
+    check(rc == 0, f"export on a terminal: {rc} {out!r}")
+    check("export [" in err and err.endswith("\r\x1b[K"), f"export drew no bar: {err!r}")
 
     for command in ("import", "export"):
         rc, out, _ = run(command, "--help")

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,9 @@ namespace lance_nd::netcdf {
 struct LANCE_ND_EXPORT ExportOptions {
   std::optional<std::string> id;
   std::optional<std::string> filter;
+  /// Called after each table row is written, with the rows written and the rows selected;
+  /// may be empty.
+  std::function<void(std::uint64_t written, std::uint64_t total)> progress;
 };
 
 struct LANCE_ND_EXPORT ExportResult {

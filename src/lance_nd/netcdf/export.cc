@@ -192,7 +192,9 @@ Result<std::vector<DatasetInfo>> FindDatasets(const Table& table, const std::str
 
 // The second scan: every row's arrays, written where its chunk sits.
 Status WriteRows(const Table& table, const std::string& sql, std::vector<DatasetInfo>& datasets,
-                 NcOutput& out, ExportResult* result) {
+                 const ExportOptions& options, NcOutput& out, ExportResult* result) {
+  std::uint64_t total = 0;
+  for (const DatasetInfo& info : datasets) total += info.rows;
   std::map<std::string, DatasetInfo*> by_key;
   std::map<std::string, DatasetOutput*> begun;
   for (DatasetInfo& info : datasets) {
@@ -219,6 +221,7 @@ Status WriteRows(const Table& table, const std::string& sql, std::vector<Dataset
     }
     LND_RETURN_NOT_OK_CTX(PutRow(dataset, *row, offsets), "dataset " + info.key);
     ++result->rows;
+    if (options.progress) options.progress(result->rows, total);
   }
   return Status::OK();
 }
@@ -230,7 +233,7 @@ Result<ExportResult> ExportTo(std::string_view table_uri, const std::string& pat
   LND_ASSIGN_OR_RETURN(std::vector<DatasetInfo> datasets, FindDatasets(table, sql, options));
   LND_ASSIGN_OR_RETURN(NcOutput out, NcOutput::Create(path));
   ExportResult result;
-  LND_RETURN_NOT_OK(WriteRows(table, sql, datasets, out, &result));
+  LND_RETURN_NOT_OK(WriteRows(table, sql, datasets, options, out, &result));
   LND_RETURN_NOT_OK(out.Close());
   return result;
 }

@@ -49,8 +49,14 @@ TEST(ExportPlainRows, EachRowIsAGroupNamedByItsId) {
   const std::string out = dir.Path("out.nc");
   ExportOptions eo;
   eo.filter = "__global_attrs__.id IS NOT NULL";
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> progress;
+  eo.progress = [&](std::uint64_t written, std::uint64_t total) {
+    progress.emplace_back(written, total);
+  };
   LND_ASSERT_OK_AND_ASSIGN(ExportResult result, ExportNetcdf(table, out, eo));
   EXPECT_EQ(result.datasets, 2u);
+  using Step = std::pair<std::uint64_t, std::uint64_t>;
+  EXPECT_EQ(progress, (std::vector<Step>{{1, 2}, {2, 2}}));
   int ncid = -1;
   ASSERT_EQ(nc_open(out.c_str(), NC_NOWRITE, &ncid), NC_NOERR);
   for (const auto& [path, want] : std::vector<std::pair<std::string, decltype(a_values)*>>{
