@@ -4,7 +4,7 @@
 #   scripts/lint.sh BUILD_DIR [--format-only | --tidy-only] [--changed] [FILE...]
 #
 # - clang-format --dry-run --Werror on every *.h / *.cc under include/ src/ tools/ tests/ fuzz/
-#   bench/ examples/ (or on the FILEs given), using .clang-format. BUILD_DIR is not used.
+#   bench/ examples/ python/ (or on the FILEs given), using .clang-format. BUILD_DIR is not used.
 # - clang-tidy (.clang-tidy) on every translation unit of BUILD_DIR/compile_commands.json under
 #   src/ and tools/ (or the FILEs given), excluding generated code (*.pb.cc, anything inside a
 #   build directory). GoogleTest files (*_test.cc) are checked without cert-err58-cpp, which

@@ -88,7 +88,7 @@ py::capsule ExportStreamCapsule(array::SchemaPtr schema, array::RecordBatchSourc
     stream->release(stream.get());
     throw py::error_already_set();
   }
-  stream.release();
+  (void)stream.release();  // the capsule owns the stream now
   return py::reinterpret_steal<py::capsule>(capsule);
 }
 

@@ -68,6 +68,7 @@ const NdArrowArray& Column(const NdRecordBatch& batch, const std::string& name) 
 
 std::vector<std::string> Names(const NdRecordBatch& batch) {
   std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(batch.num_columns()));
   for (int i = 0; i < batch.num_columns(); ++i) names.push_back(batch.column_name(i));
   return names;
 }
@@ -120,8 +121,9 @@ void RegisterNdRecordBatch(py::module_& m) {
       .def_property_readonly("dims",
                              [](const NdRecordBatch& b) {
                                py::dict out;
-                               for (const auto& d : b.target().dims())
+                               for (const auto& d : b.target().dims()) {
                                  out[py::str(d.name)] = d.size;
+                               }
                                return out;
                              })
       .def("keys", &Names)

@@ -92,7 +92,8 @@ py::array Objects(const ArrayPtr& values, const std::vector<std::uint64_t>& shap
   return out.reshape(Shape(shape));
 }
 
-py::object Masked(py::array data, const ArrayPtr& values, const std::vector<std::uint64_t>& shape) {
+py::object Masked(const py::array& data, const ArrayPtr& values,
+                  const std::vector<std::uint64_t>& shape) {
   py::array_t<bool> mask(values->length);
   for (std::int64_t i = 0; i < values->length; ++i) mask.mutable_data()[i] = values->IsNull(i);
   return py::module_::import("numpy").attr("ma").attr("MaskedArray")(
@@ -122,8 +123,9 @@ py::object ListValue(const ArrayPtr& array, std::int64_t i) {
   }
   auto items = Child(array, start, end - start);
   if (!ViewDtype(*items->type).is_none() || items->type->id() == TypeId::kBool) {
-    if (items->null_count() == 0)
+    if (items->null_count() == 0) {
       return ArrayToNumpy(items, {static_cast<std::uint64_t>(end - start)});
+    }
   }
   py::list out;
   for (std::int64_t k = 0; k < items->length; ++k) out.append(ValueToPython(items, k));

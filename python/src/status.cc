@@ -46,6 +46,7 @@ void Raise(const Status& status) {
 }  // namespace
 
 void RegisterErrorTranslator() {
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): pybind11 fixes the signature
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -165,7 +165,7 @@ py::dict VariableTypes(const Table& t) {
 }
 
 Scan MakeScan(const Table& t, std::optional<std::vector<std::string>> project,
-              std::optional<std::string> filter, std::optional<std::string> prune,
+              const std::optional<std::string>& filter, const std::optional<std::string>& prune,
               std::optional<std::uint64_t> limit) {
   return Scan{t, std::move(project), filter.value_or(""), prune.value_or(""), limit};
 }

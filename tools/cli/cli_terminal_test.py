@@ -423,6 +423,10 @@ def test_errors(tmp, table):
     expect_error(["cat", table, "--project", "SSTT"], "cat",
                  r"'SSTT' is not a variable of the table; its variables are 'SST', ")
     expect_error(["schema", table, "--version", "99"], "schema", r"has no version 99; its versions")
+    # Usage errors (exit 2) point at the command's own help.
+    rc, _, err = run("ls", table, "--bogus")
+    check(rc == 2 and re.fullmatch(r"lance-nd: ls: .*--bogus.* \(see lance-nd ls --help\)\n", err),
+          f"ls --bogus: exit {rc}, {err!r}")
     # ls names the row whose chunk keys break the convention.
     bad = os.path.join(tmp, "bad_chunks.lance")
     good = {"global_attrs": {"id": "x"}, "arrays": {"v": {"dtype": "int8", "values": [1]}}}

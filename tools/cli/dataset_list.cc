@@ -137,8 +137,9 @@ Result<table::TableScanOptions> DimsAndAttrsProjection(const Table& table) {
     }
     options.projection.push_back(name + "." + std::string(nd::kDimNamesField));
     options.projection.push_back(name + "." + std::string(nd::kDimSizesField));
-    if (layout.has_attrs_child)
+    if (layout.has_attrs_child) {
       options.projection.push_back(name + "." + std::string(nd::kAttrsField));
+    }
   }
   return options;
 }
@@ -170,6 +171,7 @@ Status ReadVariables(const Table& table, std::vector<Group>& groups) {
   LND_ASSIGN_OR_RETURN(table::TableScanOptions options, DimsAndAttrsProjection(table));
   if (options.projection.empty()) return Status::OK();  // no variables
   std::vector<std::uint64_t> rows;
+  rows.reserve(groups.size());
   for (const Group& g : groups) rows.push_back(*g.row_read);
   LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch,
                        table::TakeRows(table.dataset(), rows, options));
@@ -199,6 +201,7 @@ Result<std::vector<DatasetSummary>> ListDatasets(const Table& table) {
   LND_ASSIGN_OR_RETURN(std::vector<Group> groups, GroupRows(table));
   LND_RETURN_NOT_OK(ReadVariables(table, groups));
   std::vector<DatasetSummary> out;
+  out.reserve(groups.size());
   for (Group& g : groups) out.push_back(std::move(g.summary));
   return out;
 }

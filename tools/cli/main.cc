@@ -40,9 +40,12 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Usage errors: one line, exit status 2.
-    std::string where;
-    for (const CLI::App* sub : app.get_subcommands()) where = sub->get_name() + ": ";
-    std::cerr << "lance-nd: " << where << e.what() << " (see lance-nd --help)" << std::endl;
+    std::string where, help = "lance-nd --help";
+    for (const CLI::App* sub : app.get_subcommands()) {
+      where = sub->get_name() + ": ";
+      help = "lance-nd " + sub->get_name() + " --help";
+    }
+    std::cerr << "lance-nd: " << where << e.what() << " (see " << help << ")" << std::endl;
     return 2;
   } catch (const lance_nd::cli::CommandExit& e) {
     return e.exit_code;

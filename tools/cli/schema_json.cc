@@ -27,8 +27,9 @@ void CollectMetadata(const array::Field& field, const std::string& path,
 
 nlohmann::ordered_json KeysJson(const std::vector<array::FieldPtr>& fields) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const auto& f : fields)
+  for (const auto& f : fields) {
     out.push_back({{"key", f->name()}, {"dtype", DtypeText(*f->type())}});
+  }
   return out;
 }
 

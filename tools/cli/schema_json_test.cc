@@ -33,7 +33,7 @@ Entries AsEntries(const nlohmann::ordered_json& object) {
 
 TEST(SchemaJsonTest, ColumnOptionsKeysAndStatsComeBackAsWritten) {
   std::mt19937_64 rng(31);
-  const char* kCompression[] = {"none", "lz4", "zstd"};
+  const char* compression_names[] = {"none", "lz4", "zstd"};
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     WriteOptions options;
@@ -49,7 +49,7 @@ TEST(SchemaJsonTest, ColumnOptionsKeysAndStatsComeBackAsWritten) {
       Entries leaf;
       if (const auto c = rng() % 4; c < 3) {
         column.compression = static_cast<Compression>(c);
-        leaf["lance-encoding:compression"] = kCompression[c];
+        leaf["lance-encoding:compression"] = compression_names[c];
       }
       if (rng() % 2 == 0) {
         column.byte_stream_split = ByteStreamSplit::kOn;

@@ -221,8 +221,9 @@ TEST(TermTextTest, TreesDrawBranchesForEveryNode) {
     std::size_t nodes = 0;
     for (std::size_t i = rng() % 5; i > 0; --i) {
       TreeNode child{"c" + std::to_string(nodes++), {}};
-      for (std::size_t k = rng() % 4; k > 0; --k)
+      for (std::size_t k = rng() % 4; k > 0; --k) {
         child.children.push_back({"g" + std::to_string(nodes++), {}});
+      }
       root.children.push_back(child);
     }
     const std::string out = RenderTree(root, 0);

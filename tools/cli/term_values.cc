@@ -23,8 +23,9 @@ std::optional<nlohmann::json> ValuesJson(const array::ArrayPtr& values) {
 
 std::string Joined(const nlohmann::json& items, bool floating) {
   std::string out;
-  for (const auto& item : items)
+  for (const auto& item : items) {
     out.append(out.empty() ? "" : ", ").append(ValueText(item, floating));
+  }
   return out;
 }
 
