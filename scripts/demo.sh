@@ -8,7 +8,8 @@ cli="$build/tools/cli/lance-nd"
 source_nc=/usr/share/ferret-vis/data/coads_climatology.cdf
 work="$build/demo"
 [[ -x "$cli" ]] || { echo "demo: $cli is missing; run 'make build' first" >&2; exit 1; }
-[[ -f "$source_nc" ]] || { echo "demo: $source_nc is missing; run 'make setup'" >&2; exit 1; }
+# 77: ctest's "skipped" for the test that runs this script.
+[[ -f "$source_nc" ]] || { echo "demo: $source_nc is missing; run 'make setup'" >&2; exit 77; }
 
 rm -rf "$work" && mkdir -p "$work"
 table="$work/coads.lance"
@@ -28,10 +29,10 @@ step "2. What is in the table"
 show "$cli" info "$table"
 show "$cli" ls "$table"
 
-step "3. Filters: months 6-8 by their chunk position (exact), then months whose SST exceeds 28 Deg C (stats)"
+step "3. Filters: months 6-8 by their chunk position (exact), then months where some SST exceeds 31 Deg C (stats)"
 show "$cli" cat "$table" --filter "__global_attrs__.chunk_index BETWEEN 5 AND 7" --project TIME
-"$cli" cat "$table" --prune "SST.values > 28" --project TIME > "$work/warm.jsonl"
-echo "months with some SST above 28 Deg C: $(wc -l < "$work/warm.jsonl") of 12"
+"$cli" cat "$table" --prune "SST.values > 31" --project TIME > "$work/warm.jsonl"
+echo "months with some SST above 31 Deg C (by the per-row min/max stats): $(wc -l < "$work/warm.jsonl") of 12"
 
 step "4. Region reads: SST time series at one point (nearest to 0.5N 180E), and a box"
 show "$cli" slice "$table" --id coads --var SST --sel COADSY=0.5,COADSX=180

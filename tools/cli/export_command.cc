@@ -6,8 +6,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "progress.h"
 #include "lance_nd/netcdf/export.h"
+#include "progress.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -28,18 +28,17 @@ void Run(const ExportArgs& a) {
   if (options.id.has_value() == options.filter.has_value()) {
     Fail(kCommand, "give exactly one of --id ID and --filter SQL to say which rows to export");
   }
-  const netcdf::ExportResult result =
-      OrFail(kCommand, [&] {
-        // A bar on a terminal, over the rows written (stdout keeps the one-line summary).
-        Progress progress("export", 0, Progress::Unit::kRows);
-        options.progress = [&](std::uint64_t written, std::uint64_t total) {
-          progress.SetTotal(total);
-          progress.Set(written);
-        };
-        auto exported = netcdf::ExportNetcdf(a.uri, a.output, options);
-        progress.Finish();
-        return exported;
-      }());
+  const netcdf::ExportResult result = OrFail(kCommand, [&] {
+    // A bar on a terminal, over the rows written (stdout keeps the one-line summary).
+    Progress progress("export", 0, Progress::Unit::kRows);
+    options.progress = [&](std::uint64_t written, std::uint64_t total) {
+      progress.SetTotal(total);
+      progress.Set(written);
+    };
+    auto exported = netcdf::ExportNetcdf(a.uri, a.output, options);
+    progress.Finish();
+    return exported;
+  }());
   std::cout << "exported " << result.rows << (result.rows == 1 ? " row, " : " rows, ")
             << result.datasets << (result.datasets == 1 ? " dataset" : " datasets") << " to "
             << a.output << "\n";

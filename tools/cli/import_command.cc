@@ -7,8 +7,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "progress.h"
 #include "lance_nd/netcdf/import.h"
+#include "progress.h"
 
 namespace lance_nd::cli {
 namespace {

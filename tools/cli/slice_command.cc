@@ -109,8 +109,11 @@ void AddSliceCommand(CLI::App& app) {
       "Read a hyperslab of one variable of one dataset (chunk rows are found from the "
       "global attributes; only those overlapping the region are read)");
   cmd->footer(
-      "Example: lance-nd slice coads.lance --id coads --var SST --isel TIME=0 "
-      "--sel COADSY=-10:10,COADSX=180");
+      "Example:\n"
+      "  lance-nd slice coads.lance --id coads --var SST --isel TIME=0 "
+      "--sel COADSY=-10:10,COADSX=180\n"
+      "  lance-nd slice coads.lance --id coads --var SST --sel COADSY=0.5,COADSX=180 "
+      "--format npy --out sst.npy");
   auto o = std::make_shared<SliceOptions>();
   cmd->add_option("table", o->uri, "the table (a directory, or memory://name)")->required();
   cmd->add_option("--id", o->id, "the dataset (its global attribute id)")->required();
