@@ -10,18 +10,17 @@ are generated from seeds: datasets that follow the chunk convention (docs/FORMAT
 datasets of one row, and rows without an id; what `ls` must report is computed here from the
 generated rows.
 """
-import fcntl
 import json
 import math
 import os
 import random
 import re
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pty_run  # noqa: E402
 
 BIN = sys.argv[1]
 FAILURES = []
@@ -53,36 +52,9 @@ def environment(extra):
 
 
 def run_tty(*args, tty_stdout=True, tty_stderr=False, columns=120, env=None, stdin=None):
-    """Run with a pseudo-terminal as stdout and/or stderr; returns (exit, stdout, stderr) with
-    the terminal's text as the program wrote it ("\\r\\n" back to "\\n")."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    chunks = []
-
-    def drain():
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # EIO once the last writer is gone
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
-    p = subprocess.Popen([BIN, *args], env=environment(env),
-                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                         stdout=slave if tty_stdout else subprocess.PIPE,
-                         stderr=slave if tty_stderr else subprocess.PIPE)
-    os.close(slave)
-    out, err = p.communicate(stdin.encode() if stdin is not None else None)
-    reader.join()
-    os.close(master)
-    tty = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
-    out = tty if tty_stdout else out.decode()
-    err = tty if tty_stderr else err.decode()
-    return p.returncode, out, err
+    """Run with a pseudo-terminal as stdout and/or stderr (pty_run.run_tty)."""
+    return pty_run.run_tty([BIN, *args], tty_stdout=tty_stdout, tty_stderr=tty_stderr,
+                           columns=columns, env=environment(env), stdin=stdin)
 
 
 def plain(text):

@@ -15,7 +15,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pty_run  # noqa: E402
 
 BIN, CDL = sys.argv[1], sys.argv[2]
 FERRET = sys.argv[3] if len(sys.argv) > 3 else "/usr/share/ferret-vis/data"
@@ -54,29 +56,8 @@ def fails(args, expected_rc, fragment):
 def run_stderr_tty(*args):
     """Run with a pseudo-terminal as stderr (stdout piped) and no delay before a progress bar;
     returns (exit, stdout, the terminal's text)."""
-    master, slave = os.openpty()
-    chunks = []
-
-    def drain():
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # EIO once the last writer is gone
-                return
-            if not data:
-                return
-            chunks.append(data)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
     env = dict(os.environ, LANCE_ND_PROGRESS_DELAY_MS="0")
-    p = subprocess.Popen([BIN, *args], env=env, stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    out, _ = p.communicate()
-    reader.join()
-    os.close(master)
-    return p.returncode, out.decode(), b"".join(chunks).decode("utf-8", "replace")
+    return pty_run.run_tty([BIN, *args], tty_stdout=False, tty_stderr=True, env=env)
 
 
 def version(table):
