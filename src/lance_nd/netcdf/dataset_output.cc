@@ -76,6 +76,7 @@ Status PutChars(int ncid, int varid, const array::ArrayData& values, std::size_t
                                      " bytes, more than its character dimension holds (", width,
                                      ")");
     }
+    if (s.empty()) continue;  // an empty value may have no data pointer at all
     std::memcpy(chars.data() + static_cast<std::size_t>(i) * width, s.data(), s.size());
   }
   if (chars.empty()) return Status::OK();
