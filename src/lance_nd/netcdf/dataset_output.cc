@@ -144,8 +144,9 @@ Status DatasetOutput::DefineAttributes(const Variable& var, const nd::Attributes
                                        " is not a number");
       }
       std::vector<unsigned char> converted(8);
+      const array::ArrayData& fill = *value;  // clang 14 cannot capture a structured binding
       VisitNumeric(attr_type, [&]<typename A>() {
-        const A v = value->values<A>(1)[0];
+        const A v = fill.values<A>(1)[0];
         VisitNumeric(var.type, [&]<typename T>() {
           const T t = static_cast<T>(v);
           std::memcpy(converted.data(), &t, sizeof(T));
