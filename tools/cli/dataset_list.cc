@@ -106,9 +106,9 @@ std::optional<VariableSummary> VariableAt(const array::Field& field, const array
   const int sizes = ChildIndex(*column.type, nd::kDimSizesField);
   const int attrs = ChildIndex(*column.type, nd::kAttrsField);
   if (names >= 0 && sizes >= 0) {
-    const array::ListView name_lists(*column.children[names]);
+    const array::ListView name_lists(*column.children[static_cast<std::size_t>(names)]);
     const array::BinaryView name_values(*name_lists.values());
-    const array::ListView size_lists(*column.children[sizes]);
+    const array::ListView size_lists(*column.children[static_cast<std::size_t>(sizes)]);
     const array::PrimitiveView<std::uint32_t> size_values(*size_lists.values());
     for (int64_t k = name_lists.ValueOffset(slot); k < name_lists.ValueOffset(slot + 1); ++k) {
       v.dim_names.emplace_back(name_values.Value(k));
@@ -117,8 +117,8 @@ std::optional<VariableSummary> VariableAt(const array::Field& field, const array
       v.dim_sizes.push_back(size_values.Value(k));
     }
   }
-  if (attrs >= 0 && !column.children[attrs]->IsNull(slot)) {
-    v.attributes = AttributesAt(*column.children[attrs], slot);
+  if (attrs >= 0 && !column.children[static_cast<std::size_t>(attrs)]->IsNull(slot)) {
+    v.attributes = AttributesAt(*column.children[static_cast<std::size_t>(attrs)], slot);
   }
   return v;
 }

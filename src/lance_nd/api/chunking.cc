@@ -82,11 +82,12 @@ Result<ChunkGrid> ChunkGrid::Make(
   std::vector<std::uint64_t> sizes(layout.dim_sizes.begin(), layout.dim_sizes.end());
   std::vector<bool> seen(sizes.size(), false);
   for (const auto& [name, size] : chunk_sizes) {
-    const int d = layout.DimIndex(name);
-    if (d < 0) {
+    const int index = layout.DimIndex(name);
+    if (index < 0) {
       return Status::InvalidArgument("cannot chunk dimension '", name, "': dataset '", layout.id,
                                      "' has dimensions ", JoinNames(layout.dim_names));
     }
+    const auto d = static_cast<std::size_t>(index);
     if (seen[d]) return Status::InvalidArgument("chunk size of '", name, "' given twice");
     if (size == 0) {
       return Status::InvalidArgument("chunk size of '", name, "' is 0; give a positive size");

@@ -122,7 +122,7 @@ std::string Describe(const RegionSelection& selection) {
 TEST(RegionTest, RandomIndexSelectionsMatchHyperslabsInMemory) {
   int reads = 0;
   for (int seed = 0; seed < 120; ++seed) {
-    Rng rng(seed);
+    Rng rng(static_cast<std::uint64_t>(seed));
     std::vector<TestDataset> datasets;
     for (int i = 0, n = static_cast<int>(Uniform(rng, 1, 3)); i < n; ++i) {
       datasets.push_back(region_testing::RandomDataset(rng, "ds" + std::to_string(i)));
@@ -153,7 +153,7 @@ TEST(RegionTest, RandomIndexSelectionsMatchHyperslabsInMemory) {
 TEST(RegionTest, ValueSelectionsFindNearestAndClosedRanges) {
   int reads = 0;
   for (int seed = 0; seed < 150; ++seed) {
-    Rng rng(1000 + seed);
+    Rng rng(static_cast<std::uint64_t>(1000 + seed));
     const TestDataset d = region_testing::RandomDataset(rng, "v");
     const Table table = WriteChunked(rng, {d});
     for (int c = 0; c < d.batch.num_columns(); ++c) {
@@ -210,7 +210,7 @@ TEST(RegionTest, ValueSelectionsFindNearestAndClosedRanges) {
 
 TEST(RegionTest, ReadDatasetReassemblesTheOriginal) {
   for (int seed = 0; seed < 150; ++seed) {
-    Rng rng(5000 + seed);
+    Rng rng(static_cast<std::uint64_t>(5000 + seed));
     std::vector<TestDataset> datasets = {region_testing::RandomDataset(rng, "a"),
                                          region_testing::RandomDataset(rng, "b")};
     const Table table = WriteChunked(rng, datasets);
@@ -423,7 +423,7 @@ TEST(RegionTest, ChunkRowsThatDisagreeAreRefused) {
 
 TEST(ScannerTakeTest, TakesRowsByIndexWithTheProjection) {
   for (int seed = 0; seed < 30; ++seed) {
-    Rng rng(seed);
+    Rng rng(static_cast<std::uint64_t>(seed));
     const api_testing::Universe u = api_testing::RandomUniverse(rng);
     std::vector<nd::NdRecordBatch> rows = api_testing::RandomRows(rng, u, 12);
     Table table = Unwrap(Table::Write(api_testing::MemoryTable(), rows));
