@@ -225,7 +225,7 @@ TEST(RegionTest, ReadDatasetReassemblesTheOriginal) {
 
 TEST(RegionTest, ListDatasetsReadsLayoutsAndCounts) {
   for (int seed = 0; seed < 40; ++seed) {
-    Rng rng(7000 + seed);
+    Rng rng(static_cast<std::uint64_t>(7000 + seed));
     std::vector<TestDataset> datasets;
     for (int i = 0, n = static_cast<int>(Uniform(rng, 1, 4)); i < n; ++i) {
       datasets.push_back(region_testing::RandomDataset(rng, "d" + std::to_string(i)));
