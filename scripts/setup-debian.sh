@@ -13,7 +13,7 @@ packages=(
   clang clang-format clang-tidy libclang-rt-14-dev
   nodejs npm
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-xarray python3-dask
-  python3-distributed python3-pytest
+  python3-distributed python3-pytest python3-netcdf4
 )
 missing=()
 for p in "${packages[@]}"; do
