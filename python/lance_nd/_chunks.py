@@ -54,8 +54,22 @@ def source_attrs(attrs, id):
     return out
 
 
-def chunk_rows(ds, chunks, id=None):
-    """Yield the chunk rows of `ds` in chunk_index order."""
+def _selected_indices(chunk_indices, count):
+    """The chunk indices to write, in order: all `count` of them, or those of `chunk_indices`."""
+    if chunk_indices is None:
+        return range(count)
+    indices = sorted({int(i) for i in chunk_indices})
+    outside = [i for i in indices if not 0 <= i < count]
+    if outside:
+        raise InvalidArgumentError(
+            f"chunk_indices {outside} are outside the chunk grid: the dataset has {count} "
+            f"chunks, indices 0 to {count - 1}")
+    return indices
+
+
+def chunk_rows(ds, chunks, id=None, chunk_indices=None):
+    """Yield the chunk rows of `ds` in chunk_index order (only those of `chunk_indices`, when
+    given: one part of the dataset, for a distributed write)."""
     the_id = dataset_id(ds, id)
     dims = list(ds.dims)
     unlimited = [d for d in ds.encoding.get("unlimited_dims", ()) if d in ds.dims]
@@ -63,7 +77,7 @@ def chunk_rows(ds, chunks, id=None):
                       list(chunk_sizes(ds, chunks).items()))
     split = {d for i, d in enumerate(dims) if grid.is_split(i)}
     attrs = coordinate_attrs(ds, source_attrs(ds.attrs, the_id))
-    for index in range(grid.num_chunks):
+    for index in _selected_indices(chunk_indices, grid.num_chunks):
         offset, extent = grid.offset(index), grid.extent(index)
         region = {d: slice(o, o + e) for d, o, e in zip(dims, offset, extent) if d in split}
         arrays = {}

@@ -36,8 +36,11 @@ def _with_id(ds, id):
     return out
 
 
-def row_groups(data, chunks=None, id=None):
+def row_groups(data, chunks=None, id=None, chunk_indices=None):
     """Yield lists of NdRecordBatch from the data Writer.write accepts."""
+    if chunk_indices is not None and (chunks is None or not _is_dataset(data)):
+        raise InvalidArgumentError(
+            "chunk_indices= selects chunk rows of one xarray.Dataset written with chunks=")
     if (chunks is not None or id is not None) and not _is_dataset(data):
         if not isinstance(data, (list, tuple)):
             raise InvalidArgumentError(
@@ -48,7 +51,7 @@ def row_groups(data, chunks=None, id=None):
         if chunks is None:
             yield [from_xarray(data if id is None else _with_id(data, id))]
         else:
-            for row in chunk_rows(data, chunks, id):
+            for row in chunk_rows(data, chunks, id, chunk_indices):
                 yield [row]
     elif hasattr(data, "__arrow_c_stream__"):
         yield from _grouped(_ArrowRows.from_stream(data.__arrow_c_stream__()))
@@ -134,10 +137,13 @@ def write(uri, data, chunks=None, id=None, **create_options):
 
 
 def stage(uri, data, chunks=None, id=None, mode="append", stats=False, casting="no",
-          column_defaults=None, column_options=None):
+          column_defaults=None, column_options=None, chunk_indices=None):
     """Write `data` as fragments of the table at `uri` without committing (any process):
-    the StagedFragments to hand to commit_staged. All rows of one call are held in memory."""
-    rows = [row for group in row_groups(data, chunks, id) for row in group]
+    the StagedFragments to hand to commit_staged. All rows of one call are held in memory.
+    With chunks=, chunk_indices= writes only those chunk rows of the Dataset (the chunk grid
+    and the rows' keys stay those of the whole Dataset), so that workers can each stage a part
+    of one dataset and commit_staged commits them as one."""
+    rows = [row for group in row_groups(data, chunks, id, chunk_indices) for row in group]
     options = _options(mode=mode, stats=stats, casting=casting,
                        column_defaults=column_defaults, column_options=column_options)
     return _stage(uri, rows, options)

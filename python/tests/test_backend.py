@@ -80,3 +80,57 @@ def test_unknown_or_missing_id_names_the_datasets(tmp_path):
         xr.open_dataset(uri, engine="lance_nd")
     old = xr.open_dataset(uri, engine="lance_nd", id="a", version=1)
     assert list(old["v"].values) == [0, 1, 2, 3]
+
+
+def table_of_datasets_and_plain_rows(uri, seed):
+    """Three chunked datasets ds0..ds2 (names of their own) and two plain rows without an id;
+    every row has the global attribute `serial` (0-2: the datasets, 3-4: the plain rows)."""
+    rng = np.random.default_rng(seed)
+    sources = {}
+    with lance_nd.create(uri) as writer:
+        for k in range(3):
+            ds = random_dataset(seed * 10 + k)
+            ds = ds.rename({n: f"k{k}_{n}" for n in ds.variables}).assign_attrs(serial=k)
+            writer.write(ds, chunks=random_chunks(rng, ds), id=f"ds{k}")
+            sources[k] = ds.assign_attrs(id=f"ds{k}")
+        for k in (3, 4):
+            sources[k] = xr.Dataset({"p": ("x", rng.standard_normal(3))}, attrs={"serial": k})
+            writer.write(sources[k])
+    return sources
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_filter_opens_the_dataset_of_the_rows_it_selects(tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    uri = str(tmp_path / "t.lance")
+    sources = table_of_datasets_and_plain_rows(uri, seed)
+    table = lance_nd.open(uri)
+    target = int(rng.integers(0, 3))
+    count = table.count_rows(f"__global_attrs__.id = 'ds{target}'")
+    chunk = int(rng.integers(0, count))
+    sql = f"__global_attrs__.serial = {target} AND __global_attrs__.chunk_index = {chunk}"
+    opened = xr.open_dataset(uri, engine="lance_nd", filter=sql)
+    assert opened.identical(sources[target]), f"\n{opened}\n{sources[target]}"
+    plain = int(rng.integers(3, 5))
+    opened = xr.open_dataset(table, engine="lance_nd", filter=f"__global_attrs__.serial = {plain}")
+    assert opened.identical(sources[plain])
+    opened = xr.open_dataset(uri, engine="lance_nd", filter="__global_attrs__.serial < 3",
+                             id=f"ds{target}")  # id= narrows the filter
+    assert opened.identical(sources[target])
+
+
+def test_filter_selecting_several_datasets_or_rows_is_an_error(tmp_path):
+    uri = str(tmp_path / "t.lance")
+    table_of_datasets_and_plain_rows(uri, 0)
+    with pytest.raises(lance_nd.InvalidArgumentError,
+                       match=r"datasets \['ds0', 'ds1'\]: narrow the filter.*or pass id="):
+        xr.open_dataset(uri, engine="lance_nd", filter="__global_attrs__.serial < 2")
+    with pytest.raises(lance_nd.InvalidArgumentError,
+                       match=r"\['ds2'\] and rows without an id: narrow the filter"):
+        xr.open_dataset(uri, engine="lance_nd", filter="__global_attrs__.serial > 1")
+    with pytest.raises(lance_nd.InvalidArgumentError,
+                       match="selects 2 rows of no dataset.*narrow the filter.*or pass id="):
+        xr.open_dataset(uri, engine="lance_nd", filter="__global_attrs__.serial >= 3")
+    with pytest.raises(lance_nd.InvalidArgumentError, match="selects no row"):
+        xr.open_dataset(uri, engine="lance_nd", filter="__global_attrs__.serial = 99")
+    assert "filter" in lance_nd.LanceNdBackendEntrypoint.open_dataset_parameters
