@@ -83,7 +83,7 @@ def raw_values(array, name, dtype, fill):
     if not mask.any():
         return values.data
     if fill is not None:
-        out = np.array(values.data, dtype=dtype)  # a copy: views of the library's memory are read-only
+        out = np.array(values.data, dtype=dtype)  # a copy: the library's memory is read-only
         out[mask] = fill
         return out
     if dtype.kind in "iub":

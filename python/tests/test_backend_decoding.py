@@ -26,7 +26,8 @@ def with_nulls(row, masks):
         array = row[name]
         values = np.array(array.to_numpy())
         if name in masks:
-            region = tuple(slice(offset[d], offset[d] + n) for d, n in zip(array.dims, values.shape))
+            region = tuple(slice(offset[d], offset[d] + n)
+                           for d, n in zip(array.dims, values.shape))
             values = np.ma.masked_array(values, mask=masks[name][region])
         arrays[name] = lance_nd.NdArray(array.dims, values, array.attrs)
     return lance_nd.NdRecordBatch(arrays, row.global_attrs)
