@@ -188,7 +188,8 @@ def _lazy_variables(table, info, first, drop):
     import xarray as xr
 
     uri, version = _table_uri(table), table.version
-    _remember((uri, version), table)
+    if (uri, version) not in _OPEN_TABLES:  # a checkout: refresh() or delete() on `table`
+        _remember((uri, version), table.checkout(version))  # must not change what reads see
     sizes = dict(zip(info["dims"], info["shape"]))
     chunk_sizes = _chunk_shape(first)
     complete = info["rows"] >= info["chunk_count"]

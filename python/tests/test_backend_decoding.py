@@ -34,6 +34,8 @@ def with_nulls(row, masks):
 
 
 def write_with_nulls(uri, ds, chunks, masks, id="d"):
+    ds = ds.copy()
+    ds.encoding["unlimited_dims"] = {"t"}  # (an empty list attribute would not be list<utf8>)
     rows = [with_nulls(row, masks) for row in chunk_rows(ds, chunks, id)]
     return lance_nd.write(uri, rows)
 

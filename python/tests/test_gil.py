@@ -73,9 +73,9 @@ def counter():
 
 def test_scans_writes_and_commits_release_the_gil(tmp_path, counter):
     data = rows(0)
-    options = dict(column_defaults={"compression": "zstd", "compression_level": 9},
-                   target_fragment_bytes=16 << 20)
-    writer = lance_nd.create(str(tmp_path / "w.lance"), **options)
+    zstd = {"compression": "zstd", "compression_level": 9}
+    writer = lance_nd.create(str(tmp_path / "w.lance"), column_defaults=zstd,
+                             target_fragment_bytes=16 << 20)
     table_uri = str(tmp_path / "s.lance")
     staged = []
 
@@ -88,7 +88,7 @@ def test_scans_writes_and_commits_release_the_gil(tmp_path, counter):
         "write": lambda: writer.write(data),
         "finish (flush and commit)": writer.finish,
         "scan": scan,
-        "stage": lambda: staged.append(lance_nd.stage(table_uri, data, **options)),
+        "stage": lambda: staged.append(lance_nd.stage(table_uri, data, column_defaults=zstd)),
     }
     time.sleep(0.05)  # the counter thread is running
     free_count, free_seconds = counted(counter, lambda: time.sleep(0.3))
