@@ -170,6 +170,15 @@ Scan MakeScan(const Table& t, std::optional<std::vector<std::string>> project,
   return Scan{t, std::move(project), filter.value_or(""), prune.value_or(""), limit};
 }
 
+// The rows at logical indices `rows` (table order, deleted rows not counted), in that order.
+std::vector<nd::NdRecordBatch> TakeRows(const Table& t, const std::vector<std::uint64_t>& rows,
+                                        std::optional<std::vector<std::string>> project) {
+  py::gil_scoped_release release;
+  Scanner scanner = t.Scan();
+  if (project) scanner.Project(std::move(*project));
+  return Unwrap(scanner.Take(rows));
+}
+
 py::dict CompactTable(Table& t) {
   auto stats = WithoutGil([&] { return Unwrap(t.Compact()); });
   py::dict out;
@@ -224,6 +233,9 @@ void RegisterTable(py::module_& m) {
           py::arg("filter") = py::none())
       .def("scan", &MakeScan, py::arg("project") = py::none(), py::arg("filter") = py::none(),
            py::arg("prune") = py::none(), py::arg("limit") = py::none())
+      .def("take", &TakeRows, py::arg("rows"), py::arg("project") = py::none(),
+           "The rows at these logical indices (0..count_rows()-1 in table order), in the "
+           "order given; only their projected columns are read.")
       .def("delete",
            [](Table& t, const std::string& predicate) {
              return WithoutGil([&] { return Unwrap(t.Delete(predicate)); });

@@ -202,3 +202,20 @@ def test_a_delete_planned_before_a_compaction_conflicts_and_is_retryable(uri):
     deleter.refresh()
     assert deleter.delete("__global_attrs__.n = 1") == 1
     assert ns(lance_nd.open(uri)) == [0, 2]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_take_reads_the_rows_at_logical_indices_after_deletes(uri, seed):
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(5, 30))
+    table = lance_nd.write(uri, numbered_rows(count, seed))
+    deleted = int(rng.integers(0, count))
+    table.delete(f"__global_attrs__.n = {deleted}")
+    remaining = [n for n in range(count) if n != deleted]
+    picks = [int(i) for i in rng.integers(0, count - 1, int(rng.integers(1, 8)))]
+    taken = table.take(picks, project=["v"])
+    assert [int(b.global_attrs["n"]) for b in taken] == [remaining[i] for i in picks]
+    scanned = list(table.scan())
+    assert all(b == scanned[i] for b, i in zip(taken, picks))
+    with pytest.raises(lance_nd.InvalidArgumentError):
+        table.take([count - 1])  # one row fewer after the delete
