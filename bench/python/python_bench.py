@@ -87,7 +87,7 @@ def scan_rates(uri, reps, nbytes):
     out = []
     for name, call in [("scan() + to_numpy() per row", scan_numpy),
                        ("scan() + to_xarray() per row", scan_xarray),
-                       ("open_dataset + .values (one region read)", backend_load)]:
+                       ("open_dataset + .values (every chunk row taken)", backend_load)]:
         seconds = best(reps, call)
         out.append((name, seconds, nbytes / seconds / 1e9))
     return out
