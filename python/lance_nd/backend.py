@@ -243,9 +243,9 @@ def _chunk_layout(table, info, first):
     dims, sizes = info["dims"], info["shape"]
     offsets, rows = [], []
     for index, row in enumerate(table.scan(project=[])):
-        attrs = row.global_attrs
-        if attrs.get("id") == info["id"] and "chunk_offset" in attrs:
-            offsets.append([int(o) for o in attrs["chunk_offset"]])
+        chunk = row.chunk_info()  # (cheaper than the row's whole global attributes)
+        if chunk is not None and chunk["id"] == info["id"]:
+            offsets.append([int(o) for o in chunk["offset"]])
             rows.append(index)
     extents = _chunk_shape(first)
     chunk_sizes = []
