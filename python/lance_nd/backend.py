@@ -167,14 +167,14 @@ class LanceNdBackendArray(BackendArray):
         chunks = [dict(zip(self.dims, position)) for position in itertools.product(*grid)]
         rows = [self.layout.row_of(chunk) for chunk in chunks]
         present = [(chunk, row) for chunk, row in zip(chunks, rows) if row >= 0]
-        out = np.empty([b - a for a, b in zip(starts, stops)], dtype=self.dtype)
-        if len(present) < len(chunks):  # missing chunk rows read as nulls
-            out[...] = _null_value(self.dtype, self.fill)
         taken = []
         if present:
             table = table_at(self.uri, self.version)
             taken = table.take([row for _, row in present], project=[self.name])
         READ_STATS["rows_read"] += len(taken)
+        out = np.empty([b - a for a, b in zip(starts, stops)], dtype=self.dtype)
+        if len(present) < len(chunks) or any(self.name not in b for b in taken):
+            out[...] = _null_value(self.dtype, self.fill)  # missing chunks read as nulls
         for (chunk, _), batch in zip(present, taken):
             if self.name in batch:
                 self._paste(out, starts, stops, chunk, batch[self.name])

@@ -104,9 +104,11 @@ def test_the_dtype_is_the_same_for_every_chunk(tmp_path, seed):
                 assert blocks[i].compute().dtype == var.dtype, (name, i, decode_cf)
 
 
-def test_integers_without_fill_value_in_a_dataset_missing_chunks_are_float64(tmp_path):
+def test_missing_chunks_are_fill_values_or_nulls_and_integers_without_one_float64(tmp_path):
     uri = str(tmp_path / "t.lance")
-    ds = xr.Dataset({"n": ("t", np.arange(6, dtype="i2")), "b": ("t", np.arange(6) % 2 == 0)},
+    fill = np.float32(-1e34)
+    ds = xr.Dataset({"n": ("t", np.arange(6, dtype="i2")), "b": ("t", np.arange(6) % 2 == 0),
+                     "f": ("t", np.arange(6, dtype="f4"), {"_FillValue": fill})},
                     attrs={"id": "d"})
     lance_nd.write(uri, ds, chunks={"t": 2}).delete("__global_attrs__.chunk_index = 1")
     opened = xr.open_dataset(uri, engine="lance_nd", id="d")
@@ -114,6 +116,9 @@ def test_integers_without_fill_value_in_a_dataset_missing_chunks_are_float64(tmp
     assert np.array_equal(opened["n"].values, [0, 1, np.nan, np.nan, 4, 5], equal_nan=True)
     assert list(opened["b"].values) == [True, False, None, None, True, False]
     assert opened["n"][:2].dtype == np.float64  # a chunk without nulls too
+    assert np.array_equal(opened["f"].values, [0, 1, np.nan, np.nan, 4, 5], equal_nan=True)
+    stored = xr.open_dataset(uri, engine="lance_nd", id="d", mask_and_scale=False)
+    assert list(stored["f"].values) == [0, 1, fill, fill, 4, 5]  # the fill value, as stored
 
 
 def test_integer_nulls_without_fill_value_are_an_error(tmp_path):
