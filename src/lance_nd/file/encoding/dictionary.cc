@@ -62,6 +62,12 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   std::vector<std::uint64_t> unique_hash;              // its hash
   std::vector<std::uint32_t> indices(n);
   std::uint64_t unique_bytes = 0;
+  // The size test below, checked as the dictionary grows (its size only grows): a page of
+  // mostly distinct values gives up as soon as the dictionary cannot pay any more.
+  const std::uint64_t index_bytes = n * 4;
+  const std::uint64_t offset_bytes = variable ? values.bits_per_offset / 8 : 0;
+  const double size_limit = request.dict_size_ratio * static_cast<double>(values.DataSize());
+  if (static_cast<double>(index_bytes) >= size_limit) return std::optional<DictionaryEncoded>();
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string_view v = value_at(i);
     const std::uint64_t h = hash_of(v);
@@ -77,14 +83,13 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
       unique_hash.push_back(h);
       unique_bytes += v.size();
       if (order.size() > max_unique) return std::optional<DictionaryEncoded>();
+      const std::uint64_t grown = index_bytes + unique_bytes + (order.size() + 1) * offset_bytes;
+      if (static_cast<double>(grown) >= size_limit) return std::optional<DictionaryEncoded>();
     }
     indices[i] = slots[pos];
   }
-  const std::uint64_t index_bytes = n * 4;
-  const std::uint64_t dict_bytes =
-      unique_bytes + (variable ? (order.size() + 1) * (values.bits_per_offset / 8) : 0);
-  const double raw = static_cast<double>(values.DataSize());
-  if (static_cast<double>(dict_bytes + index_bytes) >= request.dict_size_ratio * raw) {
+  const std::uint64_t dict_bytes = unique_bytes + (order.size() + 1) * offset_bytes;
+  if (static_cast<double>(dict_bytes + index_bytes) >= size_limit) {
     return std::optional<DictionaryEncoded>();
   }
   DictionaryEncoded out;
