@@ -32,7 +32,7 @@ inline constexpr std::uint64_t kMaxMiniBlockValues = 4096;
 /// values the writer puts in one byte-stream-split + general chunk of a 2.2 page: zstd needs
 /// units far larger than Lance's 4 KiB blocks to approach deflate over a whole netCDF chunk.
 inline constexpr std::uint64_t kMaxLargeChunkValues = std::uint64_t{1} << 15;
-inline constexpr std::uint64_t kLargeBssChunkBytes = std::uint64_t{64} * 1024;
+inline constexpr std::uint64_t kLargeBssChunkBytes = std::uint64_t{128} * 1024;
 
 /// \brief Chunks per parallel work item of the chunk encoders (see ParallelFor).
 inline constexpr std::uint64_t kChunksPerTask = 64;

@@ -249,7 +249,7 @@ TEST(WriterRoundTripMiscTest, AllNullAndAllEmptyColumns) {
   }
 }
 
-// 2.2 pages hold byte-stream-split + zstd values in chunks of 64 KiB (more than 4096 values);
+// 2.2 pages hold byte-stream-split + zstd values in chunks of 128 KiB (more than 4096 values);
 // 2.1 pages keep Lance's chunks. Nulls, lists and several batches cross the chunk edges.
 TEST(WriterRoundTripMiscTest, LargeByteStreamSplitChunks) {
   using namespace a;  // NOLINT
