@@ -45,14 +45,22 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   };
   // Unique values by open addressing in a table sized for max_unique + 1 entries (no
   // allocation per value; most pages give up after max_unique distinct values).
-  auto hash_of = [&](std::string_view v) -> std::uint64_t {
-    if (variable) return std::hash<std::string_view>{}(v);
-    std::uint64_t x = 0;  // splitmix64 of the 8 bytes
-    std::memcpy(&x, v.data(), 8);
+  // splitmix64's finaliser: a full-avalanche mix of one word.
+  auto mix = [](std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
+  };
+  // Short strings (most dictionary candidates: names, units, labels) hash from two words and
+  // their length, without std::hash's byte loop; the hash only places values in the table,
+  // so the result does not depend on it.
+  auto hash_of = [&](std::string_view v) -> std::uint64_t {
+    if (variable && v.size() > 16) return std::hash<std::string_view>{}(v);
+    std::uint64_t lo = 0, hi = 0;
+    if (!v.empty()) std::memcpy(&lo, v.data(), std::min<std::size_t>(v.size(), 8));
+    if (v.size() > 8) std::memcpy(&hi, v.data() + 8, v.size() - 8);
+    return mix(lo ^ mix(hi ^ (static_cast<std::uint64_t>(v.size()) << 56)));
   };
   constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
   const std::uint64_t slots_needed = 2 * (std::min(max_unique, n) + 1);
