@@ -17,7 +17,11 @@ import sys
 import tempfile
 import time
 
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
+argv = sys.argv[1:]
+if "--runs" in argv:  # drop the flag and its value from the positional arguments
+    i = argv.index("--runs")
+    argv = argv[:i] + argv[i + 2:]
+args = [a for a in argv if not a.startswith("--")]
 BIN = args[0]
 DATA = args[1] if len(args) > 1 else "/usr/share/ferret-vis/data"
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3

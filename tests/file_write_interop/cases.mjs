@@ -247,5 +247,35 @@ export function makeCases(arrow) {
     return t;
   };
 
+  // Large 2.2 chunks (byte-stream split under zstd): random float and int columns of several
+  // lengths with nulls, smooth and noisy, flat and in lists; pages cut small and large.
+  const largeChunks = (seed, n, pageBytes) => () => {
+    const r = rng(seed);
+    const zstd = { "lance-encoding:compression": "zstd" };
+    const bss = { ...zstd, "lance-encoding:bss": "on" };
+    const nulls = (every, gen) => Array.from({ length: n }, (_, i) => (every && i % every === 1 ? null : gen(i)));
+    const fields = [
+      field("smooth_f32", new Float32(), zstd), field("noisy_f32", new Float32(), bss),
+      field("smooth_f64", new Float64(), zstd), field("noisy_f64", new Float64(), bss),
+      field("i32", new Int32(), zstd), field("i64", new Int64(), zstd),
+      field("list_f32", list(new Float32()), bss),
+    ];
+    const cols = [
+      nulls(0, (i) => f32(Math.sin(i / 300) * 40 + 15)),
+      nulls(7, () => f32((r() - 0.5) * 1e4)),
+      nulls(101, (i) => Math.cos(i / 1000) * 1e3 + i * 1e-3),
+      nulls(3, () => r() * 1e9 - 5e8),
+      nulls(13, () => Math.floor(r() * 2 ** 31) - 2 ** 30),
+      nulls(5, (i) => BigInt(i) * 1000003n - BigInt(Math.floor(r() * 1e6))),
+      nulls(17, (i) => Array.from({ length: i % 23 }, () => f32(r() * 100))),
+    ];
+    const t = table(fields, cols);
+    if (pageBytes) t.writerOptions = { pageBytes, batchRows: 7919 };
+    return t;
+  };
+  cases.large_chunks_a = largeChunks(11, 70001, 0);
+  cases.large_chunks_b = largeChunks(12, 33000, 300000);
+  cases.large_chunks_c = largeChunks(13, 1500, 0);
+
   return cases;
 }

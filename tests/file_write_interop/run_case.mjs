@@ -57,7 +57,8 @@ const scanned = rowsOf(await tbl.query().toArrow(), []);
 let problem = firstDifference(expected, scanned, "full scan");
 if (!problem) {
   const n = input.numRows;
-  const offsets = [...new Set([0, 1, 2, 3, Math.floor(n / 2), n - 2, n - 1, 1023, 1024, 1025, 4095, 4096, 11, 30, 31]
+  const offsets = [...new Set([0, 1, 2, 3, Math.floor(n / 2), n - 2, n - 1, 1023, 1024, 1025, 4095, 4096, 11, 30, 31,
+    8191, 8192, 16383, 16384, 16385, 32767, 32768, 65535, 65536]
     .filter((x) => x >= 0 && x < n))].sort((x, y) => x - y);  // Lance returns them in row order
   const taken = rowsOf(await tbl.takeOffsets(offsets).toArrow(), []);
   problem = firstDifference(offsets.map((i) => expected[i]), taken, `takeOffsets ${JSON.stringify(offsets)}`);

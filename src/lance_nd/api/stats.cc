@@ -39,8 +39,9 @@ template <typename Key, typename Skip>
 MinMax Scan(const RowSlice& slice, Key key, Skip skip) {
   MinMax out;
   const ArrayData& a = *slice.values;
+  const std::uint8_t* bits = a.validity();  // read inline: this loop runs per value
   for (int64_t i = slice.begin; i < slice.end; ++i) {
-    if (a.IsNull(i) || skip(i)) continue;
+    if ((bits != nullptr && !array::GetBit(bits, a.offset + i)) || skip(i)) continue;
     if (!out.min) {
       out.min = out.max = i;
       continue;

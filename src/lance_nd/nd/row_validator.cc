@@ -8,6 +8,7 @@
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "row_checks.h"
+#include "row_validator_fast.h"
 
 namespace lance_nd::nd {
 
@@ -136,6 +137,15 @@ Status RowDecoder::ValidateRows(const array::RecordBatch& batch) const {
     return InvalidEncoding("the batch is not valid Arrow data: " + std::string(valid.message()));
   }
   LND_RETURN_NOT_OK(internal::CheckRowsBacked(batch));
+  std::vector<internal::FastColumn> fast;
+  for (const Column& c : columns_) {
+    fast.push_back({batch.column(c.index).get(), c.has_attrs_child, c.attribute_fields.size()});
+  }
+  const ArrayData* globals = global_column_ >= 0 ? batch.column(global_column_).get() : nullptr;
+  if (internal::RowsFitFast(fast, globals, global_fields_.size(), batch.num_rows())) {
+    return Status::OK();
+  }
+  // Row by row: the first broken rule, named.
   std::vector<Axis> axes;
   for (int64_t row = 0; row < batch.num_rows(); ++row) {
     axes.clear();

@@ -44,6 +44,14 @@ bool ShouldUseBss(const DataBlock& v, EncodingRequest::Bss mode) {
   return sum / static_cast<double>(w) < 0.5 * 8.0;
 }
 
+// Values per chunk of byte-stream-split under general compression: large chunks in 2.2 pages
+// (32-bit chunk words), else the encoder's default.
+std::uint64_t BssGeneralValuesPerChunk(const DataBlock& v, const EncodingRequest& r) {
+  if (r.version < FileVersion::kV2_2) return 0;
+  return std::min(detail::kMaxLargeChunkValues,
+                  detail::kLargeBssChunkBytes / (v.bits_per_value / 8));
+}
+
 bool WantsGeneral(const EncodingRequest& r) {
   return r.compression == C::kLz4 || r.compression == C::kZstd;
 }
@@ -94,8 +102,8 @@ Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const Encoding
                values.num_values == 0) {
       ce = MakeFlat(values.bits_per_value);
     } else if (WantsGeneral(request) && ShouldUseBss(values, request.bss)) {
-      return detail::ChunkByteStreamSplitGeneral(values, 0, request.compression,
-                                                 request.compression_level);
+      return detail::ChunkByteStreamSplitGeneral(values, BssGeneralValuesPerChunk(values, request),
+                                                 request.compression, request.compression_level);
     } else {
       ce = ChooseFixedWords(values, request);
     }

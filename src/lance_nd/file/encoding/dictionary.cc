@@ -45,14 +45,22 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   };
   // Unique values by open addressing in a table sized for max_unique + 1 entries (no
   // allocation per value; most pages give up after max_unique distinct values).
-  auto hash_of = [&](std::string_view v) -> std::uint64_t {
-    if (variable) return std::hash<std::string_view>{}(v);
-    std::uint64_t x = 0;  // splitmix64 of the 8 bytes
-    std::memcpy(&x, v.data(), 8);
+  // splitmix64's finaliser: a full-avalanche mix of one word.
+  auto mix = [](std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
+  };
+  // Short strings (most dictionary candidates: names, units, labels) hash from two words and
+  // their length, without std::hash's byte loop; the hash only places values in the table,
+  // so the result does not depend on it.
+  auto hash_of = [&](std::string_view v) -> std::uint64_t {
+    if (variable && v.size() > 16) return std::hash<std::string_view>{}(v);
+    std::uint64_t lo = 0, hi = 0;
+    if (!v.empty()) std::memcpy(&lo, v.data(), std::min<std::size_t>(v.size(), 8));
+    if (v.size() > 8) std::memcpy(&hi, v.data() + 8, v.size() - 8);
+    return mix(lo ^ mix(hi ^ (static_cast<std::uint64_t>(v.size()) << 56)));
   };
   constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
   const std::uint64_t slots_needed = 2 * (std::min(max_unique, n) + 1);
@@ -62,6 +70,12 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   std::vector<std::uint64_t> unique_hash;              // its hash
   std::vector<std::uint32_t> indices(n);
   std::uint64_t unique_bytes = 0;
+  // The size test below, checked as the dictionary grows (its size only grows): a page of
+  // mostly distinct values gives up as soon as the dictionary cannot pay any more.
+  const std::uint64_t index_bytes = n * 4;
+  const std::uint64_t offset_bytes = variable ? values.bits_per_offset / 8 : 0;
+  const double size_limit = request.dict_size_ratio * static_cast<double>(values.DataSize());
+  if (static_cast<double>(index_bytes) >= size_limit) return std::optional<DictionaryEncoded>();
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string_view v = value_at(i);
     const std::uint64_t h = hash_of(v);
@@ -77,14 +91,13 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
       unique_hash.push_back(h);
       unique_bytes += v.size();
       if (order.size() > max_unique) return std::optional<DictionaryEncoded>();
+      const std::uint64_t grown = index_bytes + unique_bytes + (order.size() + 1) * offset_bytes;
+      if (static_cast<double>(grown) >= size_limit) return std::optional<DictionaryEncoded>();
     }
     indices[i] = slots[pos];
   }
-  const std::uint64_t index_bytes = n * 4;
-  const std::uint64_t dict_bytes =
-      unique_bytes + (variable ? (order.size() + 1) * (values.bits_per_offset / 8) : 0);
-  const double raw = static_cast<double>(values.DataSize());
-  if (static_cast<double>(dict_bytes + index_bytes) >= request.dict_size_ratio * raw) {
+  const std::uint64_t dict_bytes = unique_bytes + (order.size() + 1) * offset_bytes;
+  if (static_cast<double>(dict_bytes + index_bytes) >= size_limit) {
     return std::optional<DictionaryEncoded>();
   }
   DictionaryEncoded out;

@@ -28,6 +28,11 @@ inline constexpr int kEncodeThreads = 2;
 /// \brief Lance's mini-block chunk targets: bytes of a chunk's values, values per chunk.
 inline constexpr std::uint64_t kMaxMiniBlockBytes = 8 * 1024 - 6;
 inline constexpr std::uint64_t kMaxMiniBlockValues = 4096;
+/// \brief The most values a 2.2 chunk may hold (the chunk word's 4-bit log2), and the bytes of
+/// values the writer puts in one byte-stream-split + general chunk of a 2.2 page: zstd needs
+/// units far larger than Lance's 4 KiB blocks to approach deflate over a whole netCDF chunk.
+inline constexpr std::uint64_t kMaxLargeChunkValues = std::uint64_t{1} << 15;
+inline constexpr std::uint64_t kLargeBssChunkBytes = std::uint64_t{128} * 1024;
 
 /// \brief Chunks per parallel work item of the chunk encoders (see ParallelFor).
 inline constexpr std::uint64_t kChunksPerTask = 64;

@@ -327,8 +327,13 @@ TEST(Heuristics, ZstdRequestWrapsAndBssOn) {
   ASSERT_EQ(enc.encoding->compression_case(), Case::kGeneral);
   EXPECT_EQ(enc.encoding->general().compression().scheme(), pb::COMPRESSION_ALGORITHM_ZSTD);
   EXPECT_EQ(enc.encoding->general().values().compression_case(), Case::kByteStreamSplit);
-  EXPECT_EQ(enc.chunks[0].num_values, 512u);
+  // 2.2: one chunk of up to 128 KiB of values (here all 4000); 2.1: Lance's 4 KiB chunks.
+  EXPECT_EQ(enc.chunks.size(), 1u);
   EXPECT_EQ(DecodeAllFixed(enc), AsBytes(v));
+  r.version = FileVersion::kV2_1;
+  LND_ASSERT_OK_AND_ASSIGN(auto enc21, EncodeMiniBlock(FixedOf(v), r));
+  EXPECT_EQ(enc21.chunks[0].num_values, 512u);
+  EXPECT_EQ(DecodeAllFixed(enc21), AsBytes(v));
 }
 
 TEST(Heuristics, LevelEncodings) {
@@ -494,7 +499,15 @@ void ExpectFusedBssEqualsSplitThenCompress(std::uint64_t n) {
     EncodingRequest r;
     r.compression = scheme;
     r.bss = EncodingRequest::Bss::kOn;
+    r.version = FileVersion::kV2_1;  // Lance's chunk sizes (2.2 chunks are larger)
     LND_ASSERT_OK_AND_ASSIGN(auto chosen, EncodeMiniBlock(block, r));
+    r.version = FileVersion::kV2_2;
+    LND_ASSERT_OK_AND_ASSIGN(auto large, EncodeMiniBlock(block, r));
+    if (bits >= 32) {
+      const std::uint64_t per_chunk = std::min<std::uint64_t>(32768, 131072 / (bits / 8));
+      ASSERT_EQ(large.chunks.size(), (n + per_chunk - 1) / per_chunk);
+      EXPECT_EQ(DecodeAllFixed(large), AsBytes(v));
+    }
     LND_ASSERT_OK_AND_ASSIGN(
         auto explicit_,
         EncodeMiniBlockWith(MakeGeneral(scheme, std::nullopt, MakeByteStreamSplit(bits)), block));

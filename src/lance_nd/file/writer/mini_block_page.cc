@@ -184,9 +184,13 @@ Result<std::optional<ChunkLayout>> LayOutChunks(const ShreddedPage& page,
     const bool last = c + 1 == num_chunks;
     std::uint64_t log_n = 0;
     if (!last) {
-      if (!std::has_single_bit(chunk.num_values) || chunk.num_values > 4096) {
+      // 2.2 chunks (32-bit words) may hold up to 2^15 values, 2.1 chunks Lance's 4096.
+      const std::uint64_t max_values = width == ChunkWordWidth::k32
+                                           ? encoding::detail::kMaxLargeChunkValues
+                                           : encoding::detail::kMaxMiniBlockValues;
+      if (!std::has_single_bit(chunk.num_values) || chunk.num_values > max_values) {
         return Status::Internal("mini-block chunk of ", chunk.num_values,
-                                " values is not a power of two <= 4096");
+                                " values is not a power of two <= ", max_values);
       }
       log_n = static_cast<std::uint64_t>(std::countr_zero(chunk.num_values));
     }
@@ -309,7 +313,10 @@ Result<MiniBlockAttempt> TryMiniBlock(const ShreddedPage& page, const ColumnOpti
   std::uint64_t max_chunk_values = 0;
   for (const auto& c : values.chunks) max_chunk_values = std::max(max_chunk_values, c.num_values);
   MiniBlockAttempt attempt;
-  attempt.retry_cap = max_chunk_values > 1 ? std::bit_floor(max_chunk_values) / 2 : 0;
+  // Retries cut chunks to Lance's sizes (large 2.2 chunks are only a first choice).
+  attempt.retry_cap = max_chunk_values > 1 ? std::min(std::bit_floor(max_chunk_values) / 2,
+                                                      encoding::detail::kMaxMiniBlockValues)
+                                           : 0;
 
   const std::vector<LevelRange> ranges = ChunkLevelRanges(page, values);
   LevelEncodings enc;

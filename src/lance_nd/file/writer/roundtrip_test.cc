@@ -249,5 +249,27 @@ TEST(WriterRoundTripMiscTest, AllNullAndAllEmptyColumns) {
   }
 }
 
+// 2.2 pages hold byte-stream-split + zstd values in chunks of 128 KiB (more than 4096 values);
+// 2.1 pages keep Lance's chunks. Nulls, lists and several batches cross the chunk edges.
+TEST(WriterRoundTripMiscTest, LargeByteStreamSplitChunks) {
+  using namespace a;  // NOLINT
+  Metadata md;
+  md.Set("lance-encoding:compression", "zstd");
+  md.Set("lance-encoding:bss", "on");
+  auto schema =
+      MakeSchema({MakeField("f32", Float32(), true, md), MakeField("f64", Float64(), true, md),
+                  MakeField("l", List(Float32()), true, md)});
+  for (int64_t rows : {int64_t{70001}, int64_t{16384}, int64_t{20000}}) {
+    std::vector<ArrayPtr> cols = {::lance_nd::testing::RandomArray(Float32(), rows, 0.1, 21),
+                                  ::lance_nd::testing::RandomArray(Float64(), rows, 0.0, 22),
+                                  ::lance_nd::testing::RandomArray(List(Float32()), rows, 0.1, 23)};
+    for (auto v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
+      WriterOptions options;
+      options.version = v;
+      ExpectRoundTrip(schema, cols, options, rows > 20000 ? 3 : 1);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lance_nd::file

@@ -13,6 +13,13 @@ using array::ArrayData;
 
 constexpr std::uint16_t kNoLevel = 0xFFFF;
 
+// ArrayData::IsValid without the call (it is out of line; these loops run per value).
+inline bool IsValidAt(const ArrayData& a, int64_t i) {
+  if (a.type->id() == array::TypeId::kNull) return false;
+  const std::uint8_t* bits = a.validity();
+  return bits == nullptr || array::GetBit(bits, a.offset + i);
+}
+
 class Shredder {
  public:
   Shredder(const LeafColumn& leaf, ShredMode mode)
@@ -44,23 +51,13 @@ class Shredder {
   Result<ShreddedPage> Run(std::span<const array::ArrayPtr> arrays) {
     for (const auto& a : arrays) {
       LND_RETURN_NOT_OK(CheckArray(*a, 0));
-      if (n_ == 1 && BulkLeaf()) {
-        ScanLeafRun(*a, 0, a->length);
-      } else {
-        for (int64_t i = 0; i < a->length; ++i) Scan(*a, i, 0);
-      }
+      ScanRange(*a, 0, a->length, 0);
       page_.num_rows += static_cast<std::uint64_t>(a->length);
     }
     AssignLevels();
     InitValues();
     Reserve();
-    for (const auto& a : arrays) {
-      if (n_ == 1 && BulkLeaf()) {
-        if (a->length > 0) EmitLeafRun(*a, 0, a->length, max_rep_, max_rep_);
-      } else {
-        for (int64_t i = 0; i < a->length; ++i) Emit(*a, i, 0, max_rep_);
-      }
-    }
+    for (const auto& a : arrays) EmitRange(*a, 0, a->length, 0, max_rep_);
     FinishValues();
     return std::move(page_);
   }
@@ -127,6 +124,170 @@ class Shredder {
     return Status::OK();
   }
 
+  // The offsets of a list or large list node (null for other types: no bulk path).
+  template <typename Fn>
+  static bool WithListOffsets(const ArrayData& list, Fn&& fn) {
+    const array::TypeId id = list.type->id();
+    if (id != array::TypeId::kList && id != array::TypeId::kLargeList) return false;
+    const std::uint8_t* raw = list.buffers[1]->data();
+    if (id == array::TypeId::kList) {
+      fn(reinterpret_cast<const int32_t*>(raw) + list.offset);
+    } else {
+      fn(reinterpret_cast<const int64_t*>(raw) + list.offset);
+    }
+    return true;
+  }
+
+  // True when offsets [b, e] never decrease (the bulk paths rely on it; the per-row walk treats
+  // a decreasing pair as an empty list).
+  template <typename O>
+  static bool Monotonic(const O* offs, int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      if (offs[i + 1] < offs[i]) return false;
+    }
+    return true;
+  }
+
+  // Calls valid(b', e') on the maximal runs of valid rows of [b, e) of node `a` and null(i) on
+  // each null row (all one run without a validity bitmap).
+  template <typename Valid, typename Null>
+  static void ForRuns(const ArrayData& a, int64_t b, int64_t e, Valid&& valid, Null&& null) {
+    const std::uint8_t* bits = a.validity();
+    if (bits == nullptr) {
+      if (e > b) valid(b, e);
+      return;
+    }
+    int64_t i = b;
+    while (i < e) {
+      if (!array::GetBit(bits, a.offset + i)) {
+        null(i++);
+        continue;
+      }
+      int64_t k = i + 1;
+      while (k < e && array::GetBit(bits, a.offset + k)) ++k;
+      valid(i, k);
+      i = k;
+    }
+  }
+
+  // Scan of rows [b, e) of `a` at path node j: runs of valid struct rows go down at once, runs
+  // of lists of leaf values are scanned as one leaf run. Same counts as Scan() on each row.
+  void ScanRange(const ArrayData& a, int64_t b, int64_t e, int j) {
+    if (!bulk_ || (j == n_ - 1 && !BulkLeaf())) {
+      for (int64_t i = b; i < e; ++i) Scan(a, i, j);
+      return;
+    }
+    if (j == n_ - 1) {
+      ScanLeafRun(a, b, e);
+      return;
+    }
+    const PathNode& node = leaf_.path[static_cast<std::size_t>(j)];
+    ForRuns(
+        a, b, e,
+        [&](int64_t rb, int64_t re) {
+          if (node.kind == PathNode::Kind::kStruct) {
+            const ArrayData& child = *a.children[static_cast<std::size_t>(node.child_index)];
+            ScanRange(child, a.offset + rb, a.offset + re, j + 1);
+          } else if (!(j + 2 == n_ && BulkLeaf() && ScanListRun(a, rb, re, j))) {
+            for (int64_t i = rb; i < re; ++i) Scan(a, i, j);
+          }
+        },
+        [&](int64_t i) { Scan(a, i, j); });
+  }
+
+  // Valid lists [b, e) of node j holding leaf values: false (nothing done) when not possible.
+  bool ScanListRun(const ArrayData& list, int64_t b, int64_t e, int j) {
+    bool done = false;
+    WithListOffsets(list, [&](const auto* offs) {
+      if (!Monotonic(offs, b, e)) return;
+      std::uint64_t empties = 0;
+      for (int64_t i = b; i < e; ++i) empties += offs[i + 1] == offs[i] ? 1 : 0;
+      if (empties > 0) has_empty_[static_cast<std::size_t>(j)] = 1;
+      count_levels_ += empties;
+      ScanLeafRun(*list.children[0], static_cast<int64_t>(offs[b]), static_cast<int64_t>(offs[e]));
+      done = true;
+    });
+    return done;
+  }
+
+  // Emit of rows [b, e) of `a` at path node j (every row's rep is `r`): the counterpart of
+  // ScanRange, same output as Emit() on each row.
+  void EmitRange(const ArrayData& a, int64_t b, int64_t e, int j, std::uint16_t r) {
+    if (!bulk_ || (j == n_ - 1 && !BulkLeaf())) {
+      for (int64_t i = b; i < e; ++i) Emit(a, i, j, r);
+      return;
+    }
+    if (j == n_ - 1) {
+      if (e > b) EmitLeafRun(a, b, e, r, r);
+      return;
+    }
+    const PathNode& node = leaf_.path[static_cast<std::size_t>(j)];
+    ForRuns(
+        a, b, e,
+        [&](int64_t rb, int64_t re) {
+          if (node.kind == PathNode::Kind::kStruct) {
+            const ArrayData& child = *a.children[static_cast<std::size_t>(node.child_index)];
+            EmitRange(child, a.offset + rb, a.offset + re, j + 1, r);
+          } else if (!(j + 2 == n_ && BulkLeaf() && EmitListRun(a, rb, re, j, r))) {
+            for (int64_t i = rb; i < re; ++i) Emit(a, i, j, r);
+          }
+        },
+        [&](int64_t i) { Emit(a, i, j, r); });
+  }
+
+  // Valid lists [b, e) of node j holding leaf values: their levels row by row, their values in
+  // one run. False (nothing done) when not possible.
+  bool EmitListRun(const ArrayData& list, int64_t b, int64_t e, int j, std::uint16_t r) {
+    const auto uj = static_cast<std::size_t>(j);
+    const ArrayData& child = *list.children[0];
+    bool done = false;
+    WithListOffsets(list, [&](const auto* offs) {
+      if (!Monotonic(offs, b, e)) return;
+      const auto inner_rep = static_cast<std::uint16_t>(list_level_[uj] - 1);
+      const std::uint64_t before = page_.rep.size();
+      for (int64_t i = b; i < e; ++i) {
+        page_.rep.push_back(r);
+        const auto len = static_cast<std::size_t>(offs[i + 1] - offs[i]);
+        if (len > 1) page_.rep.insert(page_.rep.end(), len - 1, inner_rep);
+      }
+      const std::uint64_t levels = page_.rep.size() - before;
+      const auto first = static_cast<int64_t>(offs[b]);
+      const auto last = static_cast<int64_t>(offs[e]);
+      if (page_.has_def) EmitListRunDefs(offs, b, e, child, empty_level_[uj]);
+      page_.num_levels += levels;
+      if (last > first) AppendLeafRun(child, first, last);
+      done = true;
+    });
+    return done;
+  }
+
+  // The def levels of valid lists [b, e): empty lists get `empty_def`, leaf values 0 or the
+  // leaf's null level.
+  template <typename O>
+  void EmitListRunDefs(const O* offs, int64_t b, int64_t e, const ArrayData& leaf,
+                       std::uint16_t empty_def) {
+    const std::uint8_t* bits = leaf.validity();
+    const std::uint16_t null_def = null_level_[static_cast<std::size_t>(n_ - 1)];
+    const bool empties = has_empty_[static_cast<std::size_t>(n_ - 2)] != 0;
+    if (bits == nullptr && !empties) {
+      page_.def.insert(page_.def.end(), static_cast<std::size_t>(offs[e] - offs[b]), 0);
+      return;
+    }
+    for (int64_t i = b; i < e; ++i) {
+      if (offs[i + 1] == offs[i]) {
+        page_.def.push_back(empty_def);
+        continue;
+      }
+      if (bits == nullptr) {
+        page_.def.insert(page_.def.end(), static_cast<std::size_t>(offs[i + 1] - offs[i]), 0);
+        continue;
+      }
+      for (auto k = static_cast<int64_t>(offs[i]); k < static_cast<int64_t>(offs[i + 1]); ++k) {
+        page_.def.push_back(array::GetBit(bits, leaf.offset + k) ? 0 : null_def);
+      }
+    }
+  }
+
   // Leaf kinds whose runs are shredded at once in bulk mode.
   bool BulkLeaf() const {
     return bulk_ && (leaf_.kind == LeafKind::kFixed || leaf_.kind == LeafKind::kVariable);
@@ -182,6 +343,13 @@ class Shredder {
       }
     }
     if (page_.has_rep || page_.has_def) page_.num_levels += count;
+    AppendLeafRun(a, b, e);
+  }
+
+  // The value slots of leaf slots [b, e) of `a` (count > 0).
+  void AppendLeafRun(const ArrayData& a, int64_t b, int64_t e) {
+    const auto count = static_cast<std::size_t>(e - b);
+    const std::uint8_t* bits = a.validity();
     SlotValues& v = page_.values;
     std::uint64_t valid = count;
     if (leaf_.kind == LeafKind::kFixed) {
@@ -260,7 +428,7 @@ class Shredder {
 
   bool IsNull(const ArrayData& a, int64_t i, int j) const {
     if (j == n_ - 1 && leaf_.kind == LeafKind::kNull) return true;
-    return a.IsNull(i);
+    return !IsValidAt(a, i);
   }
 
   // A struct null is pushed down through structs and the leaf, and into the first list (as
@@ -456,7 +624,7 @@ class Shredder {
     SlotValues::FslLayer& layer = v.fsl_layers[d];
     // validity of the child items (nested list rows or the leaf items)
     for (int64_t k = 0; k < child_count; ++k) {
-      const bool valid = child.IsValid(child_start + k);
+      const bool valid = IsValidAt(child, child_start + k);
       if (!valid) layer.any_null = true;
       AppendBit(&layer.bitmap, layer.num_bits++, valid);
     }
