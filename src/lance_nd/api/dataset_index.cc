@@ -83,9 +83,14 @@ Result<DatasetIndex::DimNames> DatasetIndex::VariableDims(
     auto it = dims_.find(key);
     if (it != dims_.end()) return it->second;
   }
-  LND_ASSIGN_OR_RETURN(DimNames dims, read());
+  // Kept inside the Result until stored: g++ 12 -O3 warns (maybe-uninitialized) when the
+  // optional vector is moved out through a local.
+  Result<DimNames> dims = read();
+  LND_RETURN_NOT_OK(dims.status());
   std::lock_guard lock(mu_);
-  return dims_.try_emplace(key, std::move(dims)).first->second;
+  auto it = dims_.find(key);
+  if (it == dims_.end()) it = dims_.emplace(key, *dims).first;
+  return it->second;
 }
 
 Result<std::shared_ptr<const DatasetIndex>> IndexOf(const Table& table) {
