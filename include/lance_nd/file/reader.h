@@ -155,6 +155,10 @@ class LANCE_ND_EXPORT FileReader {
   /// NotImplemented with the reason.
   static Result<FileReader> Open(std::shared_ptr<io::RandomAccessFile> file,
                                  ReaderOptions options = {});
+  /// \brief A reader of the same open file sharing the parsed footer, schema and column
+  /// metadata, with its own empty cache of decoded pages: no I/O, so keeping one reader per file
+  /// and sharing it costs no memory for pages.
+  FileReader Share() const;
 
   const array::SchemaPtr& schema() const;
   std::int64_t num_rows() const;

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "lance_nd/api/dataset_index.h"
 #include "lance_nd/api/region.h"
 #include "lance_nd/api/scanner.h"
 
@@ -127,9 +128,9 @@ Result<std::vector<GlobalRow>> ReadGlobalRows(const Table& table) {
   }
 }
 
-Result<DatasetRows> FindDataset(const Table& table, std::string_view id) {
-  LND_ASSIGN_OR_RETURN(std::vector<GlobalRow> rows, ReadGlobalRows(table));
-  return CollectDataset(rows, id);
+Result<std::shared_ptr<const DatasetRows>> FindDataset(const Table& table, std::string_view id) {
+  LND_ASSIGN_OR_RETURN(std::shared_ptr<const DatasetIndex> index, IndexOf(table));
+  return index->Dataset(id, [&]() { return CollectDataset(index->rows(), id); });
 }
 
 namespace {
@@ -182,8 +183,9 @@ std::vector<std::uint64_t> RowsHolding(const DatasetRows& dataset,
 namespace lance_nd {
 
 Result<std::vector<DatasetInfo>> ListDatasets(const Table& table) {
-  LND_ASSIGN_OR_RETURN(std::vector<api_internal::GlobalRow> rows,
-                       api_internal::ReadGlobalRows(table));
+  LND_ASSIGN_OR_RETURN(std::shared_ptr<const api_internal::DatasetIndex> kept,
+                       api_internal::IndexOf(table));
+  const std::vector<api_internal::GlobalRow>& rows = kept->rows();
   std::vector<DatasetInfo> out;
   std::map<std::string, std::size_t, std::less<>> index;
   for (const api_internal::GlobalRow& row : rows) {

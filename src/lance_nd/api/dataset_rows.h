@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,10 +48,11 @@ struct DatasetRows {
   const DatasetRow* Chunk(std::uint64_t index) const;
 };
 
-/// \brief The dataset `id` of `table`. NotFound naming the ids the table has when there is no
-/// row with that id; InvalidArgument for plain and chunk rows mixed, several plain rows, chunk
-/// rows that disagree on the layout or the count, or a chunk index found twice.
-Result<DatasetRows> FindDataset(const Table& table, std::string_view id);
+/// \brief The dataset `id` of `table` (kept per version, dataset_index.h). NotFound naming the
+/// ids the table has when there is no row with that id; InvalidArgument for plain and chunk
+/// rows mixed, several plain rows, chunk rows that disagree on the layout or the count, or a
+/// chunk index found twice.
+Result<std::shared_ptr<const DatasetRows>> FindDataset(const Table& table, std::string_view id);
 
 /// \brief The rows of `dataset` whose chunk overlaps the index ranges [lo, hi) given per layout
 /// dimension (all rows of a plain dataset). A range that is the whole dimension overlaps every

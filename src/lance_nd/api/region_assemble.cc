@@ -2,6 +2,7 @@
 #include "lance_nd/api/region_assemble.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "lance_nd/array/builder.h"
@@ -66,6 +67,69 @@ void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> r
   }
 }
 
+/// Bytes per value when every piece holds plain fixed-width values of `type` whose buffers
+/// cover them (not bool, which is bit-packed); 0 otherwise.
+std::uint64_t FixedWidthOf(const array::DataTypePtr& type, std::span<const RegionPiece> pieces) {
+  const int32_t width = type->byte_width();
+  if (width <= 0) return 0;
+  const auto w = static_cast<std::uint64_t>(width);
+  for (const RegionPiece& p : pieces) {
+    const array::ArrayData& a = *p.array->values();
+    if (!a.type->Equals(*type) || !a.children.empty() || a.offset < 0 || a.length < 0) return 0;
+    if (a.length == 0) continue;
+    if (a.buffers.size() < 2 || !a.buffers[1] ||
+        static_cast<std::uint64_t>(a.buffers[1]->size()) <
+            (static_cast<std::uint64_t>(a.offset) + static_cast<std::uint64_t>(a.length)) * w) {
+      return 0;
+    }
+  }
+  return w;
+}
+
+/// The region's values copied run by run with memcpy; validity bit by bit only where a piece
+/// has nulls. Positions no piece covers are zero and null, as a builder leaves them.
+array::ArrayPtr AssembleFixedWidth(const array::DataTypePtr& type, std::uint64_t width,
+                                   std::span<const RegionPiece> pieces, const SourceMap& map) {
+  const std::uint64_t n = map.piece.size();
+  std::uint8_t* out = nullptr;
+  array::BufferPtr values =
+      array::Buffer::AllocateUninitialized(static_cast<int64_t>(n * width), &out);
+  std::vector<std::uint8_t> bits((n + 7) / 8, 0);
+  std::int64_t nulls = 0;
+  auto set_valid = [&bits](std::uint64_t i) {
+    bits[i >> 3] = static_cast<std::uint8_t>(bits[i >> 3] | (1u << (i & 7)));
+  };
+  std::uint64_t i = 0;
+  while (i < n) {
+    std::uint64_t end = i + 1;
+    const std::int32_t p = map.piece[i];
+    while (end < n && map.piece[end] == p &&
+           (p == kMissing || map.element[end] == map.element[end - 1] + 1)) {
+      ++end;
+    }
+    if (p == kMissing) {
+      std::memset(out + i * width, 0, (end - i) * width);
+      nulls += static_cast<std::int64_t>(end - i);
+      i = end;
+      continue;
+    }
+    const array::ArrayData& a = *pieces[static_cast<std::size_t>(p)].array->values();
+    const auto first = static_cast<std::uint64_t>(a.offset + map.element[i]);
+    std::memcpy(out + i * width, a.buffers[1]->data() + first * width, (end - i) * width);
+    for (std::uint64_t k = i; k < end; ++k) {
+      if (a.validity() == nullptr || a.IsValid(map.element[i] + static_cast<std::int64_t>(k - i))) {
+        set_valid(k);
+      } else {
+        ++nulls;
+      }
+    }
+    i = end;
+  }
+  array::BufferPtr validity = nulls == 0 ? nullptr : array::Buffer::FromVector(std::move(bits));
+  return array::MakeArrayData(type, static_cast<int64_t>(n),
+                              {std::move(validity), std::move(values)}, {}, nulls);
+}
+
 }  // namespace
 
 Result<array::ArrayPtr> AssembleRegion(const array::DataTypePtr& type,
@@ -82,6 +146,9 @@ Result<array::ArrayPtr> AssembleRegion(const array::DataTypePtr& type,
   SourceMap map{std::vector<std::int32_t>(n, kMissing), std::vector<std::int64_t>(n, 0)};
   for (std::size_t p = 0; p < pieces.size(); ++p) {
     MapPiece(pieces[p], static_cast<std::int32_t>(p), ranges, map);
+  }
+  if (const std::uint64_t width = FixedWidthOf(type, pieces); width > 0) {
+    return AssembleFixedWidth(type, width, pieces, map);
   }
   std::unique_ptr<array::ArrayBuilder> builder = array::MakeBuilder(type);
   std::uint64_t i = 0;

@@ -1,5 +1,6 @@
 // ReadDataset: every variable of a dataset reassembled from its chunk rows.
 #include <deque>
+#include <memory>
 #include <utility>
 
 #include "lance_nd/api/region.h"
@@ -62,7 +63,9 @@ Status CollectVariables(const DatasetRows& d, const std::vector<nd::NdRecordBatc
 
 Result<nd::NdRecordBatch> ReadDataset(const Table& table, std::string_view id) {
   const std::string context = "reading dataset '" + std::string(id) + "'";
-  LND_ASSIGN_OR_RETURN_CTX(DatasetRows d, api_internal::FindDataset(table, id), context);
+  LND_ASSIGN_OR_RETURN_CTX(std::shared_ptr<const DatasetRows> found,
+                           api_internal::FindDataset(table, id), context);
+  const DatasetRows& d = *found;
   if (d.chunked()) LND_RETURN_NOT_OK_CTX(CheckComplete(d), context);
   std::vector<std::uint64_t> row_ids;
   for (const DatasetRow& r : d.rows) row_ids.push_back(r.row);

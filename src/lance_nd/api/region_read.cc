@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "lance_nd/api/dataset_index.h"
 #include "lance_nd/api/dataset_rows.h"
 #include "lance_nd/api/region.h"
 #include "lance_nd/api/region_pieces.h"
@@ -111,7 +112,11 @@ Result<std::vector<std::uint64_t>> RowsToRead(const Table& table, const DatasetR
   const DatasetRow* chunk0 = d.Chunk(0);
   std::optional<std::vector<std::string>> dims;
   if (chunk0 != nullptr) {
-    LND_ASSIGN_OR_RETURN(dims, api_internal::ReadDimensionNames(table, chunk0->row, variable));
+    LND_ASSIGN_OR_RETURN(std::shared_ptr<const api_internal::DatasetIndex> index,
+                         api_internal::IndexOf(table));
+    LND_ASSIGN_OR_RETURN(dims, index->VariableDims(d.id, variable, [&]() {
+      return api_internal::ReadDimensionNames(table, chunk0->row, variable);
+    }));
   }
   if (!dims) return api_internal::OverlappingRows(d, lo, hi);
   std::vector<std::size_t> var_dims;
@@ -182,7 +187,9 @@ Result<nd::NdArrowArray> ReadRegion(const Table& table, std::string_view id,
       "reading '" + std::string(variable) + "' of dataset '" + std::string(id) + "'";
   LND_RETURN_NOT_OK_CTX(api_internal::CheckSelectionNames(selection), context);
   LND_RETURN_NOT_OK_CTX(CheckVariable(table, variable), context);
-  LND_ASSIGN_OR_RETURN_CTX(DatasetRows d, api_internal::FindDataset(table, id), context);
+  LND_ASSIGN_OR_RETURN_CTX(std::shared_ptr<const DatasetRows> found,
+                           api_internal::FindDataset(table, id), context);
+  const DatasetRows& d = *found;
   s.table_rows = d.table_rows;
   s.dataset_rows = d.rows.size();
   LND_ASSIGN_OR_RETURN_CTX(nd::NdArrowArray out,

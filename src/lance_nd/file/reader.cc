@@ -15,7 +15,7 @@ namespace lance_nd::file {
 
 struct FileReader::Impl {
   std::shared_ptr<const internal::ReaderState> state;
-  FileLayout layout;
+  std::shared_ptr<const FileLayout> layout;
   mutable internal::PageCache cache;
 
   Result<array::RecordBatchPtr> Read(const internal::Runs& runs, const Projection& projection,
@@ -30,7 +30,14 @@ Result<FileReader> FileReader::Open(std::shared_ptr<io::RandomAccessFile> file,
   if (!file) return Status::InvalidArgument("FileReader::Open: file is null");
   auto impl = std::make_shared<Impl>();
   LND_ASSIGN_OR_RETURN(impl->state, internal::ReaderState::Open(std::move(file), options));
-  impl->layout = internal::MakeLayout(*impl->state);
+  impl->layout = std::make_shared<const FileLayout>(internal::MakeLayout(*impl->state));
+  return FileReader(std::move(impl));
+}
+
+FileReader FileReader::Share() const {
+  auto impl = std::make_shared<Impl>();
+  impl->state = impl_->state;
+  impl->layout = impl_->layout;
   return FileReader(std::move(impl));
 }
 
@@ -38,8 +45,8 @@ const array::SchemaPtr& FileReader::schema() const { return impl_->state->tree.s
 std::int64_t FileReader::num_rows() const {
   return static_cast<std::int64_t>(impl_->state->container.descriptor.length());
 }
-FileVersion FileReader::version() const { return impl_->layout.version; }
-const FileLayout& FileReader::layout() const { return impl_->layout; }
+FileVersion FileReader::version() const { return impl_->layout->version; }
+const FileLayout& FileReader::layout() const { return *impl_->layout; }
 FileDescription FileReader::Describe() const { return internal::DescribeFile(*impl_->state); }
 
 Result<array::SchemaPtr> FileReader::ProjectedSchema(const Projection& projection) const {

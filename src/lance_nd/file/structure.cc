@@ -13,19 +13,19 @@ using array::Buffer;
 
 class BitWriter {
  public:
+  /// Room for `capacity` bits, zeroed once: Push never reallocates.
+  explicit BitWriter(std::uint64_t capacity = 0) : bytes_((capacity + 7) / 8, 0) {}
   void Push(bool v) {
-    if ((len_ & 7) == 0) bytes_.push_back(0);
-    if (v) {
-      bytes_.back() = static_cast<std::uint8_t>(bytes_.back() | (1u << (len_ & 7)));
-    } else {
-      ++nulls_;
-    }
+    bytes_[static_cast<std::size_t>(len_ >> 3)] |=
+        static_cast<std::uint8_t>(static_cast<unsigned>(v) << (len_ & 7));
+    nulls_ += v ? 0 : 1;
     ++len_;
   }
   int64_t nulls() const { return nulls_; }
   int64_t length() const { return len_; }
   array::BufferPtr Finish() {
     if (nulls_ == 0) return nullptr;
+    bytes_.resize(static_cast<std::size_t>((len_ + 7) / 8));
     return Buffer::FromVector(std::move(bytes_));
   }
 
@@ -280,6 +280,27 @@ std::vector<std::size_t> ListsByRepLevel(const LevelScheme& scheme) {
   return list_at_level;
 }
 
+// From entry `e`, the entries that continue the innermost list (rep 0) and whose def level is
+// 0 or the leaf's own, at most `room` of them: their validity pushed to `leaf`. Returns the
+// first entry not taken (the general loop checks and reports whatever stopped the run).
+std::uint64_t ContinueInnerList(const LevelScheme& scheme, const std::vector<int>& owner,
+                                const LeafLevels& levels, std::uint64_t e, std::uint64_t room,
+                                BitWriter& leaf) {
+  const std::size_t leaf_layer = scheme.path().size() - 1;
+  const std::uint16_t null_level = scheme.null_level(leaf_layer);
+  const std::uint16_t max_level = scheme.max_level();
+  const std::uint64_t end = std::min<std::uint64_t>(levels.def.size(), e + room);
+  const std::uint16_t* rep = levels.rep.data();
+  const std::uint16_t* def = levels.def.data();
+  std::uint64_t f = e;
+  for (; f < end && rep[f] == 0; ++f) {
+    const std::uint16_t d = def[f];
+    if (d != 0 && (d > max_level || owner[d] != static_cast<int>(leaf_layer))) break;
+    leaf.Push(d == 0 || d != null_level);
+  }
+  return f;
+}
+
 }  // namespace
 
 Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
@@ -400,7 +421,10 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
   }
   const std::vector<int> owner = LevelOwners(scheme);
   const std::vector<std::size_t> list_at_level = ListsByRepLevel(scheme);
-  std::vector<BitWriter> valid(K);
+  // Each entry adds at most one instance to each layer.
+  std::vector<BitWriter> valid;
+  valid.reserve(K);
+  for (std::size_t j = 0; j < K; ++j) valid.emplace_back(n);
   std::vector<std::vector<int64_t>> offsets(K);
   for (std::size_t j = 0; j < K; ++j) {
     if (path[j].is_list()) offsets[j].push_back(0);
@@ -408,7 +432,21 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
   std::vector<char> open(K, 0);
   std::uint64_t vi = 0;
   std::uint64_t rows = 0;
+  // Entries that continue the innermost list when the leaf sits right inside it (nd values):
+  // taken a run at a time, one validity bit and one value each.
+  const std::size_t inner = R > 0 ? list_at_level[1] : K;
+  const bool leaf_in_inner = R > 0 && inner + 2 == K && !path[K - 1].is_list();
   for (std::uint64_t e = 0; e < n; ++e) {
+    if (leaf_in_inner && levels.rep[e] == 0 && open[inner]) {
+      const std::uint64_t f =
+          ContinueInnerList(scheme, owner, levels, e, num_values - vi, valid[K - 1]);
+      offsets[inner].back() += static_cast<int64_t>(f - e);
+      vi += f - e;
+      if (f > e) {
+        e = f - 1;
+        continue;
+      }
+    }
     const std::uint16_t d = levels.def[e];
     const int r = R > 0 ? levels.rep[e] : 0;
     if (d > scheme.max_level()) {

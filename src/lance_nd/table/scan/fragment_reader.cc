@@ -7,6 +7,7 @@
 
 #include "lance_nd/core/internal/thread_pool.h"
 #include "lance_nd/table/rowids/row_ids.h"
+#include "lance_nd/table/scan/data_file_cache.h"
 
 namespace lance_nd::table::internal {
 namespace {
@@ -334,7 +335,7 @@ Result<std::unique_ptr<FragmentCursor>> OpenFragment(const Dataset& ds, const Sc
       return std::move(opened).status().WithContext(frag + " data file '" + path + "'");
     }
     LND_ASSIGN_OR_RETURN(file::FileReader reader,
-                         file::FileReader::Open(std::move(opened).value())
+                         ReadDataFile(ds.file_system(), path, std::move(opened).value())
                              .WithContext(frag + " data file '" + path + "'"));
     files[i].layout = &reader.layout();
     for (std::size_t k = 0; k < files[i].layout->fields.size(); ++k) {
