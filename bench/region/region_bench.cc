@@ -1,13 +1,16 @@
 // Region reads of COADS, lance-nd against libnetcdf, side by side in one run (see README.md).
 //
-//   lance_nd_region_bench COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS]
+//   lance_nd_region_bench COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only]]
 //
 // COADS.nc is the COADS climatology (TIME 12 x COADSY 90 x COADSX 180, float32, missing values
 // as _FillValue). The tool writes it as chunk rows (TIME=5, COADSY=32, COADSX=50) into
 // TABLE_DIR; CHUNKED.nc4 must be the same file as netCDF-4 with the same chunks (`nccopy -k
 // nc4 -c TIME/5,COADSY/32,COADSX/50`). Then it times three kinds of region reads of SST on
-// both (warm page cache), with the table / file open and opening it for each read, and prints
-// the median times and their ratios.
+// both (warm page cache), with the table / file open, opening it for each read, and opening it
+// for each read after dropping every in-process cache of lance-nd (ClearReadCaches: what a new
+// process sees), and prints the median times and their ratios (lance-nd / netCDF: < 1 is
+// lance-nd faster). --cold-only times only lance-nd's cold reads, --warm-only
+// all but those (for a profiler).
 #include <netcdf.h>
 
 #include <algorithm>
@@ -156,7 +159,8 @@ Result<double> TimeMs(F&& read) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Status Run(const std::string& coads, const std::string& nc4, const std::string& dir, int repeats) {
+Status Run(const std::string& coads, const std::string& nc4, const std::string& dir, int repeats,
+           bool cold_only, bool warm_only) {
   LND_RETURN_NOT_OK(WriteTable(coads, dir));
   LND_ASSIGN_OR_RETURN(lance_nd::Table table, lance_nd::Table::Open(dir));
   int nc = 0, sst = 0;
@@ -191,12 +195,13 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
                        {6, 30, 80}};
        }},
   };
-  std::printf("%-30s %9s %9s %7s %11s %11s %7s %5s\n", "read (median ms)", "lance-nd", "netCDF",
-              "ratio", "lance-nd+op", "netCDF+op", "ratio", "rows");
+  std::printf("%-30s %9s %9s %7s %11s %11s %7s %11s %7s %5s\n", "read (median ms)", "lance-nd",
+              "netCDF", "ratio", "lance-nd+op", "netCDF+op", "ratio", "lance-nd+cold", "ratio",
+              "rows");
   for (const auto& [name, make] : kinds) {
-    std::vector<double> ours, theirs, ours_open, theirs_open;
+    std::vector<double> ours, theirs, ours_open, theirs_open, ours_cold;
     lance_nd::RegionReadStats stats;
-    for (int i = 0; i < repeats; ++i) {
+    for (int i = 0; i < (cold_only ? 0 : repeats); ++i) {
       const Region r = make();
       std::vector<float> buffer(r.count[0] * r.count[1] * r.count[2]);
       // With the table / file open (the netCDF chunk cache warm after the first reads).
@@ -228,10 +233,28 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
       ours_open.push_back(c);
       theirs_open.push_back(d);
     }
+    // Cold: every cache of reads dropped first, as a new process would start (after the warm
+    // reads, which it would otherwise make cold too).
+    for (int i = 0; i < (warm_only ? 0 : repeats); ++i) {
+      const Region r = make();
+      LND_ASSIGN_OR_RETURN(double e, TimeMs([&]() -> Status {
+                             lance_nd::ClearReadCaches();
+                             LND_ASSIGN_OR_RETURN(lance_nd::Table t, lance_nd::Table::Open(dir));
+                             return lance_nd::ReadRegion(t, "coads", "SST", r.selection).status();
+                           }));
+      ours_cold.push_back(e);
+    }
+    if (cold_only) {
+      std::printf("%-30s %9s %9s %7s %11s %11s %7s %11.3f\n", name.c_str(), "", "", "", "", "", "",
+                  Median(ours_cold));
+      continue;
+    }
+    if (warm_only) ours_cold.push_back(0);
     const double mo = Median(ours), mt = Median(theirs);
-    const double mo2 = Median(ours_open), mt2 = Median(theirs_open);
-    std::printf("%-30s %9.3f %9.3f %7.1f %11.3f %11.3f %7.1f %5llu\n", name.c_str(), mo, mt,
-                mo / mt, mo2, mt2, mo2 / mt2, static_cast<unsigned long long>(stats.rows_read));
+    const double mo2 = Median(ours_open), mt2 = Median(theirs_open), mo3 = Median(ours_cold);
+    std::printf("%-30s %9.3f %9.3f %7.2f %11.3f %11.3f %7.2f %11.3f %7.2f %5llu\n", name.c_str(),
+                mo, mt, mo / mt, mo2, mt2, mo2 / mt2, mo3, mo3 / mt2,
+                static_cast<unsigned long long>(stats.rows_read));
   }
   std::vector<double> listing;
   for (int i = 0; i < repeats; ++i) {
@@ -249,11 +272,15 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only]]\n",
+                 argv[0]);
     return 2;
   }
   const int repeats = argc > 4 ? std::max(1, std::atoi(argv[4])) : 50;
-  const Status st = Run(argv[1], argv[2], argv[3], repeats);
+  const bool cold_only = argc > 5 && std::string(argv[5]) == "--cold-only";
+  const bool warm_only = argc > 5 && std::string(argv[5]) == "--warm-only";
+  const Status st = Run(argv[1], argv[2], argv[3], repeats, cold_only, warm_only);
   if (!st.ok()) {
     std::fprintf(stderr, "lance_nd_region_bench: %s\n", st.ToString().c_str());
     return 1;

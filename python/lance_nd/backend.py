@@ -1,8 +1,8 @@
 """The xarray backend: ``xr.open_dataset(TABLE, engine="lance_nd", id=ID)``.
 
 The dataset ``id`` of a table (docs/FORMAT.md §3.6) opens as a Dataset whose variables load
-lazily: indexing a variable reads only the chunk rows its region overlaps, taken by their row
-index (found once, when the dataset is opened, from the global attributes).
+lazily: indexing a variable is one region read of the library, which reads only the chunk rows
+the region overlaps and keeps decoded rows for later reads of the same version.
 Names, dimensions, attributes and dtypes come from the dataset's first row. The variables are
 then decoded by xarray's own CF decoding, as xarray's netCDF backends do: the backend gives
 the values as stored (a null of a variable with ``_FillValue`` or ``missing_value`` is given
@@ -13,7 +13,6 @@ that reads them (a dask worker) opens the table once per (uri, version).
 """
 
 import collections
-import itertools
 import os
 import threading
 
@@ -105,19 +104,6 @@ def lazy_dtype(dtype, fill, complete):
     return np.dtype("f8") if dtype.kind in "iu" else np.dtype("O")
 
 
-class ChunkLayout:
-    """Where the chunk rows of a dataset are: the dataset's dimensions, the chunk size along
-    each (§3.6: the grid is regular) and, over the chunk grid, the logical row index of each
-    chunk row in the table's version (-1 for a missing chunk)."""
-
-    def __init__(self, dims, chunk_sizes, rows):
-        self.dims, self.chunk_sizes, self.rows = tuple(dims), tuple(chunk_sizes), rows
-
-    def row_of(self, chunk):
-        """The row of the chunk at grid position `chunk` ({dim: position}; others 0), or -1."""
-        return int(self.rows[tuple(chunk.get(d, 0) for d in self.dims)])
-
-
 def _null_value(dtype, fill):
     if fill is not None:
         return fill
@@ -126,69 +112,37 @@ def _null_value(dtype, fill):
 
 
 class LanceNdBackendArray(BackendArray):
-    """One variable of one dataset, read region by region: only the chunk rows a region
-    overlaps are read (taken by their row index, only this variable's column). Its state is
-    plain data (the table's uri and version, not the table, and the chunk layout), so it
-    pickles; the table is opened where it is read."""
+    """One variable of one dataset, read region by region through the library's region reads:
+    only the chunk rows a region overlaps are read (only this variable's column), and decoded
+    rows are kept in memory for later reads of the same table version. Its state is plain data
+    (the table's uri and version, not the table), so it pickles; the table is opened where it
+    is read."""
 
-    def __init__(self, uri, version, name, dims, shape, dtype, fill, layout):
-        self.uri, self.version, self.name, self.dims = uri, version, name, dims
-        self.shape, self.dtype, self.fill, self.layout = shape, dtype, fill, layout
-        sizes = dict(zip(layout.dims, layout.chunk_sizes))
-        self.chunk_sizes = tuple(sizes[d] for d in dims)
+    def __init__(self, uri, version, id, name, dims, shape, dtype, fill):
+        self.uri, self.version, self.id, self.name = uri, version, id, name
+        self.dims, self.shape, self.dtype, self.fill = dims, shape, dtype, fill
 
     def __getitem__(self, key):
         return indexing.explicit_indexing_adapter(
             key, self.shape, indexing.IndexingSupport.BASIC, self._read)
 
     def _read(self, key):
-        starts, stops, picks = [], [], []
-        for size, k in zip(self.shape, key):
+        selectors, picks = [], []
+        for dim, size, k in zip(self.dims, self.shape, key):
             if isinstance(k, slice):
                 start, stop, step = k.indices(size)
-                starts.append(start)
-                stops.append(max(start, stop))
+                selectors.append((dim, False, start, max(start, stop)))
                 picks.append(slice(None, None, step))
             else:
-                index = int(k) + size if int(k) < 0 else int(k)
-                starts.append(index)
-                stops.append(index + 1)
-                picks.append(0)  # a single index drops the dimension
-        if any(a >= b for a, b in zip(starts, stops)):  # nothing to read
-            return np.empty([len(range(a, b, p.step or 1)) for a, b, p in
-                             zip(starts, stops, picks) if isinstance(p, slice)], self.dtype)
-        values = self._read_box(starts, stops)
-        return values[tuple(picks)] if picks else values
-
-    def _read_box(self, starts, stops):
-        """The values of [starts, stops) along the variable's dimensions."""
-        grid = [range(a // c, (b - 1) // c + 1)
-                for a, b, c in zip(starts, stops, self.chunk_sizes)]
-        chunks = [dict(zip(self.dims, position)) for position in itertools.product(*grid)]
-        rows = [self.layout.row_of(chunk) for chunk in chunks]
-        present = [(chunk, row) for chunk, row in zip(chunks, rows) if row >= 0]
-        taken = []
-        if present:
-            table = table_at(self.uri, self.version)
-            taken = table.take([row for _, row in present], project=[self.name])
-        READ_STATS["rows_read"] += len(taken)
-        out = np.empty([b - a for a, b in zip(starts, stops)], dtype=self.dtype)
-        if len(present) < len(chunks) or any(self.name not in b for b in taken):
-            out[...] = _null_value(self.dtype, self.fill)  # missing chunks read as nulls
-        for (chunk, _), batch in zip(present, taken):
-            if self.name in batch:
-                self._paste(out, starts, stops, chunk, batch[self.name])
-        return out
-
-    def _paste(self, out, starts, stops, chunk, array):
-        piece = np.asarray(raw_values(array, self.name, self.dtype, self.fill))
-        source, target = [], []
-        for d, a, b, c, n in zip(self.dims, starts, stops, self.chunk_sizes, piece.shape):
-            first = chunk[d] * c
-            low, high = max(a, first), min(b, first + n)
-            source.append(slice(low - first, high - first))
-            target.append(slice(low - a, high - a))
-        out[tuple(target)] = piece[tuple(source)]
+                selectors.append((dim, True, int(k), 0))  # a single index drops the dimension
+        if any(not is_index and a >= b for _, is_index, a, b in selectors):  # nothing to read
+            return np.empty([len(range(a, b, p.step or 1)) for (_, i, a, b), p in
+                             zip(selectors, picks) if not i], self.dtype)
+        table = table_at(self.uri, self.version)
+        array, counts = _lance_nd._read_region(table, self.id, self.name, selectors)
+        READ_STATS["rows_read"] += counts["rows_read"]
+        values = np.asarray(raw_values(array, self.name, self.dtype, self.fill), self.dtype)
+        return values[tuple(picks)]
 
 
 def _quote(text):
@@ -238,26 +192,6 @@ def _chunk_shape(first):
     return sizes
 
 
-def _chunk_layout(table, info, first):
-    """The ChunkLayout of the dataset, from one scan of the table's global attributes."""
-    dims, sizes = info["dims"], info["shape"]
-    offsets, rows = [], []
-    for index, row in enumerate(table.scan(project=[])):
-        chunk = row.chunk_info()  # (cheaper than the row's whole global attributes)
-        if chunk is not None and chunk["id"] == info["id"]:
-            offsets.append([int(o) for o in chunk["offset"]])
-            rows.append(index)
-    extents = _chunk_shape(first)
-    chunk_sizes = []
-    for i, d in enumerate(dims):
-        starts = sorted({o[i] for o in offsets if o[i] > 0})  # for a dimension no variable has
-        chunk_sizes.append(max(1, extents.get(d, starts[0] if starts else sizes[i])))
-    grid = np.full([-(-n // c) for n, c in zip(sizes, chunk_sizes)], -1, dtype=np.int64)
-    for offset, index in zip(offsets, rows):
-        grid[tuple(o // c for o, c in zip(offset, chunk_sizes))] = index
-    return ChunkLayout(dims, chunk_sizes, grid)
-
-
 def _lazy_variables(table, info, first, drop):
     import xarray as xr
 
@@ -265,8 +199,7 @@ def _lazy_variables(table, info, first, drop):
     if (uri, version) not in _OPEN_TABLES:  # a checkout: refresh() or delete() on `table`
         _remember((uri, version), table.checkout(version))  # must not change what reads see
     sizes = dict(zip(info["dims"], info["shape"]))
-    layout = _chunk_layout(table, info, first)
-    chunk_sizes = dict(zip(layout.dims, layout.chunk_sizes))
+    chunk_sizes = _chunk_shape(first)
     complete = info["rows"] >= info["chunk_count"]
     variables = {}
     for name in first:
@@ -277,7 +210,7 @@ def _lazy_variables(table, info, first, drop):
         fill = fill_value(attrs)
         shape = tuple(sizes[d] for d in array.dims)
         dtype = lazy_dtype(array.dtype, fill, complete)
-        lazy = LanceNdBackendArray(uri, version, name, array.dims, shape, dtype, fill, layout)
+        lazy = LanceNdBackendArray(uri, version, info["id"], name, array.dims, shape, dtype, fill)
         chunks = {d: min(chunk_sizes[d], sizes[d]) or 1 for d in array.dims}
         encoding = {"preferred_chunks": chunks, "chunksizes": tuple(chunks.values())}
         variables[name] = xr.Variable(array.dims, indexing.LazilyIndexedArray(lazy), attrs,

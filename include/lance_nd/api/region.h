@@ -54,7 +54,8 @@ using RegionSelection = std::vector<std::pair<std::string, DimSelector>>;
 struct LANCE_ND_EXPORT RegionReadStats {
   std::uint64_t table_rows = 0;    // rows whose global attributes were scanned
   std::uint64_t dataset_rows = 0;  // rows of the dataset (its id)
-  std::uint64_t rows_read = 0;     // rows whose variable column was read
+  std::uint64_t rows_read = 0;     // rows whose variable column the region needed
+  std::uint64_t rows_decoded = 0;  // of those, rows taken from storage (not kept from before)
 };
 
 /// \brief A hyperslab of `variable` of the dataset `id`: the variable's dimensions in their
@@ -88,6 +89,17 @@ struct LANCE_ND_EXPORT DatasetInfo {
   std::uint64_t chunk_count = 1;  // as the rows say
   std::uint64_t rows = 0;         // rows found with this id
 };
+
+/// \brief Region reads keep what they learn of a table version in memory, shared by every
+/// `Table` of the process: the version's global attributes and datasets, and the decoded
+/// chunk rows they read, up to a budget of bytes (64 MiB at start; 0 keeps none), dropping the
+/// least recently used first. A version never changes, so nothing kept goes stale.
+LANCE_ND_EXPORT void SetRegionCacheCapacity(std::uint64_t bytes);
+
+/// \brief Drop everything reads keep in memory across calls: parsed manifests and data-file
+/// metadata (table::ClearManifestCache), dataset indexes and decoded chunk rows. Reads after
+/// it read and decode everything again: for cold-read benchmarks, or to release memory.
+LANCE_ND_EXPORT void ClearReadCaches();
 
 /// \brief The datasets of `table` in order of their first row, read from the global-attributes
 /// column alone. Rows without an `id` belong to no dataset and are not listed. InvalidArgument

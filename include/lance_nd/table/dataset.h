@@ -80,8 +80,9 @@ class LANCE_ND_EXPORT Dataset {
 
 /// \brief Open and the commit loop keep the last parsed manifest of a few tables in memory and
 /// reuse a parse only when the manifest file's bytes are identical to the bytes parsed (so a
-/// changed or re-created table is always read afresh). This drops those parses, e.g. for a
-/// benchmark of cold opens or to release memory.
+/// changed or re-created table is always read afresh); takes keep a few data files' parsed
+/// footers and column metadata the same way. This drops both, e.g. for a benchmark of cold
+/// opens or to release memory.
 LANCE_ND_EXPORT void ClearManifestCache();
 
 }  // namespace lance_nd::table

@@ -1,12 +1,12 @@
 #include "lance_nd/api/dataset_index.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "lance_nd/core/internal/bounded_cache.h"
 
 namespace lance_nd::api_internal {
 namespace {
-
-// Indexes hold every row's global attributes: a few tables' worth.
-constexpr std::size_t kMaxEntries = 8;
 
 struct Entry {
   std::weak_ptr<const table::ManifestFile> manifest;  // identity of the version
@@ -14,17 +14,13 @@ struct Entry {
   std::string root;
   std::uint64_t version = 0;
   std::shared_ptr<const DatasetIndex> index;
-  std::uint64_t last_use = 0;
 };
 
-struct Cache {
-  std::mutex mu;
-  std::vector<Entry> entries;
-  std::uint64_t clock = 0;
-};
+// Indexes hold every row's global attributes: a few tables' worth.
+using Cache = lance_nd::internal::BoundedCache<Entry>;
 
 Cache& TheCache() {
-  static Cache* cache = new Cache();  // never destroyed: usable during static destruction
+  static Cache* cache = new Cache(8);  // never destroyed: usable during static destruction
   return *cache;
 }
 
@@ -34,29 +30,20 @@ bool Matches(const Entry& e, const table::Dataset& ds) {
 }
 
 std::shared_ptr<const DatasetIndex> Find(const table::Dataset& ds) {
-  Cache& c = TheCache();
-  std::lock_guard lock(c.mu);
-  for (Entry& e : c.entries) {
-    if (!Matches(e, ds)) continue;
-    e.last_use = ++c.clock;
-    return e.index;
-  }
-  return nullptr;
+  return TheCache()
+      .Find([&](const Entry& e) -> std::optional<std::shared_ptr<const DatasetIndex>> {
+        if (Matches(e, ds)) return e.index;
+        return std::nullopt;
+      })
+      .value_or(nullptr);
 }
 
 void Keep(const table::Dataset& ds, std::shared_ptr<const DatasetIndex> index) {
-  Cache& c = TheCache();
-  std::lock_guard lock(c.mu);
   // Entries of versions no table holds any more go first.
-  std::erase_if(c.entries, [](const Entry& e) { return e.manifest.expired(); });
-  if (c.entries.size() >= kMaxEntries) {
-    auto oldest =
-        std::min_element(c.entries.begin(), c.entries.end(),
-                         [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
-    c.entries.erase(oldest);
-  }
-  c.entries.push_back(Entry{ds.manifest_file(), ds.file_system(), ds.path(), ds.version(),
-                            std::move(index), ++c.clock});
+  TheCache().EraseIf([](const Entry& e) { return e.manifest.expired(); });
+  TheCache().Put(
+      Entry{ds.manifest_file(), ds.file_system(), ds.path(), ds.version(), std::move(index)},
+      [&](const Entry& e) { return Matches(e, ds); });
 }
 
 }  // namespace
@@ -100,5 +87,7 @@ Result<std::shared_ptr<const DatasetIndex>> IndexOf(const Table& table) {
   Keep(table.dataset(), index);
   return index;
 }
+
+void ForgetIndexes() { TheCache().Clear(); }
 
 }  // namespace lance_nd::api_internal

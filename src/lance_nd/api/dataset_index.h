@@ -51,4 +51,7 @@ class DatasetIndex {
 /// only between opens of identical manifest bytes at the same path.
 Result<std::shared_ptr<const DatasetIndex>> IndexOf(const Table& table);
 
+/// \brief Drop every kept index.
+void ForgetIndexes();
+
 }  // namespace lance_nd::api_internal

@@ -1,10 +1,12 @@
-// AssembleRegion: a map from each region position to (piece, element), then copied in runs.
+// AssembleRegion: fixed-width values copied piece by piece in runs of the last dimension;
+// other types through a map from each region position to (piece, element), copied in runs.
 #include "lance_nd/api/region_assemble.h"
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
+#include "lance_nd/array/buffer.h"
 #include "lance_nd/array/builder.h"
 
 namespace lance_nd::api_internal {
@@ -25,13 +27,14 @@ std::vector<std::uint64_t> Strides(const std::vector<std::uint64_t>& sizes) {
   return strides;
 }
 
-/// Record in `map` the positions of the region that piece `p` covers.
-void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> ranges,
-              SourceMap& map) {
+/// Calls `copy(out, src, run)` for each run of consecutive positions that piece `p` covers in
+/// the region: `run` positions from region position `out` (C order over the region) and from
+/// element `src` of the piece. Runs follow the last dimension.
+template <typename Copy>
+void ForEachOverlapRun(const RegionPiece& p, std::span<const DimRange> ranges, Copy&& copy) {
   const std::size_t rank = ranges.size();
   if (rank == 0) {
-    map.piece[0] = id;
-    map.element[0] = 0;
+    copy(std::uint64_t{0}, std::uint64_t{0}, std::uint64_t{1});
     return;
   }
   std::vector<std::uint64_t> out_sizes(rank), src_sizes(rank), lo(rank), hi(rank);
@@ -52,10 +55,7 @@ void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> r
       out += (idx[k] - ranges[k].start) * out_strides[k];
       src += (idx[k] - p.offset[k]) * src_strides[k];
     }
-    for (std::uint64_t j = 0; j < run; ++j) {
-      map.piece[out + j] = id;
-      map.element[out + j] = static_cast<std::int64_t>(src + j);
-    }
+    copy(out, src, run);
     std::size_t k = rank - 1;
     while (k > 0) {
       --k;
@@ -65,6 +65,17 @@ void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> r
     }
     if (rank == 1) return;
   }
+}
+
+/// Record in `map` the positions of the region that piece `p` covers.
+void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> ranges,
+              SourceMap& map) {
+  ForEachOverlapRun(p, ranges, [&](std::uint64_t out, std::uint64_t src, std::uint64_t run) {
+    for (std::uint64_t j = 0; j < run; ++j) {
+      map.piece[out + j] = id;
+      map.element[out + j] = static_cast<std::int64_t>(src + j);
+    }
+  });
 }
 
 /// Bytes per value when every piece holds plain fixed-width values of `type` whose buffers
@@ -82,49 +93,59 @@ std::uint64_t FixedWidthOf(const array::DataTypePtr& type, std::span<const Regio
             (static_cast<std::uint64_t>(a.offset) + static_cast<std::uint64_t>(a.length)) * w) {
       return 0;
     }
+    if (a.validity() != nullptr &&
+        static_cast<std::uint64_t>(a.buffers[0]->size()) * 8 <
+            static_cast<std::uint64_t>(a.offset) + static_cast<std::uint64_t>(a.length)) {
+      return 0;
+    }
   }
   return w;
 }
 
-/// The region's values copied run by run with memcpy; validity bit by bit only where a piece
-/// has nulls. Positions no piece covers are zero and null, as a builder leaves them.
-array::ArrayPtr AssembleFixedWidth(const array::DataTypePtr& type, std::uint64_t width,
-                                   std::span<const RegionPiece> pieces, const SourceMap& map) {
-  const std::uint64_t n = map.piece.size();
-  std::uint8_t* out = nullptr;
-  array::BufferPtr values =
-      array::Buffer::AllocateUninitialized(static_cast<int64_t>(n * width), &out);
-  std::vector<std::uint8_t> bits((n + 7) / 8, 0);
-  std::int64_t nulls = 0;
-  auto set_valid = [&bits](std::uint64_t i) {
-    bits[i >> 3] = static_cast<std::uint8_t>(bits[i >> 3] | (1u << (i & 7)));
+/// Bits [from, from + n) of `src` (all set when null) to bits [to, to + n) of `dst`, a whole
+/// byte of `dst` at a time between its byte boundaries.
+void CopyBits(const std::uint8_t* src, std::uint64_t from, std::uint8_t* dst, std::uint64_t to,
+              std::uint64_t n) {
+  std::uint64_t j = 0;
+  auto copy_bit = [&](std::uint64_t k) {
+    const bool valid = src == nullptr || array::GetBit(src, static_cast<int64_t>(from + k));
+    array::SetBitTo(dst, static_cast<int64_t>(to + k), valid);
   };
-  std::uint64_t i = 0;
-  while (i < n) {
-    std::uint64_t end = i + 1;
-    const std::int32_t p = map.piece[i];
-    while (end < n && map.piece[end] == p &&
-           (p == kMissing || map.element[end] == map.element[end - 1] + 1)) {
-      ++end;
+  for (; j < n && ((to + j) & 7) != 0; ++j) copy_bit(j);
+  for (; j + 8 <= n; j += 8) {  // the 8 source bits from bit i span one byte or two
+    const std::uint64_t i = from + j, shift = i & 7;
+    std::uint8_t byte = 0xFF;
+    if (src != nullptr) {
+      const unsigned low = src[i >> 3];
+      const unsigned high = shift == 0 ? 0u : src[(i >> 3) + 1];
+      byte = static_cast<std::uint8_t>((low >> shift) | (high << (8 - shift)));
     }
-    if (p == kMissing) {
-      std::memset(out + i * width, 0, (end - i) * width);
-      nulls += static_cast<std::int64_t>(end - i);
-      i = end;
-      continue;
-    }
-    const array::ArrayData& a = *pieces[static_cast<std::size_t>(p)].array->values();
-    const auto first = static_cast<std::uint64_t>(a.offset + map.element[i]);
-    std::memcpy(out + i * width, a.buffers[1]->data() + first * width, (end - i) * width);
-    for (std::uint64_t k = i; k < end; ++k) {
-      if (a.validity() == nullptr || a.IsValid(map.element[i] + static_cast<std::int64_t>(k - i))) {
-        set_valid(k);
-      } else {
-        ++nulls;
-      }
-    }
-    i = end;
+    dst[(to + j) >> 3] = byte;
   }
+  for (; j < n; ++j) copy_bit(j);
+}
+
+/// The region's values copied piece by piece, a run of the last dimension at a time, with
+/// memcpy; validity copied bit by bit only where a piece has nulls. Positions no piece covers
+/// are zero and null, as a builder leaves them; where pieces overlap, the last one wins.
+array::ArrayPtr AssembleFixedWidth(const array::DataTypePtr& type, std::uint64_t width,
+                                   std::uint64_t n, std::span<const RegionPiece> pieces,
+                                   std::span<const DimRange> ranges) {
+  std::uint8_t* out = nullptr;
+  array::BufferPtr values = array::Buffer::AllocateZeroed(static_cast<int64_t>(n * width), &out);
+  std::vector<std::uint8_t> bits((n + 7) / 8, 0);
+  for (const RegionPiece& piece : pieces) {
+    const array::ArrayData& a = *piece.array->values();
+    const auto offset = static_cast<std::uint64_t>(a.offset);
+    const std::uint8_t* data = a.buffers[1]->data() + offset * width;
+    const std::uint8_t* validity = a.validity();
+    ForEachOverlapRun(piece, ranges, [&](std::uint64_t at, std::uint64_t src, std::uint64_t run) {
+      std::memcpy(out + at * width, data + src * width, run * width);
+      CopyBits(validity, offset + src, bits.data(), at, run);
+    });
+  }
+  const std::int64_t nulls =
+      static_cast<std::int64_t>(n) - array::CountSetBits(bits.data(), 0, static_cast<int64_t>(n));
   array::BufferPtr validity = nulls == 0 ? nullptr : array::Buffer::FromVector(std::move(bits));
   return array::MakeArrayData(type, static_cast<int64_t>(n),
                               {std::move(validity), std::move(values)}, {}, nulls);
@@ -143,12 +164,12 @@ Result<array::ArrayPtr> AssembleRegion(const array::DataTypePtr& type,
     }
     n *= r.size();
   }
+  if (const std::uint64_t width = FixedWidthOf(type, pieces); width > 0) {
+    return AssembleFixedWidth(type, width, n, pieces, ranges);
+  }
   SourceMap map{std::vector<std::int32_t>(n, kMissing), std::vector<std::int64_t>(n, 0)};
   for (std::size_t p = 0; p < pieces.size(); ++p) {
     MapPiece(pieces[p], static_cast<std::int32_t>(p), ranges, map);
-  }
-  if (const std::uint64_t width = FixedWidthOf(type, pieces); width > 0) {
-    return AssembleFixedWidth(type, width, pieces, map);
   }
   std::unique_ptr<array::ArrayBuilder> builder = array::MakeBuilder(type);
   std::uint64_t i = 0;

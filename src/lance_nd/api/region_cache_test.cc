@@ -1,12 +1,14 @@
-// The per-version index of region reads and the kept data files: reads after an append, a
-// checkout, an overwrite and a delete see their own version; reads from several threads on one
-// table agree with hyperslabs cut in memory.
+// The per-version index of region reads, the kept data files and the kept decoded rows: reads
+// after an append, a checkout, an overwrite and a delete see their own version; reads from
+// several threads on one table agree with hyperslabs cut in memory; kept rows are reused and
+// stay within their byte budget.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 
 #include "lance_nd/api/api_test_util.h"
+#include "lance_nd/api/decoded_rows.h"
 #include "lance_nd/api/region.h"
 #include "lance_nd/api/region_test_util.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -117,6 +119,80 @@ TEST(RegionCacheTest, ReadsFromSeveralThreadsAgree) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+/// A random hyperslab of `d`'s variable with what it should hold.
+std::pair<RegionSelection, nd::NdArrowArray> RandomBox(Rng& rng, const TestDataset& d) {
+  std::vector<std::uint64_t> lo, n;
+  RegionSelection s;
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto size = static_cast<int64_t>(d.layout.dim_sizes[k]);
+    const int64_t a = Uniform(rng, 0, size - 1);
+    const int64_t b = Uniform(rng, a + 1, size);
+    s.emplace_back(d.layout.dim_names[k], DimSelector::Range(a, b));
+    lo.push_back(static_cast<std::uint64_t>(a));
+    n.push_back(static_cast<std::uint64_t>(b - a));
+  }
+  return {s, Cut(Whole(d), lo, n)};
+}
+
+TEST(RegionCacheTest, DecodedRowsAreReusedWithinTheBudget) {
+  Rng rng(23);
+  const TestDataset d = GridDataset(rng, "g", 10, 12);  // 5 x 4 chunk rows
+  const Table written =
+      Unwrap(Table::Write(api_testing::MemoryTable(), region_testing::SplitIntoChunks(d)));
+  ClearReadCaches();
+  const Table table = Unwrap(Table::Open(written.location()));
+  RegionReadStats stats;
+  ASSERT_TRUE(Whole(d).Equals(Unwrap(ReadRegion(table, "g", "v", {}, &stats))));
+  EXPECT_EQ(stats.rows_read, 20u);
+  EXPECT_EQ(stats.rows_decoded, 20u);
+  EXPECT_GT(api_internal::DecodedBytes(), 0u);
+  for (int i = 0; i < 40; ++i) {  // every row is kept now: nothing is decoded again
+    const auto [selection, want] = RandomBox(rng, d);
+    const nd::NdArrowArray got = Unwrap(ReadRegion(table, "g", "v", selection, &stats));
+    EXPECT_TRUE(want.Equals(got)) << i;
+    EXPECT_GT(stats.rows_read, 0u);
+    EXPECT_EQ(stats.rows_decoded, 0u) << i;
+  }
+  // A reopened table of the same version shares the kept rows; a cleared cache does not.
+  const Table reopened = Unwrap(Table::Open(table.location()));
+  ASSERT_TRUE(Whole(d).Equals(Unwrap(ReadRegion(reopened, "g", "v", {}, &stats))));
+  EXPECT_EQ(stats.rows_decoded, 0u);
+  ClearReadCaches();
+  EXPECT_EQ(api_internal::DecodedBytes(), 0u);
+  ASSERT_TRUE(Whole(d).Equals(Unwrap(ReadRegion(reopened, "g", "v", {}, &stats))));
+  EXPECT_EQ(stats.rows_decoded, 20u);
+}
+
+TEST(RegionCacheTest, TheBudgetBoundsWhatIsKept) {
+  Rng rng(29);
+  const TestDataset d = GridDataset(rng, "g", 10, 12);
+  const Table table =
+      Unwrap(Table::Write(api_testing::MemoryTable(), region_testing::SplitIntoChunks(d)));
+  ClearReadCaches();
+  SetRegionCacheCapacity(0);
+  RegionReadStats stats;
+  for (int i = 0; i < 20; ++i) {
+    const auto [selection, want] = RandomBox(rng, d);
+    EXPECT_TRUE(want.Equals(Unwrap(ReadRegion(table, "g", "v", selection, &stats)))) << i;
+    EXPECT_EQ(stats.rows_decoded, stats.rows_read) << i;
+    EXPECT_EQ(api_internal::DecodedBytes(), 0u);
+  }
+  // Room for a few rows: the kept bytes never pass the budget, and the row just read is kept.
+  ASSERT_TRUE(Whole(d).Equals(Unwrap(ReadRegion(table, "g", "v", {}, &stats))));
+  SetRegionCacheCapacity(4096);
+  const RegionSelection one = {{"t", DimSelector::Index(3)}, {"y", DimSelector::Index(4)}};
+  for (int i = 0; i < 20; ++i) {
+    const auto [selection, want] = RandomBox(rng, d);
+    EXPECT_TRUE(want.Equals(Unwrap(ReadRegion(table, "g", "v", selection, &stats)))) << i;
+    EXPECT_LE(api_internal::DecodedBytes(), 4096u);
+    ASSERT_TRUE(ReadRegion(table, "g", "v", one).ok());
+    ASSERT_TRUE(ReadRegion(table, "g", "v", one, &stats).ok());
+    EXPECT_EQ(stats.rows_read, 1u);
+    EXPECT_EQ(stats.rows_decoded, 0u) << i;
+  }
+  SetRegionCacheCapacity(std::uint64_t{64} << 20);
 }
 
 }  // namespace

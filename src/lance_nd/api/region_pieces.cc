@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "lance_nd/api/dataset_index.h"
+#include "lance_nd/api/decoded_rows.h"
 #include "lance_nd/api/scanner.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/format.h"
@@ -79,18 +81,38 @@ Result<std::optional<std::vector<std::string>>> ReadDimensionNames(const Table& 
 }
 
 Status ReadPieces(const Table& table, const DatasetRows& d, const std::string& variable,
-                  const std::vector<std::uint64_t>& rows, RegionReadStats& stats,
-                  std::deque<nd::NdRecordBatch>& store, VariablePieces& out) {
+                  const std::vector<std::uint64_t>& rows, RegionReadStats& stats, PieceStore& store,
+                  VariablePieces& out) {
   if (rows.empty()) return Status::OK();
-  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> taken,
-                       table.Scan().Project({variable}).Take(rows));
-  stats.rows_read += rows.size();
+  LND_ASSIGN_OR_RETURN(std::shared_ptr<const DatasetIndex> index, IndexOf(table));
+  std::vector<DecodedRow> found(rows.size());
+  std::vector<std::uint64_t> missing;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    store.push_back(std::move(taken[i]));
-    const nd::NdArrowArray* array = store.back().GetColumn(variable);
+    found[i] = FindDecoded(index, rows[i], variable);
+    if (!found[i]) missing.push_back(rows[i]);
+  }
+  if (!missing.empty()) {
+    LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> taken,
+                         table.Scan().Project({variable}).Take(missing));
+    for (std::size_t i = 0, k = 0; i < rows.size(); ++i) {
+      if (found[i]) continue;
+      found[i] = std::make_shared<const nd::NdRecordBatch>(std::move(taken[k++]));
+      KeepDecoded(index, rows[i], variable, found[i]);
+    }
+  }
+  stats.rows_read += rows.size();
+  stats.rows_decoded += missing.size();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    store.push_back(std::move(found[i]));
+    const nd::NdArrowArray* array = store.back()->GetColumn(variable);
     if (array == nullptr) continue;
-    const auto it = std::find_if(d.rows.begin(), d.rows.end(),
-                                 [&](const DatasetRow& r) { return r.row == rows[i]; });
+    // The dataset's rows are in table order.
+    const auto it =
+        std::lower_bound(d.rows.begin(), d.rows.end(), rows[i],
+                         [](const DatasetRow& r, std::uint64_t row) { return r.row < row; });
+    if (it == d.rows.end() || it->row != rows[i]) {
+      return Status::Internal("row ", rows[i], " is not a row of dataset '", d.id, "'");
+    }
     LND_RETURN_NOT_OK(AddPiece(d, *it, *array, variable, out));
   }
   return Status::OK();

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,11 +39,15 @@ Result<std::optional<std::vector<std::string>>> ReadDimensionNames(const Table& 
                                                                    std::uint64_t row,
                                                                    const std::string& variable);
 
-/// \brief Take `variable` alone from the table rows `rows` (of `d`) into `store`, adding the
-/// pieces found; counts the rows in `stats.rows_read`.
+/// \brief The rows that pieces point into.
+using PieceStore = std::vector<std::shared_ptr<const nd::NdRecordBatch>>;
+
+/// \brief `variable` alone of the table rows `rows` (of `d`) into `store`, adding the pieces
+/// found: decoded rows kept from earlier reads of this version, the others taken (and kept).
+/// Counts the rows in `stats.rows_read`, those taken in `stats.rows_decoded`.
 Status ReadPieces(const Table& table, const DatasetRows& d, const std::string& variable,
-                  const std::vector<std::uint64_t>& rows, RegionReadStats& stats,
-                  std::deque<nd::NdRecordBatch>& store, VariablePieces& out);
+                  const std::vector<std::uint64_t>& rows, RegionReadStats& stats, PieceStore& store,
+                  VariablePieces& out);
 
 /// \brief The region `ranges` (one per dimension of the variable) as an nd array: dimensions
 /// selected by one index dropped, attributes of the first piece. `out` has a piece.

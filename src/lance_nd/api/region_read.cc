@@ -1,7 +1,6 @@
 // ReadRegion and ReadDataset: choose a dataset's rows from its global attributes, read only
 // the variable asked for from the rows that overlap the region, and put the pieces together.
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <map>
 #include <utility>
@@ -12,6 +11,7 @@
 #include "lance_nd/api/region_pieces.h"
 #include "lance_nd/api/region_selection.h"
 #include "lance_nd/api/scanner.h"
+#include "lance_nd/nd/encoded_schema.h"
 
 namespace lance_nd {
 namespace {
@@ -62,6 +62,9 @@ Result<std::vector<DimRange>> ResolveSelection(const RegionSelection& selection,
 }
 
 Status CheckVariable(const Table& table, std::string_view variable) {
+  // The cheap test first: Variables() parses every field's metadata.
+  const int i = table.schema()->FieldIndex(variable);
+  if (i >= 0 && nd::IsNdField(*table.schema()->field(i))) return Status::OK();
   std::vector<std::string> names;
   for (const auto& f : table.Variables()) {
     if (f->name() == variable) return Status::OK();
@@ -90,7 +93,7 @@ CoordinateReader CoordinatesOf(const Table& table, const DatasetRows& d, RegionR
 Result<nd::NdArrowArray> ReadPlainRegion(const Table& table, const DatasetRows& d,
                                          const std::string& variable,
                                          const RegionSelection& selection, RegionReadStats& stats) {
-  std::deque<nd::NdRecordBatch> store;
+  api_internal::PieceStore store;
   VariablePieces v;
   LND_RETURN_NOT_OK(ReadPieces(table, d, variable, {d.rows.front().row}, stats, store, v));
   if (v.pieces.empty()) {
@@ -142,7 +145,7 @@ Result<nd::NdArrowArray> ReadChunkedRegion(const Table& table, const DatasetRows
     hi.push_back(r.stop);
   }
   LND_ASSIGN_OR_RETURN(std::vector<std::uint64_t> rows, RowsToRead(table, d, variable, lo, hi));
-  std::deque<nd::NdRecordBatch> store;
+  api_internal::PieceStore store;
   VariablePieces v;
   LND_RETURN_NOT_OK(ReadPieces(table, d, variable, rows, stats, store, v));
   // A variable without a split dimension is only in chunk 0 (docs/FORMAT.md §3.6).

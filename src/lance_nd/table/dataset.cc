@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "lance_nd/table/manifest_cache.h"
+#include "lance_nd/table/scan/data_file_cache.h"
 
 namespace lance_nd::table {
 
@@ -74,7 +75,10 @@ Result<Dataset> Dataset::FromManifest(const TableLocation& location, ManifestFil
                       std::move(versions));
 }
 
-void ClearManifestCache() { internal::ForgetManifests(); }
+void ClearManifestCache() {
+  internal::ForgetManifests();
+  internal::ForgetDataFiles();
+}
 
 Result<Dataset> Dataset::FromManifest(const TableLocation& location,
                                       std::shared_ptr<const ManifestFile> file,

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <optional>
 #include <utility>
-#include <vector>
+
+#include "lance_nd/core/internal/bounded_cache.h"
 
 namespace lance_nd::table::internal {
 namespace {
@@ -22,17 +22,12 @@ struct Entry {
   std::shared_ptr<io::RandomAccessFile> file;  // the handle the reader reads
   io::Bytes tail;
   file::FileReader reader;
-  std::uint64_t last_use = 0;
 };
 
-struct Cache {
-  std::mutex mu;
-  std::vector<Entry> entries;
-  std::uint64_t clock = 0;
-};
+using Cache = lance_nd::internal::BoundedCache<Entry>;
 
 Cache& TheCache() {
-  static Cache* cache = new Cache();  // never destroyed: usable during static destruction
+  static Cache* cache = new Cache(kMaxEntries);  // never destroyed: usable in static destruction
   return *cache;
 }
 
@@ -51,34 +46,11 @@ bool SameBytes(const io::Bytes& a, const io::Bytes& b) {
 std::optional<file::FileReader> Find(const std::shared_ptr<io::FileSystem>& fs,
                                      const std::string& path, const io::RandomAccessFile& opened,
                                      const io::Bytes& tail) {
-  Cache& c = TheCache();
-  std::lock_guard lock(c.mu);
-  for (Entry& e : c.entries) {
-    if (e.path != path || e.fs.lock() != fs) continue;
+  return TheCache().Find([&](const Entry& e) -> std::optional<file::FileReader> {
+    if (e.path != path || e.fs.lock() != fs) return std::nullopt;
     if (e.file->Size() != opened.Size() || !SameBytes(e.tail, tail)) return std::nullopt;
-    e.last_use = ++c.clock;
     return e.reader.Share();
-  }
-  return std::nullopt;
-}
-
-void Keep(Entry entry) {
-  Cache& c = TheCache();
-  std::lock_guard lock(c.mu);
-  entry.last_use = ++c.clock;
-  for (Entry& e : c.entries) {
-    if (e.path == entry.path && e.fs.lock() == entry.fs.lock()) {
-      e = std::move(entry);
-      return;
-    }
-  }
-  if (c.entries.size() >= kMaxEntries) {
-    auto oldest =
-        std::min_element(c.entries.begin(), c.entries.end(),
-                         [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
-    c.entries.erase(oldest);
-  }
-  c.entries.push_back(std::move(entry));
+  });
 }
 
 }  // namespace
@@ -90,14 +62,11 @@ Result<file::FileReader> ReadDataFile(const std::shared_ptr<io::FileSystem>& fs,
   if (std::optional<file::FileReader> kept = Find(fs, path, *opened, tail)) return *kept;
   LND_ASSIGN_OR_RETURN(file::FileReader reader, file::FileReader::Open(opened));
   // The kept reader is never read from, so its page cache stays empty.
-  Keep(Entry{fs, path, std::move(opened), std::move(tail), reader, 0});
+  TheCache().Put(Entry{fs, path, std::move(opened), std::move(tail), reader},
+                 [&](const Entry& e) { return e.path == path && e.fs.lock() == fs; });
   return reader.Share();
 }
 
-void ForgetDataFiles() {
-  Cache& c = TheCache();
-  std::lock_guard lock(c.mu);
-  c.entries.clear();
-}
+void ForgetDataFiles() { TheCache().Clear(); }
 
 }  // namespace lance_nd::table::internal
