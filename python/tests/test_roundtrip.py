@@ -103,3 +103,30 @@ def test_batch_mapping_access():
     assert batch.global_attrs == {"id": "one"}
     with pytest.raises(KeyError):
         batch["nope"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_dataset_built_directly_equals_the_constructors(seed):
+    # Without variables named like a dimension, to_xarray builds the Dataset directly.
+    ds = generated_dataset(seed)
+    ds = ds.drop_vars([name for name in ds.variables if name in ds.dims])
+    fast = lance_nd.NdRecordBatch.from_xarray(ds).to_xarray()
+    data_vars = {n: fast[n].variable for n in fast.data_vars}
+    coords = {n: fast[n].variable for n in fast.coords}
+    slow = xr.Dataset(data_vars, coords, attrs=fast.attrs)
+    xr.testing.assert_identical(fast, slow)
+    assert list(fast.variables) == list(slow.variables)
+    assert dict(fast.sizes) == dict(slow.sizes)
+    assert set(fast.coords) == set(slow.coords)
+    assert_same_dataset(ds, fast)
+
+
+def test_dataset_built_directly_refuses_sizes_that_disagree():
+    from lance_nd._xarray import make_dataset
+
+    a = xr.Variable(("x",), np.arange(2))
+    b = xr.Variable(("x",), np.arange(3))
+    with pytest.raises(ValueError, match="conflicting sizes"):
+        make_dataset({"a": a, "b": b}, {}, {})
+    with pytest.raises(ValueError, match="conflicting sizes"):
+        xr.Dataset({"a": a, "b": b})

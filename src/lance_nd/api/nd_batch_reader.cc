@@ -41,19 +41,26 @@ table::TableScanOptions NdBatchReader::Impl::OutputScanOptions() const {
   return o;
 }
 
+Result<NdBatchReader::Impl::Decoded> NdBatchReader::Impl::ReadAndDecode() {
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, scan_->Next());
+  Decoded out;
+  if (batch == nullptr) return out;
+  out.more = true;
+  LND_ASSIGN_OR_RETURN(out.rows, DecodeRows(*api_internal::WithoutRowAddress(batch), {}, true,
+                                            static_cast<std::uint64_t>(batch->num_rows())));
+  return out;
+}
+
 Result<bool> NdBatchReader::Impl::DecodeNextScanned() {
-  Result<array::RecordBatchPtr> batch = read_ahead_ ? read_ahead_->Get() : scan_->Next();
+  Result<Decoded> next = read_ahead_ ? read_ahead_->Get() : ReadAndDecode();
   read_ahead_.reset();
-  // Read ahead only when more rows are wanted than this batch can hold.
-  const bool more_wanted =
-      !options_.limit ||
-      *options_.limit > returned_ + static_cast<std::uint64_t>(options_.batch_rows);
-  if (batch.ok() && *batch != nullptr && more_wanted) {
-    read_ahead_.emplace([this] { return scan_->Next(); });
-  }
-  LND_RETURN_NOT_OK(batch.status());
-  if (*batch == nullptr) return false;
-  LND_RETURN_NOT_OK(DecodeInto(*api_internal::WithoutRowAddress(*batch), {}, /*all=*/true));
+  LND_RETURN_NOT_OK(next.status());
+  if (!next->more) return false;
+  // The next batch is read and decoded on the worker pool while these rows are consumed, but
+  // only when more rows are wanted than these.
+  const bool more_wanted = !options_.limit || *options_.limit > returned_ + next->rows.size();
+  if (more_wanted) read_ahead_.emplace([this] { return ReadAndDecode(); });
+  Queue(std::move(next->rows));
   return true;
 }
 
@@ -103,10 +110,9 @@ Status NdBatchReader::Impl::TakeAndDecode(const table::Fragment& fragment, std::
   return DecodeInto(*api_internal::WithoutRowAddress(batch), {}, /*all=*/true);
 }
 
-Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
-                                       const std::vector<std::int64_t>& rows, bool all) {
-  std::uint64_t n = all ? static_cast<std::uint64_t>(batch.num_rows()) : rows.size();
-  if (options_.limit) n = std::min(n, *options_.limit - returned_);
+Result<std::vector<nd::NdRecordBatch>> NdBatchReader::Impl::DecodeRows(
+    const array::RecordBatch& batch, const std::vector<std::int64_t>& rows, bool all,
+    std::uint64_t n) const {
   if (n > 0) LND_RETURN_NOT_OK(decoder_->CheckBatch(batch));  // once, not per row
   std::vector<std::optional<nd::NdRecordBatch>> decoded(n);
   std::vector<Status> errors(n);
@@ -124,11 +130,28 @@ Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
       }
     }
   });
+  std::vector<nd::NdRecordBatch> out;
+  out.reserve(n);
   for (std::uint64_t i = 0; i < n; ++i) {
     LND_RETURN_NOT_OK(errors[i]);
-    ready_.push_back(std::move(*decoded[i]));
+    out.push_back(std::move(*decoded[i]));
   }
+  return out;
+}
+
+void NdBatchReader::Impl::Queue(std::vector<nd::NdRecordBatch> rows) {
+  std::uint64_t n = rows.size();
+  if (options_.limit) n = std::min(n, *options_.limit - returned_);
+  for (std::uint64_t i = 0; i < n; ++i) ready_.push_back(std::move(rows[i]));
   returned_ += n;
+}
+
+Status NdBatchReader::Impl::DecodeInto(const array::RecordBatch& batch,
+                                       const std::vector<std::int64_t>& rows, bool all) {
+  std::uint64_t n = all ? static_cast<std::uint64_t>(batch.num_rows()) : rows.size();
+  if (options_.limit) n = std::min(n, *options_.limit - returned_);
+  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> decoded, DecodeRows(batch, rows, all, n));
+  Queue(std::move(decoded));
   return Status::OK();
 }
 

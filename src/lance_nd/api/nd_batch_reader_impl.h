@@ -34,8 +34,16 @@ struct NdBatchReader::Impl {
  private:
   Impl(table::Dataset ds, Options options) : ds_(std::move(ds)), options_(std::move(options)) {}
 
-  /// \brief Decode the next table batch of a plain scan into `ready_`; false at the end. The
-  /// batch after it is read ahead on the worker pool meanwhile.
+  /// \brief One table batch of a plain scan, decoded; `more` is false at the end.
+  struct Decoded {
+    std::vector<nd::NdRecordBatch> rows;
+    bool more = false;
+  };
+  /// \brief Read the next table batch of a plain scan and decode every row (uses only scan_
+  /// and decoder_, so it may run on the worker pool).
+  Result<Decoded> ReadAndDecode();
+  /// \brief Queue the next decoded batch of a plain scan in `ready_`; false at the end. The
+  /// batch after it is read and decoded ahead on the worker pool meanwhile.
   Result<bool> DecodeNextScanned();
   /// \brief Decode the next selected rows into `ready_`; false at the end. A fragment where
   /// many rows pass is read whole (sequential reads are far cheaper than taking most rows one
@@ -52,6 +60,12 @@ struct NdBatchReader::Impl {
   /// limit, into `ready_`.
   Status DecodeInto(const array::RecordBatch& batch, const std::vector<std::int64_t>& rows,
                     bool all);
+  /// \brief The first `n` of `rows` of `batch` (of all rows when `all`), decoded.
+  Result<std::vector<nd::NdRecordBatch>> DecodeRows(const array::RecordBatch& batch,
+                                                    const std::vector<std::int64_t>& rows, bool all,
+                                                    std::uint64_t n) const;
+  /// \brief Append `rows` to `ready_`, up to the remaining limit.
+  void Queue(std::vector<nd::NdRecordBatch> rows);
   table::TableScanOptions OutputScanOptions() const;
 
   table::Dataset ds_;
@@ -66,7 +80,7 @@ struct NdBatchReader::Impl {
   std::uint64_t returned_ = 0;  // rows given out or queued
   bool done_ = false;
   // Last member: destroyed first, it waits for a read in flight that uses scan_.
-  std::optional<PoolTask<Result<array::RecordBatchPtr>>> read_ahead_;
+  std::optional<PoolTask<Result<Decoded>>> read_ahead_;
 };
 
 }  // namespace lance_nd
