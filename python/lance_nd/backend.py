@@ -167,6 +167,9 @@ def _dataset_info(table, id):
 
 
 def _first_row(table, info):
+    """Chunk 0 of the dataset (or its plain row), taken by its row index."""
+    if "first_row" in info:
+        return table.take([info["first_row"]])[0]
     sql = _id_filter(info["id"])
     if "dims" in info:
         sql += " AND __global_attrs__.chunk_index = 0"

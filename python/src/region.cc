@@ -25,6 +25,7 @@ py::list Datasets(const Table& table) {
     info["id"] = d.id;
     info["chunk_count"] = d.chunk_count;
     info["rows"] = d.rows;
+    if (d.first_row) info["first_row"] = *d.first_row;
     if (d.layout) {
       info["dims"] = d.layout->dim_names;
       info["shape"] = d.layout->dim_sizes;

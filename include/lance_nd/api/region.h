@@ -88,6 +88,9 @@ struct LANCE_ND_EXPORT DatasetInfo {
   std::optional<DatasetLayout> layout;
   std::uint64_t chunk_count = 1;  // as the rows say
   std::uint64_t rows = 0;         // rows found with this id
+  /// The table row (logical index) of chunk 0, or of the plain row; nullopt when chunk 0 is
+  /// missing.
+  std::optional<std::uint64_t> first_row;
 };
 
 /// \brief Region reads keep what they learn of a table version in memory, shared by every

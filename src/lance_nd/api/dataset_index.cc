@@ -61,6 +61,18 @@ Result<std::shared_ptr<const DatasetRows>> DatasetIndex::Dataset(
   return datasets_.try_emplace(std::string(id), std::move(shared)).first->second;
 }
 
+Result<std::vector<DatasetInfo>> DatasetIndex::Datasets(
+    const std::function<Result<std::vector<DatasetInfo>>()>& list) const {
+  {
+    std::lock_guard lock(mu_);
+    if (listing_) return *listing_;
+  }
+  LND_ASSIGN_OR_RETURN(std::vector<DatasetInfo> made, list());
+  std::lock_guard lock(mu_);
+  if (!listing_) listing_ = std::move(made);
+  return *listing_;
+}
+
 Result<DatasetIndex::DimNames> DatasetIndex::VariableDims(
     const std::string& id, const std::string& variable,
     const std::function<Result<DimNames>()>& read) const {

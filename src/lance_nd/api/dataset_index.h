@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lance_nd/api/dataset_rows.h"
+#include "lance_nd/api/region.h"
 #include "lance_nd/api/table.h"
 #include "lance_nd/core/result.h"
 
@@ -34,6 +35,11 @@ class DatasetIndex {
   Result<std::shared_ptr<const DatasetRows>> Dataset(
       std::string_view id, const std::function<Result<DatasetRows>()>& collect) const;
 
+  /// \brief The table's datasets (ListDatasets): remembered, or made by `list` and remembered
+  /// when it succeeds.
+  Result<std::vector<DatasetInfo>> Datasets(
+      const std::function<Result<std::vector<DatasetInfo>>()>& list) const;
+
   /// \brief The dimension names of `variable` in dataset `id`: remembered, or read by `read`
   /// and remembered when it succeeds.
   Result<DimNames> VariableDims(const std::string& id, const std::string& variable,
@@ -44,6 +50,7 @@ class DatasetIndex {
   mutable std::mutex mu_;
   mutable std::map<std::string, std::shared_ptr<const DatasetRows>, std::less<>> datasets_;
   mutable std::map<std::pair<std::string, std::string>, DimNames> dims_;
+  mutable std::optional<std::vector<DatasetInfo>> listing_;
 };
 
 /// \brief The index of `table`'s version: kept from an earlier read, or built by scanning the

@@ -182,27 +182,35 @@ std::vector<std::uint64_t> RowsHolding(const DatasetRows& dataset,
 
 namespace lance_nd {
 
-Result<std::vector<DatasetInfo>> ListDatasets(const Table& table) {
-  LND_ASSIGN_OR_RETURN(std::shared_ptr<const api_internal::DatasetIndex> kept,
-                       api_internal::IndexOf(table));
-  const std::vector<api_internal::GlobalRow>& rows = kept->rows();
+namespace {
+
+Result<std::vector<DatasetInfo>> CollectDatasets(const std::vector<api_internal::GlobalRow>& rows) {
   std::vector<DatasetInfo> out;
   std::map<std::string, std::size_t, std::less<>> index;
   for (const api_internal::GlobalRow& row : rows) {
     std::optional<std::string> id = row.attributes.GetString(chunk_keys::kId);
     if (!id) continue;
     auto [it, added] = index.try_emplace(*id, out.size());
-    if (added) out.push_back({*id, std::nullopt, 1, 0});
+    if (added) out.push_back({*id, std::nullopt, 1, 0, std::nullopt});
     DatasetInfo& info = out[it->second];
     ++info.rows;
     LND_ASSIGN_OR_RETURN_CTX(std::optional<ChunkAttributes> chunk,
                              ReadChunkAttributes(row.attributes), "row " + std::to_string(row.row));
+    if (chunk ? chunk->position.index == 0 && !info.first_row : added) info.first_row = row.row;
     if (chunk && !info.layout) {
       info.layout = std::move(chunk->layout);
       info.chunk_count = chunk->position.count;
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<DatasetInfo>> ListDatasets(const Table& table) {
+  LND_ASSIGN_OR_RETURN(std::shared_ptr<const api_internal::DatasetIndex> kept,
+                       api_internal::IndexOf(table));
+  return kept->Datasets([&kept] { return CollectDatasets(kept->rows()); });
 }
 
 }  // namespace lance_nd

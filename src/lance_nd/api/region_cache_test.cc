@@ -165,6 +165,28 @@ TEST(RegionCacheTest, DecodedRowsAreReusedWithinTheBudget) {
   EXPECT_EQ(stats.rows_decoded, 20u);
 }
 
+TEST(RegionCacheTest, ListingsNameTheRowOfChunkZero) {
+  Rng rng(31);
+  std::vector<nd::NdRecordBatch> rows;
+  for (const auto& row : region_testing::SplitIntoChunks(GridDataset(rng, "g", 4, 6))) {
+    const auto chunk = Unwrap(ReadChunkAttributes(row.attributes()));
+    if (chunk->position.index != 0) rows.push_back(row);  // chunk 0 left out
+  }
+  const auto more = region_testing::SplitIntoChunks(GridDataset(rng, "h", 4, 6));
+  rows.insert(rows.end(), more.rbegin(), more.rend());  // chunk 0 last
+  const Table table = Unwrap(Table::Write(api_testing::MemoryTable(), rows));
+  const std::vector<DatasetInfo> listed = Unwrap(ListDatasets(table));
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].id, "g");
+  EXPECT_FALSE(listed[0].first_row.has_value());
+  EXPECT_EQ(listed[1].id, "h");
+  EXPECT_EQ(listed[1].first_row, std::optional<std::uint64_t>(rows.size() - 1));
+  // A second listing of the version is the kept one, and the same.
+  const std::vector<DatasetInfo> again = Unwrap(ListDatasets(table));
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(again[1].first_row, listed[1].first_row);
+}
+
 TEST(RegionCacheTest, TheBudgetBoundsWhatIsKept) {
   Rng rng(29);
   const TestDataset d = GridDataset(rng, "g", 10, 12);

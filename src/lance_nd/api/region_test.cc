@@ -242,6 +242,15 @@ TEST(RegionTest, ListDatasetsReadsLayoutsAndCounts) {
       EXPECT_EQ(*it->layout, d.layout);
       EXPECT_EQ(it->chunk_count, region_testing::GridOf(d).num_chunks());
       EXPECT_EQ(it->rows, it->chunk_count);
+      // first_row is the row of chunk 0 of this dataset.
+      ASSERT_TRUE(it->first_row.has_value());
+      const std::uint64_t first[] = {*it->first_row};
+      LND_ASSERT_OK_AND_ASSIGN(auto taken, table.Scan().Project({}).Take(first));
+      const nd::Attributes& globals = taken.at(0).attributes();
+      EXPECT_EQ(globals.GetString(chunk_keys::kId), d.layout.id);
+      LND_ASSERT_OK_AND_ASSIGN(auto chunk, ReadChunkAttributes(globals));
+      ASSERT_TRUE(chunk.has_value());
+      EXPECT_EQ(chunk->position.index, 0u) << d.layout.id;
     }
   }
 }
@@ -365,6 +374,7 @@ TEST(RegionTest, PlainRowDatasets) {
   ASSERT_EQ(listed.size(), 1u);  // rows without an id are in no dataset
   EXPECT_EQ(listed[0].id, "plain");
   EXPECT_FALSE(listed[0].layout.has_value());
+  EXPECT_EQ(listed[0].first_row, std::optional<std::uint64_t>(1));
 }
 
 TEST(RegionTest, Errors) {
