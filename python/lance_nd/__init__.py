@@ -10,7 +10,7 @@
 
 from . import errors
 from ._lance_nd import (Buffer, NdArray, NdRecordBatch, Scan, StagedFragments, Table,
-                        __version__, open)
+                        __version__, clear_read_caches, open, set_region_cache_capacity)
 from ._write import Writer, append, commit_staged, create, stage, write
 from ._xarray import from_xarray as _from_xarray
 from ._xarray import to_xarray as _to_xarray
@@ -29,5 +29,6 @@ __all__ = [
     "Buffer", "CommitConflictError", "InvalidArgumentError", "InvalidTableError",
     "LanceNdBackendEntrypoint", "LanceNdError", "NdArray", "NdRecordBatch", "Scan", "SchemaMismatchError",
     "StagedFragments", "Table", "TableExistsError", "TableNotFoundError", "Writer", "append",
-    "commit_staged", "create", "errors", "open", "open_table_dataset", "stage", "write",
+    "clear_read_caches", "commit_staged", "create", "errors", "open", "open_table_dataset",
+    "set_region_cache_capacity", "stage", "write",
 ]

@@ -26,8 +26,9 @@ from ._chunks import CHUNK_KEYS, SOURCE_PREFIX
 from ._xarray import filled
 from .errors import InvalidArgumentError
 
-# Rows whose variable columns lazy reads have read, over the process (tests look at it).
-READ_STATS = {"rows_read": 0}
+# Rows whose variable columns lazy reads have needed, and of those the rows decoded from
+# storage (not kept from an earlier read), over the process (tests look at it).
+READ_STATS = {"rows_read": 0, "rows_decoded": 0}
 
 # Tables opened by lazy arrays in this process, by (uri, version), most recent last.
 _OPEN_TABLES = collections.OrderedDict()
@@ -141,6 +142,7 @@ class LanceNdBackendArray(BackendArray):
         table = table_at(self.uri, self.version)
         array, counts = _lance_nd._read_region(table, self.id, self.name, selectors)
         READ_STATS["rows_read"] += counts["rows_read"]
+        READ_STATS["rows_decoded"] += counts["rows_decoded"]
         values = np.asarray(raw_values(array, self.name, self.dtype, self.fill), self.dtype)
         return values[tuple(picks)]
 

@@ -54,6 +54,7 @@ py::tuple Region(const Table& table, const std::string& id, const std::string& v
   counts["table_rows"] = stats.table_rows;
   counts["dataset_rows"] = stats.dataset_rows;
   counts["rows_read"] = stats.rows_read;
+  counts["rows_decoded"] = stats.rows_decoded;
   return py::make_tuple(std::move(array), counts);
 }
 
@@ -62,6 +63,17 @@ py::tuple Region(const Table& table, const std::string& id, const std::string& v
 void RegisterRegion(py::module_& m) {
   m.def("_list_datasets", &Datasets);
   m.def("_read_region", &Region);
+  m.def("set_region_cache_capacity", &SetRegionCacheCapacity, py::arg("nbytes"),
+        "Bytes of decoded chunk rows that region reads (the xarray backend) keep in memory, "
+        "over the process; 0 keeps none.");
+  m.def(
+      "clear_read_caches",
+      [] {
+        py::gil_scoped_release release;
+        ClearReadCaches();
+      },
+      "Drop what reads keep in memory across calls: parsed manifests, data-file metadata, "
+      "dataset indexes and decoded chunk rows.");
 }
 
 }  // namespace lance_nd::python

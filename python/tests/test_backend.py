@@ -52,6 +52,33 @@ def test_indexing_reads_only_the_overlapping_chunk_rows(tmp_path, seed):
     assert backend.READ_STATS["rows_read"] == len(touched)
 
 
+def test_decoded_chunk_rows_are_kept_within_the_budget(tmp_path):
+    rng = np.random.default_rng(3)
+    data = rng.standard_normal((12, 8)).astype("f4")
+    uri = str(tmp_path / "t.lance")
+    lance_nd.write(uri, xr.Dataset({"v": (("t", "x"), data)}, attrs={"id": "d"}),
+                   chunks={"t": 2})
+    lance_nd.clear_read_caches()
+    try:
+        for budget, decoded_again in [(64 << 20, 0), (0, 4)]:
+            lance_nd.set_region_cache_capacity(budget)
+            opened = xr.open_dataset(uri, engine="lance_nd", id="d", cache=False)
+            assert np.array_equal(opened["v"].values, data)
+            backend.READ_STATS.update(rows_read=0, rows_decoded=0)
+            # A reopened dataset of the same version reads the kept rows (none when the
+            # budget is 0).
+            again = xr.open_dataset(uri, engine="lance_nd", id="d", cache=False)
+            assert np.array_equal(again["v"][3:9].values, data[3:9])
+            assert backend.READ_STATS == {"rows_read": 4, "rows_decoded": decoded_again}
+    finally:
+        lance_nd.set_region_cache_capacity(64 << 20)
+    lance_nd.clear_read_caches()
+    backend.READ_STATS.update(rows_read=0, rows_decoded=0)
+    opened = xr.open_dataset(uri, engine="lance_nd", id="d", cache=False)
+    assert np.array_equal(opened["v"][0].values, data[0])
+    assert backend.READ_STATS == {"rows_read": 1, "rows_decoded": 1}
+
+
 def test_a_plain_row_with_an_id_opens_too(tmp_path):
     uri = str(tmp_path / "t.lance")
     ds = xr.Dataset({"v": ("x", np.arange(3))}, attrs={"id": "plain"})
