@@ -66,14 +66,12 @@ def to_xarray(batch):
     """The batch as an xarray.Dataset (variables in batch order)."""
     import xarray as xr
 
-    global_attrs = batch.global_attrs
+    global_attrs, arrays = batch._parts()
     coords = set(_names(global_attrs.pop(COORDINATES, None)))
     variables = {}
-    for name in batch:
-        array = batch[name]
-        attrs = array.attrs
+    for name, dims, values, attrs in arrays:
         coords.update(_names(attrs.pop(COORDINATES, None)))
-        variables[name] = xr.Variable(array.dims, filled(array.to_numpy()), attrs)
+        variables[name] = xr.Variable(dims, filled(values), attrs)
     data_vars = {n: v for n, v in variables.items() if n not in coords}
     coord_vars = {n: v for n, v in variables.items() if n in coords}
     return make_dataset(data_vars, coord_vars, global_attrs)

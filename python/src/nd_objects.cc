@@ -73,6 +73,18 @@ std::vector<std::string> Names(const NdRecordBatch& batch) {
   return names;
 }
 
+// Everything to_xarray needs, in one call: (global attributes, [(name, dims, values, attrs)]).
+py::tuple Parts(const NdRecordBatch& batch) {
+  py::list arrays;
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    const NdArrowArray& a = batch.column(i);
+    arrays.append(py::make_tuple(batch.column_name(i), Tuple(a.dimensions().names()),
+                                 ArrayToNumpy(a.values(), a.shape()),
+                                 AttributesToDict(a.attributes())));
+  }
+  return py::make_tuple(AttributesToDict(batch.attributes()), std::move(arrays));
+}
+
 py::object ChunkInfo(const NdRecordBatch& batch) {
   auto info = Unwrap(ReadChunkAttributes(batch.attributes()));
   if (!info) return py::none();
@@ -132,6 +144,9 @@ void RegisterNdRecordBatch(py::module_& m) {
       .def("__contains__",
            [](const NdRecordBatch& b, const std::string& name) { return b.ColumnIndex(name) >= 0; })
       .def("__getitem__", &Column)
+      .def("_parts", &Parts,
+           "(global_attrs, [(name, dims, values, attrs), ...]): each array's to_numpy() "
+           "values, for to_xarray.")
       .def("chunk_info", &ChunkInfo,
            "The dataset/chunk keys of the global attributes (docs/FORMAT.md §3.6) as a dict, "
            "or None for a row that is not a chunk row.")
