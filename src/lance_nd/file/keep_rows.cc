@@ -1,6 +1,7 @@
 #include "lance_nd/file/keep_rows.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace lance_nd::file::internal {
 namespace {
@@ -28,26 +29,66 @@ bool RowKeeper::Kept(std::uint64_t row) {
   return k_ < keep_.rows.size() && keep_.rows[k_].first <= row;
 }
 
+// The first kept row after the current one (not kept itself), or UINT64_MAX.
+std::uint64_t RowKeeper::NextKept() const {
+  return k_ < keep_.rows.size() ? keep_.rows[k_].first : UINT64_MAX;
+}
+
+// Whether the block of entries [i, i + kBlock) can be skipped: it starts no kept row and has no
+// bad level. Then row_ and *vis are advanced past it. Branch-free loops (vectorised).
+bool RowKeeper::SkipBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
+                          std::uint64_t* vis) {
+  // 16-bit counters and no early exit, so that the loops vectorise (kBlock < 2^16).
+  const std::uint16_t start = row_start_;
+  std::uint16_t starts = 0, bad = 0;
+  for (std::uint64_t j = i; j < i + kBlock; ++j) {
+    starts = static_cast<std::uint16_t>(starts + (rep[j] == start));
+    bad = static_cast<std::uint16_t>(bad | (rep[j] > start));
+  }
+  if (bad != 0 || row_ + starts >= NextKept()) return false;
+  std::uint16_t v = kBlock;
+  if (def != nullptr) {
+    const std::uint16_t top =
+        static_cast<std::uint16_t>(std::min<std::uint32_t>(max_visible_, 0xFFFF));
+    v = 0;
+    for (std::uint64_t j = i; j < i + kBlock; ++j)
+      v = static_cast<std::uint16_t>(v + (def[j] <= top));
+  }
+  row_ += starts;
+  *vis += v;
+  return true;
+}
+
 // Rows start at rep == row_start_; entries before the run's first row start belong to no row.
+// Blocks of entries outside kept rows are skipped; the others are walked entry by entry.
 void RowKeeper::ListChunk(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t n,
                           std::uint64_t* visible) {
   std::uint64_t vis = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    if (rep[i] >= row_start_) {
-      bad_level_ = bad_level_ || rep[i] > row_start_;
-      if (started_) ++row_;
-      started_ = true;
-      kept_now_ = Kept(row_);
-      kept_rows_ += kept_now_ ? 1 : 0;
-    } else if (!started_) {
-      ++before_;
+  std::uint64_t i = 0;
+  while (i < n) {
+    if (started_ && !kept_now_ && i + kBlock <= n && SkipBlock(rep, def, i, &vis)) {
+      i += kBlock;
+      continue;
     }
-    const bool v = def == nullptr || def[i] <= max_visible_;
-    if (kept_now_) {
-      Extend(&entries_, i);
-      if (v) Extend(&values_, vis);
+    // A block entry by entry (it holds the start of a kept row, or some of one).
+    const std::uint64_t stop = std::min(n, i + kBlock);
+    for (; i < stop; ++i) {
+      if (rep[i] >= row_start_) {
+        bad_level_ = bad_level_ || rep[i] > row_start_;
+        if (started_) ++row_;
+        started_ = true;
+        kept_now_ = Kept(row_);
+        kept_rows_ += kept_now_ ? 1 : 0;
+      } else if (!started_) {
+        ++before_;
+      }
+      const bool v = def == nullptr || def[i] <= max_visible_;
+      if (kept_now_) {
+        Extend(&entries_, i);
+        if (v) Extend(&values_, vis);
+      }
+      vis += v ? 1 : 0;
     }
-    vis += v ? 1 : 0;
   }
   *visible = vis;
 }

@@ -44,6 +44,11 @@ class RowKeeper {
   void ListChunk(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t n,
                  std::uint64_t* visible);
   bool Kept(std::uint64_t row);
+  std::uint64_t NextKept() const;
+  bool SkipBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
+                 std::uint64_t* vis);
+
+  static constexpr std::uint64_t kBlock = 64;
 
   const KeepRows& keep_;
   const bool lists_;
