@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <type_traits>
 
@@ -140,6 +141,8 @@ class MiniBlockDecoder {
   void PlanPageValues();
   Status DecodeChunk(std::uint64_t ci);
   Status DecodeChunkValues(std::uint64_t ci, std::uint64_t nvals);
+  Status KeepChunk(std::uint64_t ci, std::uint64_t nvals, std::uint64_t num_levels,
+                   std::size_t level_start);
   Result<DecodedPage> Finish();
   // Messages are built only on error.
   std::string ChunkWhere(std::uint64_t ci) const { return where_ + " chunk " + std::to_string(ci); }
@@ -160,6 +163,8 @@ class MiniBlockDecoder {
   std::uint64_t into_bits_ = 0;
   BufferPtr page_values_;
   std::uint8_t* page_out_ = nullptr;
+  // Sparse decoding (in_.keep): the rows kept of each chunk.
+  std::optional<RowKeeper> keeper_;
 };
 
 Status MiniBlockDecoder::Start() {
@@ -197,6 +202,18 @@ Status MiniBlockDecoder::Start() {
     LND_ASSIGN_OR_RETURN(dictionary_, DecodeDictionary(l_, in_));
   }
   sizes_.resize(l_.num_buffers());
+  if (in_.keep != nullptr) {
+    const bool lists = HasListLayer(out_.layers);
+    if (lists != out_.has_rep) {
+      return Status::Corrupt(where_, ": the page has ", lists ? "" : "no ", "list layers but ",
+                             out_.has_rep ? "" : "no ", "rep levels");
+    }
+    std::uint16_t list_layers = 0;
+    for (int l : out_.layers)
+      list_layers = static_cast<std::uint16_t>(list_layers + IsListLayer(l));
+    keeper_.emplace(*in_.keep, lists, list_layers, MaxVisibleLevel(out_.layers));
+    return Status::OK();  // no reservations: only the kept rows stay
+  }
   // Hints only (num_items is untrusted): bounded by what the chunk bytes could hold.
   const std::uint64_t hint =
       std::min<std::uint64_t>(num_items_, static_cast<std::uint64_t>(data_->size()) * 4 + 1024);
@@ -216,7 +233,7 @@ Status MiniBlockDecoder::Start() {
 // compression) are decoded straight into one buffer for the whole page: no per-chunk
 // allocation, and readers can hand the buffer out without a copy.
 void MiniBlockDecoder::PlanPageValues() {
-  into_bits_ = BulkValueBits(l_);
+  into_bits_ = keeper_ ? 0 : BulkValueBits(l_);
   if (into_bits_ == 0) return;
   // Pre-pass over the chunk sizes: each chunk's value count must be plausible for its bytes,
   // so the single allocation is bounded as the per-chunk decoders bound theirs.
@@ -269,6 +286,7 @@ Status MiniBlockDecoder::DecodeChunk(std::uint64_t ci) {
     return v;
   };
   const std::uint64_t num_levels = read_size(2);
+  const std::size_t level_start = out_.has_rep ? out_.rep.size() : out_.def.size();
   const std::uint64_t rep_size = out_.has_rep ? read_size(2) : 0;
   const std::uint64_t def_size = out_.has_def ? read_size(2) : 0;
   for (auto& sz : sizes_) sz = read_size(large_ ? 4 : 2);
@@ -303,7 +321,50 @@ Status MiniBlockDecoder::DecodeChunk(std::uint64_t ci) {
     p = Pad8(p + sz);
   }
   if (p > chunk_bytes) return Status::Corrupt(ChunkWhere(ci), ": buffers overrun the chunk");
+  if (keeper_) return KeepChunk(ci, nvals, num_levels, level_start);
   return DecodeChunkValues(ci, nvals);
+}
+
+// Sparse decoding: the chunk's levels (appended from `level_start`) cut down to the kept rows,
+// and only their values decoded (dictionary items gathered, FSST strings expanded).
+Status MiniBlockDecoder::KeepChunk(std::uint64_t ci, std::uint64_t nvals, std::uint64_t num_levels,
+                                   std::size_t level_start) {
+  const bool levels = out_.has_rep || out_.has_def;
+  const std::uint16_t* rep = out_.has_rep ? out_.rep.data() + level_start : nullptr;
+  const std::uint16_t* def = out_.has_def ? out_.def.data() + level_start : nullptr;
+  LND_RETURN_NOT_OK_CTX(keeper_->Chunk(rep, def, levels ? num_levels : nvals, nvals),
+                        ChunkWhere(ci));
+  auto cut = [&](std::vector<std::uint16_t>* v) {
+    std::size_t at = level_start;
+    for (const auto& [b, e] : keeper_->entries()) {
+      std::memmove(v->data() + at, v->data() + level_start + b, (e - b) * 2);
+      at += e - b;
+    }
+    v->resize(at);
+  };
+  if (out_.has_rep) cut(&out_.rep);
+  if (out_.has_def) cut(&out_.def);
+  const RowRanges& keep = keeper_->values();
+  if (keep.empty()) return Status::OK();
+  std::uint64_t total = 0;
+  for (const auto& [b, e] : keep) total += e - b;
+  auto decoded = encoding::DecodeMiniBlockRanges(l_.value_compression(), value_bufs_, nvals, keep);
+  if (!decoded.ok()) return std::move(decoded).status().WithContext(ChunkWhere(ci));
+  DataBlock vals = std::move(*decoded);
+  if (vals.num_values != total) {
+    return Status::Corrupt(ChunkWhere(ci), ": decoded ", vals.num_values, " values, expected ",
+                           total);
+  }
+  if (dictionary_) {
+    auto gathered = encoding::GatherDictionary(*dictionary_, vals);
+    if (!gathered.ok()) {
+      return std::move(gathered).status().WithContext(ChunkWhere(ci), " dictionary");
+    }
+    vals = std::move(*gathered);
+  }
+  out_.num_values += total;
+  out_.values.push_back(std::move(vals));
+  return Status::OK();
 }
 
 // The chunk's `nvals` values from value_bufs_: into the page buffer on the bulk path, else as
@@ -348,6 +409,13 @@ Result<DecodedPage> MiniBlockDecoder::Finish() {
   if (out_.has_rep && out_.has_def && out_.rep.size() != out_.def.size()) {
     return Status::Corrupt(where_, ": ", out_.rep.size(), " rep levels but ", out_.def.size(),
                            " def levels");
+  }
+  if (keeper_) {
+    LND_RETURN_NOT_OK_CTX(keeper_->Finish(), where_);
+    out_.num_entries = out_.has_rep   ? out_.rep.size()
+                       : out_.has_def ? out_.def.size()
+                                      : out_.num_values;
+    return std::move(out_);
   }
   out_.num_entries = out_.has_rep ? out_.rep.size() : out_.has_def ? out_.def.size() : num_items_;
   return std::move(out_);

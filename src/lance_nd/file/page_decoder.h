@@ -12,6 +12,7 @@
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/keep_rows.h"
 
 namespace lance_nd::file::internal {
 
@@ -55,6 +56,9 @@ struct PageInput {
   /// Mini-block only: the page's dictionary, already decoded (shared by the parts of a take);
   /// when set, buffers[2] is not decoded again.
   std::shared_ptr<const DataBlock> dictionary;
+  /// Mini-block only: keep only these rows of the chunks (a take's sparse decoding,
+  /// keep_rows.h): the page then holds just them, back to back, and num_rows counts them.
+  const KeepRows* keep = nullptr;
 };
 
 Result<DecodedPage> DecodePage(const PageInput& in);

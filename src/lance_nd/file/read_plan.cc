@@ -157,10 +157,10 @@ Result<std::vector<Segment>> SegmentsOf(const ReaderState& state, int c, const R
         if (part == w.parts.end() || part->row_begin > local) {
           return Status::Corrupt(where, ": taken row ", row, " is in no decoded part");
         }
-        const std::uint64_t rb = local - part->row_begin;
-        const std::uint64_t re = std::min(end - meta.first_row, part->row_end) - part->row_begin;
-        segs.push_back(Segment{part->page.get(), rb, re});
-        row = meta.first_row + part->row_begin + re;
+        const std::uint64_t stop = std::min(end - meta.first_row, part->row_end);
+        segs.push_back(Segment{part->page.get(), part->first + (local - part->row_begin),
+                               part->first + (stop - part->row_begin)});
+        row = meta.first_row + stop;
         continue;
       }
       const std::uint64_t re = std::min(end, meta.first_row + meta.num_rows) - meta.first_row;

@@ -21,7 +21,8 @@ using Runs = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 /// \brief Page rows [row_begin, row_end) (page-local) decoded on their own, for a take.
 struct TakePart {
   std::uint64_t row_begin = 0, row_end = 0;
-  PagePtr page;
+  PagePtr page;             // may hold other parts' rows too
+  std::uint64_t first = 0;  // the row of `page` holding row_begin
 };
 
 /// \brief One page of one leaf column that a read needs: decoded whole, or (take) in parts.

@@ -17,7 +17,8 @@ using encoding::DataBlock;
 using Ranges = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 using Parts = std::optional<std::vector<PagePart>>;
 
-// Whole-page decoding is preferred when the parts would cover more than this share of the data.
+// Whole-page decoding is preferred when the parts would cover more than this share of the page
+// (mini-block: of its rows; full-zip: of its bytes).
 constexpr std::uint64_t kMaxShareNum = 1, kMaxShareDen = 2;
 
 Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std::uint64_t len,
@@ -26,107 +27,25 @@ Result<BufferPtr> Read(const io::RandomAccessFile& file, std::uint64_t pos, std:
   return ReadFileBytes(file, pos, len, what);
 }
 
-// Keeps values [drop, drop + keep) of `block`, zero-copy; false when the block's kind cannot
-// be cut on value boundaries this way (bit-packed widths).
-bool SliceBlock(DataBlock* block, std::uint64_t drop, std::uint64_t keep) {
-  if (drop + keep > block->num_values) return false;
-  switch (block->kind) {
-    case DataBlock::Kind::kConstant:
-    case DataBlock::Kind::kAllNull:
-      break;
-    case DataBlock::Kind::kFixedWidth: {
-      if (block->bits_per_value == 0) break;
-      if (block->bits_per_value % 8 != 0 || !block->data) return false;
-      const std::uint64_t w = block->bits_per_value / 8;
-      auto sliced = Buffer::Slice(block->data, static_cast<int64_t>(drop * w),
-                                  static_cast<int64_t>(keep * w));
-      if (!sliced.ok()) return false;
-      block->data = std::move(*sliced);
-      break;
-    }
-    case DataBlock::Kind::kVariable: {
-      if (!block->offsets || (block->bits_per_offset != 32 && block->bits_per_offset != 64))
-        return false;
-      const std::uint64_t w = block->bits_per_offset / 8;
-      auto sliced = Buffer::Slice(block->offsets, static_cast<int64_t>(drop * w),
-                                  static_cast<int64_t>((keep + 1) * w));
-      if (!sliced.ok()) return false;
-      block->offsets = std::move(*sliced);
-      break;
-    }
-  }
-  block->num_values = keep;
-  return true;
-}
+// A run of chunks [a, b] and the requested rows it holds whole.
+struct Span {
+  std::uint64_t a = 0, b = 0;
+  Ranges rows;
+};
 
-// Cuts a decoded run of chunks (levels as stored: a row starts where the rep level equals the
-// number of list layers) down to its whole rows: with `lead`, the entries before the first row
-// start; with `trail`, the entries from the last row start on. Value slots of the cut visible
-// entries are sliced off the value blocks. False when the levels do not allow it (the caller
-// then decodes the whole page, which reports any corruption).
-bool TrimToRows(DecodedPage* page, bool lead, bool trail) {
-  if (!page->has_rep || page->rep.size() != page->num_entries) return false;
-  if (page->has_def && page->def.size() != page->num_entries) return false;
-  std::uint16_t lists = 0;
-  for (int l : page->layers) lists = static_cast<std::uint16_t>(lists + (IsListLayer(l) ? 1 : 0));
-  const std::uint32_t maxvis = MaxVisibleLevel(page->layers);
-  const std::uint64_t n = page->num_entries;
-  const std::uint16_t* rep = page->rep.data();
-  std::uint64_t begin = 0, end = n;
-  if (lead) {
-    while (begin < n && rep[begin] != lists) ++begin;
-  }
-  if (trail) {
-    while (end > begin && rep[end - 1] != lists) --end;
-    if (end == begin) return false;  // the partial row must start inside this run
-    --end;
-  }
-  auto visible = [&](std::uint64_t from, std::uint64_t to) {
-    if (!page->has_def) return to - from;
-    std::uint64_t v = 0;
-    for (std::uint64_t i = from; i < to; ++i) v += page->def[i] <= maxvis ? 1 : 0;
-    return v;
-  };
-  const std::uint64_t vlead = visible(0, begin);
-  const std::uint64_t vkeep = visible(begin, end);
-  if (vlead + vkeep > page->num_values) return false;
-  // Slice the value blocks to [vlead, vlead + vkeep).
-  std::vector<DataBlock> kept;
-  std::uint64_t pos = 0;
-  for (DataBlock& block : page->values) {
-    const std::uint64_t b0 = pos, b1 = pos + block.num_values;
-    pos = b1;
-    const std::uint64_t lo = std::max(b0, vlead), hi = std::min(b1, vlead + vkeep);
-    if (lo >= hi) continue;
-    if (!SliceBlock(&block, lo - b0, hi - lo)) return false;
-    kept.push_back(std::move(block));
-  }
-  page->values = std::move(kept);
-  page->num_values = vkeep;
-  page->rep.erase(page->rep.begin() + static_cast<std::ptrdiff_t>(end), page->rep.end());
-  page->rep.erase(page->rep.begin(), page->rep.begin() + static_cast<std::ptrdiff_t>(begin));
-  if (page->has_def) {
-    page->def.erase(page->def.begin() + static_cast<std::ptrdiff_t>(end), page->def.end());
-    page->def.erase(page->def.begin(), page->def.begin() + static_cast<std::ptrdiff_t>(begin));
-  }
-  page->num_entries = end - begin;
-  return true;
-}
-
-// Chunk intervals [a, b] holding the rows of `ranges`: a holds the first level of row r0, b the
-// last level of row r1 - 1. Rows are long in nd columns (thousands of values), so almost every
-// chunk boundary lies inside a row: the partial rows at both ends of an interval are cut off
-// after decoding (TrimToRows) instead of widening the interval to chunk boundaries that fall
-// between rows. std::nullopt when the ranges do not fit the chunks.
-std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ChunkSpans(
-    const std::vector<std::uint64_t>& first_row, const std::vector<bool>& continues,
-    const Ranges& ranges, std::uint64_t num_rows) {
+// The chunk runs holding the rows of `ranges`: a holds the first level of row r0, b the last
+// level of row r1 - 1. Rows are long in nd columns (thousands of values), so almost every chunk
+// boundary lies inside a row: the partial rows at both ends of a run are dropped while
+// decoding (keep_rows.h). std::nullopt when the ranges do not fit the chunks.
+std::optional<std::vector<Span>> ChunkSpans(const std::vector<std::uint64_t>& first_row,
+                                            const std::vector<bool>& continues,
+                                            const Ranges& ranges, std::uint64_t num_rows) {
   const std::uint64_t num_chunks = continues.size();
   auto chunk_of = [&](std::uint64_t row) {
     auto it = std::upper_bound(first_row.begin(), first_row.end() - 1, row);
     return static_cast<std::uint64_t>(it - first_row.begin()) - 1;
   };
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+  std::vector<Span> spans;
   for (const auto& [r0, r1] : ranges) {
     if (r0 >= r1 || r1 > num_rows) return std::nullopt;
     std::uint64_t a = 0;
@@ -138,11 +57,12 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ChunkSpans(
     }
     const std::uint64_t b = chunk_of(r1 - 1);
     if (a > b || b >= num_chunks) return std::nullopt;
-    if (!spans.empty() && a <= spans.back().second + 1) {
-      spans.back().second = std::max(spans.back().second, b);
+    if (!spans.empty() && a <= spans.back().b + 1) {
+      spans.back().b = std::max(spans.back().b, b);
     } else {
-      spans.emplace_back(a, b);
+      spans.push_back(Span{a, b, {}});
     }
+    spans.back().rows.emplace_back(r0, r1);
   }
   return spans;
 }
@@ -195,11 +115,12 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   }
   if (first_row[num_chunks] != meta.num_rows) return Parts{};
 
+  // Most of the page wanted: it is decoded whole (and cached for later reads).
+  std::uint64_t wanted = 0;
+  for (const auto& [r0, r1] : ranges) wanted += r1 - r0;
+  if (wanted * kMaxShareDen > meta.num_rows * kMaxShareNum) return Parts{};
   const auto spans = ChunkSpans(first_row, continues, ranges, meta.num_rows);
   if (!spans) return Parts{};
-  std::uint64_t bytes = 0;
-  for (const auto& [a, b] : *spans) bytes += off[b + 1] - off[a];
-  if (bytes * kMaxShareDen > dr.size * kMaxShareNum) return Parts{};
 
   // The dictionary is read and decoded once for all parts.
   BufferPtr dictionary;
@@ -213,38 +134,36 @@ Result<Parts> MiniBlockParts(const io::RandomAccessFile& file, const PageMeta& m
   }
   std::vector<PagePart> parts;
   parts.reserve(spans->size());
-  for (const auto& [a, b] : *spans) {
+  for (const Span& span : *spans) {
+    const std::uint64_t a = span.a, b = span.b;
     const std::string pw = where + " chunks " + std::to_string(a) + ".." + std::to_string(b);
     std::uint64_t items = 0;
     for (std::uint64_t c = a; c <= b; ++c) items += vals[c];
+    // Chunk a may start with the tail of row first_row[a] (begun in chunk a - 1) and chunk b
+    // may end with the head of row first_row[b + 1] (going on in chunk b + 1): neither is kept.
+    KeepRows keep;
+    keep.lead = lists && a > 0 && continues[a - 1];
+    keep.trail = lists && continues[b];
+    keep.first_row = first_row[a] + (keep.lead ? 1 : 0);
+    keep.rows = span.rows;
     PageInput in;
     in.layout = &meta.layout;
     in.num_items = items;
     in.dictionary = decoded_dictionary;
-    in.num_rows = first_row[b + 1] - first_row[a];
+    in.num_rows = 0;
+    for (const auto& [r0, r1] : span.rows) in.num_rows += r1 - r0;
     in.is_v2_2 = is_v2_2;
     in.where = pw;
+    in.keep = &keep;
     in.buffers.push_back(
         Buffer::Copy(words->data() + a * word, static_cast<int64_t>((b + 1 - a) * word)));
     LND_ASSIGN_OR_RETURN(BufferPtr data, Read(file, dr.position + off[a], off[b + 1] - off[a], pw));
     in.buffers.push_back(std::move(data));
     if (dictionary) in.buffers.push_back(dictionary);
     if (has_rep_index) in.buffers.push_back(Buffer::Empty());  // not used by the decoder
-    // Chunk a may start with the tail of row first_row[a] (begun in chunk a - 1) and chunk b
-    // may end with the head of row first_row[b + 1] (going on in chunk b + 1): both are cut.
-    const bool lead = lists && a > 0 && continues[a - 1];
-    const bool trail = lists && continues[b];
-    PagePart part;
-    part.row_begin = first_row[a] + (lead ? 1 : 0);
-    part.row_end = first_row[b + 1];
-    if (part.row_begin > part.row_end) return Parts{};
-    in.num_rows = part.row_end - part.row_begin + (trail ? 1 : 0);
-    LND_ASSIGN_OR_RETURN(part.page, DecodePage(in));
-    if (lead || trail) {
-      if (!TrimToRows(&part.page, lead, trail)) return Parts{};
-      part.page.num_rows = part.row_end - part.row_begin;
-    }
-    parts.push_back(std::move(part));
+    auto page = DecodePage(in);
+    if (!page.ok()) return Parts{};  // the whole page's decoding reports any corruption
+    parts.push_back(PagePart{span.rows, std::move(page).value()});
   }
   return Parts{std::move(parts)};
 }
@@ -310,11 +229,8 @@ Result<Parts> FullZipParts(const io::RandomAccessFile& file, const PageMeta& met
     LND_ASSIGN_OR_RETURN(BufferPtr data, Read(file, dr.position + spans[i].first,
                                               spans[i].second - spans[i].first, pw));
     in.buffers.push_back(std::move(data));
-    PagePart part;
-    part.row_begin = ranges[i].first;
-    part.row_end = ranges[i].second;
-    LND_ASSIGN_OR_RETURN(part.page, DecodePage(in));
-    parts.push_back(std::move(part));
+    LND_ASSIGN_OR_RETURN(DecodedPage page, DecodePage(in));
+    parts.push_back(PagePart{Ranges{ranges[i]}, std::move(page)});
   }
   return Parts{std::move(parts)};
 }

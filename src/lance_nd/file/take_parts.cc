@@ -18,7 +18,11 @@ Result<bool> DecodeTakeParts(const ReaderState& state, const PageCache& cache, i
   const LevelScheme& scheme = *state.column(c).scheme;
   for (PagePart& part : *parts) {
     LND_ASSIGN_OR_RETURN(PagePtr page, IndexPage(std::move(part.page), scheme, where));
-    work->parts.push_back(TakePart{part.row_begin, part.row_end, std::move(page)});
+    std::uint64_t first = 0;
+    for (const auto& [b, e] : part.rows) {
+      work->parts.push_back(TakePart{b, e, page, first});
+      first += e - b;
+    }
   }
   return true;
 }

@@ -314,6 +314,82 @@ TEST(FileTake, RandomTypesMatchReadAll) {
   EXPECT_GT(checked, 100);
 }
 
+// Utf8 with nulls: `few` distinct short values (dictionary-encoded), else distinct, longer and
+// repetitive values (FSST-compressed).
+a::ArrayPtr Strings(int64_t rows, bool few, std::uint64_t seed) {
+  a::BinaryBuilder b(a::Utf8());
+  testing::Rng rng(seed);
+  static const char* const kWords[] = {"sea", "surface", "temperature", "buoy", "argo", "ship"};
+  for (int64_t r = 0; r < rows; ++r) {
+    if (rng.Chance(0.05)) {
+      b.AppendNull();
+    } else if (few) {
+      b.Append(std::string(kWords[rng.Below(6)]) + std::to_string(rng.Below(5)));
+    } else {
+      std::string v = "station-" + std::to_string(r);
+      for (std::uint64_t w = rng.Below(5); w > 0; --w) v += std::string("/") + kWords[rng.Below(6)];
+      b.Append(v);
+    }
+  }
+  auto out = b.Finish();
+  return out.ok() ? *out : nullptr;
+}
+
+// Takes of a few scattered rows per page (every mini-block chunk holding one or two) keep only
+// those rows of each chunk: they must equal ReadAll's rows for dictionary and FSST strings,
+// nullable lists, nested structs and booleans, in 2.1 and 2.2 files.
+TEST(FileTake, SparseTakesOfEncodingsMatchReadAll) {
+  const int64_t rows = 30'000;
+  auto nested =
+      a::Struct({a::MakeField("a", a::Int32()),
+                 a::MakeField("s", a::Struct({a::MakeField("b", a::Utf8()),
+                                              a::MakeField("l", a::List(a::Float32()))}))});
+  std::vector<a::FieldPtr> fields{
+      a::MakeField("dict", a::Utf8()),           a::MakeField("fsst", a::Utf8()),
+      a::MakeField("list", a::List(a::Int32())), a::MakeField("nested", nested),
+      a::MakeField("flag", a::Bool()),           a::MakeField("words", a::List(a::Utf8()))};
+  std::vector<a::ArrayPtr> columns{
+      Strings(rows, true, 1),
+      Strings(rows, false, 2),
+      testing::RandomArray(fields[2]->type(), rows, 0.1, 3, {false, 24, 8}),
+      testing::RandomArray(nested, rows, 0.15, 4),
+      testing::RandomArray(a::Bool(), rows, 0.1, 5),
+      testing::RandomArray(fields[5]->type(), rows, 0.1, 6, {false, 5, 6})};
+  auto schema = a::MakeSchema(fields);
+  int checked = 0;
+  for (FileVersion v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
+    WriterOptions options;
+    options.version = v;
+    LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, columns, options, 2));
+    LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
+    std::string layouts;
+    for (const auto& col : reader.Describe().columns) {
+      for (const auto& page : col.pages) layouts += page.layout + "\n";
+    }
+    EXPECT_THAT(layouts, ::testing::HasSubstr("fsst")) << reader.version().ToString();
+    if (v == FileVersion::kV2_2) {
+      EXPECT_THAT(layouts, ::testing::HasSubstr("dictionary"));
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+    testing::Rng rng(v == FileVersion::kV2_2 ? 42 : 41);
+    for (const double share : {0.001, 0.01, 0.01, 0.03, 0.1, 0.3}) {
+      std::vector<std::uint64_t> idx;
+      for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(rows); ++r) {
+        if (rng.Chance(share)) idx.push_back(r);
+        if (rng.Chance(share / 4)) idx.push_back(r);  // a duplicate or a neighbour
+      }
+      if (rng.Chance(0.5)) std::swap(idx.front(), idx.back());               // out of order
+      LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w.file));  // no cached pages
+      LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
+      ExpectRows(*all, idx, *taken,
+                 "share " + std::to_string(share) + " version " + reader.version().ToString());
+      if (::testing::Test::HasFailure()) return;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 12);
+}
+
 TEST(FileTake, OutOfRangeIndexNamesIndexAndRowCount) {
   auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
   auto arr = testing::RandomArray(a::Int32(), 5, 0.0, 1);

@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lance_nd/array/buffer.h"
@@ -139,6 +140,22 @@ Result<DataBlock> DecodePerValueFixed(const pb::CompressiveEncoding& ce, const B
 /// values (variable: identity, fsst: each value expanded, general: each value decompressed).
 Result<DataBlock> DecodePerValueVariable(const pb::CompressiveEncoding& ce,
                                          const DataBlock& encoded);
+
+/// \brief Sorted, disjoint [begin, end) ranges of value positions.
+using ValueRanges = std::span<const std::pair<std::uint64_t, std::uint64_t>>;
+
+/// \brief The values of `ranges` of `block`, back to back (a copy; `block` itself when the
+/// ranges cover it). Ranges out of order or past the block are Corrupt; kinds that cannot be cut
+/// per value (bit widths other than 0, 1 and whole bytes; fixed-size-list validity) are
+/// NotImplemented.
+Result<DataBlock> SelectValues(const DataBlock& block, ValueRanges ranges);
+
+/// \brief Mini-block context, some values only: the values of `ranges` of the chunk's `n`
+/// values, as SelectValues(DecodeMiniBlock(...)) gives them, but FSST strings are decompressed
+/// only for the selected values.
+Result<DataBlock> DecodeMiniBlockRanges(const pb::CompressiveEncoding& ce,
+                                        std::span<const BufferPtr> buffers, std::uint64_t n,
+                                        ValueRanges ranges);
 
 /// \brief Map dictionary indices (kFixedWidth 8/16/32/64, unsigned) through `dictionary`
 /// (fixed or variable) into materialised values. Out-of-range indices are Corrupt.

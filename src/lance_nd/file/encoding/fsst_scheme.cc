@@ -36,6 +36,14 @@ Result<DataBlock> DecodeFsstMiniBlock(const pb::Fsst& fsst, std::span<const Buff
   return FsstDecompress(table, inner);
 }
 
+Result<DataBlock> DecodeFsstMiniBlockRanges(const pb::Fsst& fsst,
+                                            std::span<const BufferPtr> buffers, std::uint64_t n,
+                                            ValueRanges ranges) {
+  LND_ASSIGN_OR_RETURN(FsstTable table, TableOf(fsst));
+  LND_ASSIGN_OR_RETURN(DataBlock inner, DecodeMiniBlockRanges(fsst.values(), buffers, n, ranges));
+  return FsstDecompress(table, inner);
+}
+
 Result<DataBlock> DecodeFsstPerValue(const pb::Fsst& fsst, const DataBlock& encoded) {
   LND_ASSIGN_OR_RETURN(FsstTable table, TableOf(fsst));
   LND_ASSIGN_OR_RETURN(DataBlock inner, DecodePerValueVariable(fsst.values(), encoded));

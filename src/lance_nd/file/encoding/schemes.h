@@ -99,6 +99,10 @@ VariableSizes MeasureVariable(const DataBlock& values);
 
 Result<DataBlock> DecodeFsstMiniBlock(const pb::Fsst& fsst, std::span<const BufferPtr> buffers,
                                       std::uint64_t n);
+/// The values of `ranges` only, the others left compressed (select.cc).
+Result<DataBlock> DecodeFsstMiniBlockRanges(const pb::Fsst& fsst,
+                                            std::span<const BufferPtr> buffers, std::uint64_t n,
+                                            ValueRanges ranges);
 Result<DataBlock> DecodeFsstPerValue(const pb::Fsst& fsst, const DataBlock& encoded);
 Result<MiniBlockEncoded> ChunkFsst(const DataBlock& values, std::uint64_t per_chunk);
 /// `force`: compress even when the trainer finds no gain (lance-encoding:compression=fsst).
