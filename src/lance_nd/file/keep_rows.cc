@@ -15,6 +15,16 @@ void Extend(RowRanges* ranges, std::uint64_t i) {
   }
 }
 
+// Appends [b, e) to sorted ranges, merging with the last one when it ends at `b`.
+void ExtendBy(RowRanges* ranges, std::uint64_t b, std::uint64_t e) {
+  if (b == e) return;
+  if (!ranges->empty() && ranges->back().second == b) {
+    ranges->back().second = e;
+  } else {
+    ranges->emplace_back(b, e);
+  }
+}
+
 }  // namespace
 
 RowKeeper::RowKeeper(const KeepRows& keep, bool lists, std::uint16_t row_start,
@@ -59,14 +69,40 @@ bool RowKeeper::SkipBlock(const std::uint16_t* rep, const std::uint16_t* def, st
   return true;
 }
 
+// Whether the block [i, i + kBlock) lies wholly inside the kept row being read (no entry starts
+// a row): then it is kept whole and *vis advanced past it. Branch-free loops, as SkipBlock.
+bool RowKeeper::KeepBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
+                          std::uint64_t* vis) {
+  const std::uint16_t start = row_start_;
+  std::uint16_t starts = 0;
+  for (std::uint64_t j = i; j < i + kBlock; ++j) {
+    starts = static_cast<std::uint16_t>(starts | (rep[j] >= start));
+  }
+  if (starts != 0) return false;
+  std::uint16_t v = kBlock;
+  if (def != nullptr) {
+    const std::uint16_t top =
+        static_cast<std::uint16_t>(std::min<std::uint32_t>(max_visible_, 0xFFFF));
+    v = 0;
+    for (std::uint64_t j = i; j < i + kBlock; ++j)
+      v = static_cast<std::uint16_t>(v + (def[j] <= top));
+  }
+  ExtendBy(&entries_, i, i + kBlock);
+  ExtendBy(&values_, *vis, *vis + v);
+  *vis += v;
+  return true;
+}
+
 // Rows start at rep == row_start_; entries before the run's first row start belong to no row.
-// Blocks of entries outside kept rows are skipped; the others are walked entry by entry.
+// Blocks of entries outside kept rows are skipped, blocks inside one kept whole; the others are
+// walked entry by entry.
 void RowKeeper::ListChunk(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t n,
                           std::uint64_t* visible) {
   std::uint64_t vis = 0;
   std::uint64_t i = 0;
   while (i < n) {
-    if (started_ && !kept_now_ && i + kBlock <= n && SkipBlock(rep, def, i, &vis)) {
+    if (started_ && i + kBlock <= n &&
+        (kept_now_ ? KeepBlock(rep, def, i, &vis) : SkipBlock(rep, def, i, &vis))) {
       i += kBlock;
       continue;
     }

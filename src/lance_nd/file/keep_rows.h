@@ -47,6 +47,8 @@ class RowKeeper {
   std::uint64_t NextKept() const;
   bool SkipBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
                  std::uint64_t* vis);
+  bool KeepBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
+                 std::uint64_t* vis);
 
   static constexpr std::uint64_t kBlock = 64;
 

@@ -390,6 +390,41 @@ TEST(FileTake, SparseTakesOfEncodingsMatchReadAll) {
   EXPECT_EQ(checked, 12);
 }
 
+// Rows whose lists span many blocks of level entries (a chunk row of an nd variable): kept rows
+// are kept a block at a time, the others skipped; both must equal ReadAll's rows.
+TEST(FileTake, SparseTakesOfLongListsMatchReadAll) {
+  const int64_t rows = 3'000;
+  std::vector<a::FieldPtr> fields{a::MakeField("long", a::List(a::Float32())),
+                                  a::MakeField("nested", a::List(a::List(a::Int16())))};
+  std::vector<a::ArrayPtr> columns{
+      testing::RandomArray(fields[0]->type(), rows, 0.1, 7, {false, 400, 8}),
+      testing::RandomArray(fields[1]->type(), rows, 0.1, 8, {false, 30, 8})};
+  auto schema = a::MakeSchema(fields);
+  int checked = 0;
+  for (FileVersion v : {FileVersion::kV2_1, FileVersion::kV2_2}) {
+    WriterOptions options;
+    options.version = v;
+    LND_ASSERT_OK_AND_ASSIGN(Written w, Write(schema, columns, options, 2));
+    LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
+    LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+    testing::Rng rng(v == FileVersion::kV2_2 ? 52 : 51);
+    for (const double share : {0.003, 0.01, 0.05, 0.2, 0.4}) {
+      std::vector<std::uint64_t> idx;
+      for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(rows); ++r) {
+        if (rng.Chance(share)) idx.push_back(r);
+      }
+      if (idx.empty()) idx.push_back(rng.Below(static_cast<std::uint64_t>(rows)));
+      LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w.file));  // no cached pages
+      LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
+      ExpectRows(*all, idx, *taken,
+                 "share " + std::to_string(share) + " version " + reader.version().ToString());
+      if (::testing::Test::HasFailure()) return;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 10);
+}
+
 TEST(FileTake, OutOfRangeIndexNamesIndexAndRowCount) {
   auto schema = a::MakeSchema({a::MakeField("x", a::Int32())});
   auto arr = testing::RandomArray(a::Int32(), 5, 0.0, 1);
