@@ -33,6 +33,7 @@ struct Scan {
 
   Scanner MakeScanner() const {
     Scanner scanner = table.Scan();
+    scanner.DecodeAhead();  // rows are decoded while Python works on the ones before
     if (project) scanner.Project(*project);
     if (!filter.empty()) scanner.Filter(filter);
     if (!prune.empty()) scanner.Prune(prune);

@@ -57,6 +57,11 @@ class LANCE_ND_EXPORT Scanner {
   Scanner& BatchRows(std::int64_t rows);
   /// \brief Threads decoding rows into nd record batches (default: the worker pool's size).
   Scanner& DecodeParallelism(int threads);
+  /// \brief Decode the next batch of a plain scan on the worker pool while the rows before it
+  /// are consumed (default off). For consumers that work on each row (Python builds an
+  /// xarray Dataset per row): the decoding then overlaps their work. A consumer that only
+  /// collects rows gains nothing from it.
+  Scanner& DecodeAhead(bool ahead = true);
 
   Result<NdBatchReader> Open() const;
   /// \brief The rows at logical indices `rows` of the version (0..CountRows()-1 in table order,
@@ -77,6 +82,7 @@ class LANCE_ND_EXPORT Scanner {
   std::optional<std::uint64_t> limit_;
   std::int64_t batch_rows_ = 256;
   int decode_parallelism_ = 0;
+  bool decode_ahead_ = false;
 };
 
 }  // namespace lance_nd

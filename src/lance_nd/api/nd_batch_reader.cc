@@ -42,25 +42,39 @@ table::TableScanOptions NdBatchReader::Impl::OutputScanOptions() const {
 }
 
 Result<NdBatchReader::Impl::Decoded> NdBatchReader::Impl::ReadAndDecode() {
-  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, scan_->Next());
+  Result<array::RecordBatchPtr> batch = raw_ahead_ ? raw_ahead_->Get() : scan_->Next();
+  raw_ahead_.reset();
+  LND_RETURN_NOT_OK(batch.status());
   Decoded out;
-  if (batch == nullptr) return out;
+  if (*batch == nullptr) return out;
   out.more = true;
-  LND_ASSIGN_OR_RETURN(out.rows, DecodeRows(*api_internal::WithoutRowAddress(batch), {}, true,
-                                            static_cast<std::uint64_t>(batch->num_rows())));
+  // The batch after it is read while this one is decoded, when more rows are wanted.
+  const auto batch_rows = static_cast<std::uint64_t>((*batch)->num_rows());
+  if (!options_.limit || *options_.limit > returned_ + batch_rows) {
+    raw_ahead_.emplace([this] { return scan_->Next(); });
+  }
+  LND_ASSIGN_OR_RETURN(out.rows,
+                       DecodeRows(*api_internal::WithoutRowAddress(*batch), {}, true, batch_rows));
   return out;
 }
 
 Result<bool> NdBatchReader::Impl::DecodeNextScanned() {
-  Result<Decoded> next = read_ahead_ ? read_ahead_->Get() : ReadAndDecode();
-  read_ahead_.reset();
+  if (!options_.decode_ahead) {
+    // Decoded here, on the pool with this thread; the next batch is read meanwhile.
+    LND_ASSIGN_OR_RETURN(Decoded next, ReadAndDecode());
+    if (!next.more) return false;
+    Queue(std::move(next.rows));
+    return true;
+  }
+  Result<Decoded> next = decode_ahead_ ? decode_ahead_->Get() : ReadAndDecode();
+  decode_ahead_.reset();
   LND_RETURN_NOT_OK(next.status());
   if (!next->more) return false;
-  // The next batch is read and decoded on the worker pool while these rows are consumed, but
-  // only when more rows are wanted than these.
+  // The next batch is decoded on the worker pool while these rows are consumed (and the one
+  // after it read meanwhile), but only when more rows are wanted than these.
   const bool more_wanted = !options_.limit || *options_.limit > returned_ + next->rows.size();
-  if (more_wanted) read_ahead_.emplace([this] { return ReadAndDecode(); });
   Queue(std::move(next->rows));
+  if (more_wanted) decode_ahead_.emplace([this] { return ReadAndDecode(); });
   return true;
 }
 

@@ -23,6 +23,7 @@ struct NdBatchReader::Impl {
     std::int64_t batch_rows = 256;
     int decode_threads = 1;
     std::optional<std::uint64_t> limit;
+    bool decode_ahead = false;  // Scanner::DecodeAhead
   };
 
   /// \brief A reader of every row (no conditions) or of the rows `conditions` select.
@@ -39,11 +40,12 @@ struct NdBatchReader::Impl {
     std::vector<nd::NdRecordBatch> rows;
     bool more = false;
   };
-  /// \brief Read the next table batch of a plain scan and decode every row (uses only scan_
-  /// and decoder_, so it may run on the worker pool).
+  /// \brief The next table batch of a plain scan (read ahead, or read now), every row decoded;
+  /// the batch after it is read ahead meanwhile. Uses only scan_, raw_ahead_, decoder_ and
+  /// options_, so it may run on the worker pool while the caller consumes the rows before it.
   Result<Decoded> ReadAndDecode();
-  /// \brief Queue the next decoded batch of a plain scan in `ready_`; false at the end. The
-  /// batch after it is read and decoded ahead on the worker pool meanwhile.
+  /// \brief Queue the next decoded batch of a plain scan in `ready_`; false at the end. With
+  /// `decode_ahead`, the batch after it is decoded on the worker pool meanwhile.
   Result<bool> DecodeNextScanned();
   /// \brief Decode the next selected rows into `ready_`; false at the end. A fragment where
   /// many rows pass is read whole (sequential reads are far cheaper than taking most rows one
@@ -79,8 +81,10 @@ struct NdBatchReader::Impl {
   std::deque<nd::NdRecordBatch> ready_;
   std::uint64_t returned_ = 0;  // rows given out or queued
   bool done_ = false;
-  // Last member: destroyed first, it waits for a read in flight that uses scan_.
-  std::optional<PoolTask<Result<Decoded>>> read_ahead_;
+  // Last members, destroyed first: each waits for work in flight that uses the members before
+  // it (the decode ahead uses raw_ahead_, both use scan_).
+  std::optional<PoolTask<Result<array::RecordBatchPtr>>> raw_ahead_;
+  std::optional<PoolTask<Result<Decoded>>> decode_ahead_;
 };
 
 }  // namespace lance_nd

@@ -37,6 +37,10 @@ Scanner& Scanner::DecodeParallelism(int threads) {
   decode_parallelism_ = threads;
   return *this;
 }
+Scanner& Scanner::DecodeAhead(bool ahead) {
+  decode_ahead_ = ahead;
+  return *this;
+}
 
 Result<NdBatchReader> Scanner::Open() const {
   if (batch_rows_ < 1) {
@@ -55,6 +59,7 @@ Result<NdBatchReader> Scanner::Open() const {
   options.decode_threads =
       decode_parallelism_ > 0 ? decode_parallelism_ : static_cast<int>(ThreadPool::Shared().size());
   options.limit = limit_;
+  options.decode_ahead = decode_ahead_;
   LND_ASSIGN_OR_RETURN(api_internal::RowConditions conditions,
                        api_internal::MakeRowConditions(schema, filter_, prune_));
   LND_ASSIGN_OR_RETURN(

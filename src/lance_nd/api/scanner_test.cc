@@ -206,6 +206,31 @@ TEST(ScanTest, LimitGivesTheFirstRows) {
   }
 }
 
+// Decoding ahead gives the same rows, limits included, and a reader dropped halfway (its next
+// batch still being decoded) goes away cleanly.
+TEST(ScanTest, DecodingAheadGivesTheSameRows) {
+  for (std::uint64_t seed = 400; seed < 440; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Rng rng(seed);
+    RandomTable t = MakeRandomTable(rng);
+    Scanner scan = t.table->Scan();
+    scan.DecodeAhead().BatchRows(Uniform(rng, 1, 4));
+    std::size_t n = t.rows.size();
+    if (nd::testing::Chance(rng, 0.5)) {
+      const auto limit = static_cast<std::uint64_t>(Uniform(rng, 0, 8));
+      scan.Limit(limit);
+      n = std::min<std::size_t>(limit, n);
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto rows, scan.ReadAll());
+    ExpectRowsEqual(rows, std::vector<NdRecordBatch>(t.rows.begin(), t.rows.begin() + n));
+    LND_ASSERT_OK_AND_ASSIGN(NdBatchReader reader, scan.Open());
+    for (auto half = n / 2; half > 0; --half) {
+      LND_ASSERT_OK_AND_ASSIGN(auto row, reader.Next());
+      ASSERT_TRUE(row.has_value());
+    }
+  }
+}
+
 TEST(ScanTest, ReaderGivesRowsOneAtATimeThenNothing) {
   const Table table = SmallTable();
   LND_ASSERT_OK_AND_ASSIGN(NdBatchReader reader, table.Scan().BatchRows(2).Open());
