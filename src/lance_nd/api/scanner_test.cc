@@ -222,7 +222,8 @@ TEST(ScanTest, DecodingAheadGivesTheSameRows) {
       n = std::min<std::size_t>(limit, n);
     }
     LND_ASSERT_OK_AND_ASSIGN(auto rows, scan.ReadAll());
-    ExpectRowsEqual(rows, std::vector<NdRecordBatch>(t.rows.begin(), t.rows.begin() + n));
+    ExpectRowsEqual(rows, std::vector<NdRecordBatch>(
+                              t.rows.begin(), t.rows.begin() + static_cast<std::ptrdiff_t>(n)));
     LND_ASSERT_OK_AND_ASSIGN(NdBatchReader reader, scan.Open());
     for (auto half = n / 2; half > 0; --half) {
       LND_ASSERT_OK_AND_ASSIGN(auto row, reader.Next());

@@ -44,6 +44,18 @@ std::uint64_t RowKeeper::NextKept() const {
   return k_ < keep_.rows.size() ? keep_.rows[k_].first : UINT64_MAX;
 }
 
+// The value slots of the entries [i, i + kBlock): those whose def level shows a value.
+std::uint16_t RowKeeper::VisibleIn(const std::uint16_t* def, std::uint64_t i) const {
+  if (def == nullptr) return kBlock;
+  const std::uint16_t top =
+      static_cast<std::uint16_t>(std::min<std::uint32_t>(max_visible_, 0xFFFF));
+  std::uint16_t v = 0;  // 16 bits and no early exit, so that the loop vectorises
+  for (std::uint64_t j = i; j < i + kBlock; ++j) {
+    v = static_cast<std::uint16_t>(v + (def[j] <= top));
+  }
+  return v;
+}
+
 // Whether the block of entries [i, i + kBlock) can be skipped: it starts no kept row and has no
 // bad level. Then row_ and *vis are advanced past it. Branch-free loops (vectorised).
 bool RowKeeper::SkipBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
@@ -56,14 +68,7 @@ bool RowKeeper::SkipBlock(const std::uint16_t* rep, const std::uint16_t* def, st
     bad = static_cast<std::uint16_t>(bad | (rep[j] > start));
   }
   if (bad != 0 || row_ + starts >= NextKept()) return false;
-  std::uint16_t v = kBlock;
-  if (def != nullptr) {
-    const std::uint16_t top =
-        static_cast<std::uint16_t>(std::min<std::uint32_t>(max_visible_, 0xFFFF));
-    v = 0;
-    for (std::uint64_t j = i; j < i + kBlock; ++j)
-      v = static_cast<std::uint16_t>(v + (def[j] <= top));
-  }
+  const std::uint16_t v = VisibleIn(def, i);
   row_ += starts;
   *vis += v;
   return true;
@@ -79,14 +84,7 @@ bool RowKeeper::KeepBlock(const std::uint16_t* rep, const std::uint16_t* def, st
     starts = static_cast<std::uint16_t>(starts | (rep[j] >= start));
   }
   if (starts != 0) return false;
-  std::uint16_t v = kBlock;
-  if (def != nullptr) {
-    const std::uint16_t top =
-        static_cast<std::uint16_t>(std::min<std::uint32_t>(max_visible_, 0xFFFF));
-    v = 0;
-    for (std::uint64_t j = i; j < i + kBlock; ++j)
-      v = static_cast<std::uint16_t>(v + (def[j] <= top));
-  }
+  const std::uint16_t v = VisibleIn(def, i);
   ExtendBy(&entries_, i, i + kBlock);
   ExtendBy(&values_, *vis, *vis + v);
   *vis += v;

@@ -49,6 +49,7 @@ class RowKeeper {
                  std::uint64_t* vis);
   bool KeepBlock(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t i,
                  std::uint64_t* vis);
+  std::uint16_t VisibleIn(const std::uint16_t* def, std::uint64_t i) const;
 
   static constexpr std::uint64_t kBlock = 64;
 

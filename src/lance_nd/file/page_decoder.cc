@@ -209,8 +209,9 @@ Status MiniBlockDecoder::Start() {
                              out_.has_rep ? "" : "no ", "rep levels");
     }
     std::uint16_t list_layers = 0;
-    for (int l : out_.layers)
+    for (int l : out_.layers) {
       list_layers = static_cast<std::uint16_t>(list_layers + IsListLayer(l));
+    }
     keeper_.emplace(*in_.keep, lists, list_layers, MaxVisibleLevel(out_.layers));
     return Status::OK();  // no reservations: only the kept rows stay
   }

@@ -37,8 +37,9 @@ Result<DataBlock> SelectBits(const DataBlock& block, ValueRanges ranges, std::ui
   std::uint64_t o = 0;
   for (const auto& [b, e] : ranges) {
     for (std::uint64_t i = b; i < e; ++i, ++o) {
-      if ((in[i / 8] >> (i % 8)) & 1)
+      if ((in[i / 8] >> (i % 8)) & 1) {
         out[o / 8] = static_cast<std::uint8_t>(out[o / 8] | (1 << (o % 8)));
+      }
     }
   }
   return DataBlock::Fixed(1, total, std::move(buffer));
