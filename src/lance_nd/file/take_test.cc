@@ -335,6 +335,30 @@ a::ArrayPtr Strings(int64_t rows, bool few, std::uint64_t seed) {
   return out.ok() ? *out : nullptr;
 }
 
+// Takes from a fresh reader of `w` (no cached pages) of the rows drawn each with probability
+// `share`, one take per share, compared with `all`, counted in `checked`. With `scramble`,
+// duplicates or neighbours are added and the first and last rows swapped.
+template <typename Batch>
+void CheckSparseTakes(const Written& w, const Batch& all, int64_t rows,
+                      std::initializer_list<double> shares, testing::Rng& rng, bool scramble,
+                      int* checked) {
+  for (const double share : shares) {
+    std::vector<std::uint64_t> idx;
+    for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(rows); ++r) {
+      if (rng.Chance(share)) idx.push_back(r);
+      if (scramble && rng.Chance(share / 4)) idx.push_back(r);  // a duplicate or a neighbour
+    }
+    if (idx.empty()) idx.push_back(rng.Below(static_cast<std::uint64_t>(rows)));
+    if (scramble && rng.Chance(0.5)) std::swap(idx.front(), idx.back());  // out of order
+    LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w.file));
+    LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
+    ExpectRows(all, idx, *taken,
+               "share " + std::to_string(share) + " version " + fresh.version().ToString());
+    if (::testing::Test::HasFailure()) return;
+    ++*checked;
+  }
+}
+
 // Takes of a few scattered rows per page (every mini-block chunk holding one or two) keep only
 // those rows of each chunk: they must equal ReadAll's rows for dictionary and FSST strings,
 // nullable lists, nested structs and booleans, in 2.1 and 2.2 files.
@@ -372,20 +396,8 @@ TEST(FileTake, SparseTakesOfEncodingsMatchReadAll) {
     }
     LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
     testing::Rng rng(v == FileVersion::kV2_2 ? 42 : 41);
-    for (const double share : {0.001, 0.01, 0.01, 0.03, 0.1, 0.3}) {
-      std::vector<std::uint64_t> idx;
-      for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(rows); ++r) {
-        if (rng.Chance(share)) idx.push_back(r);
-        if (rng.Chance(share / 4)) idx.push_back(r);  // a duplicate or a neighbour
-      }
-      if (rng.Chance(0.5)) std::swap(idx.front(), idx.back());               // out of order
-      LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w.file));  // no cached pages
-      LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
-      ExpectRows(*all, idx, *taken,
-                 "share " + std::to_string(share) + " version " + reader.version().ToString());
-      if (::testing::Test::HasFailure()) return;
-      ++checked;
-    }
+    CheckSparseTakes(w, *all, rows, {0.001, 0.01, 0.01, 0.03, 0.1, 0.3}, rng, true, &checked);
+    if (::testing::Test::HasFailure()) return;
   }
   EXPECT_EQ(checked, 12);
 }
@@ -408,19 +420,8 @@ TEST(FileTake, SparseTakesOfLongListsMatchReadAll) {
     LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(w.file));
     LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
     testing::Rng rng(v == FileVersion::kV2_2 ? 52 : 51);
-    for (const double share : {0.003, 0.01, 0.05, 0.2, 0.4}) {
-      std::vector<std::uint64_t> idx;
-      for (std::uint64_t r = 0; r < static_cast<std::uint64_t>(rows); ++r) {
-        if (rng.Chance(share)) idx.push_back(r);
-      }
-      if (idx.empty()) idx.push_back(rng.Below(static_cast<std::uint64_t>(rows)));
-      LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(w.file));  // no cached pages
-      LND_ASSERT_OK_AND_ASSIGN(auto taken, fresh.Take(idx));
-      ExpectRows(*all, idx, *taken,
-                 "share " + std::to_string(share) + " version " + reader.version().ToString());
-      if (::testing::Test::HasFailure()) return;
-      ++checked;
-    }
+    CheckSparseTakes(w, *all, rows, {0.003, 0.01, 0.05, 0.2, 0.4}, rng, false, &checked);
+    if (::testing::Test::HasFailure()) return;
   }
   EXPECT_EQ(checked, 10);
 }
