@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -38,18 +39,57 @@ std::vector<nd::NdRecordBatch> AppendRows(std::uint64_t trial, int j) {
   return RandomRows(rows_rng, u, kRowsPerAppend, 0.7);
 }
 
-[[noreturn]] void AppendForever(const std::string& dir, std::uint64_t trial) {
+WriteOptions SmallFragments() {
   WriteOptions o;
   o.target_fragment_bytes = 600;
   o.max_rows_per_group = 2;
   o.write_parallelism = 2;
+  return o;
+}
+
+// One whole append `j` (open, write the rows, commit); the exit code says which step failed.
+int AppendOnce(const std::string& dir, std::uint64_t trial, int j) {
+  auto w = NdWriter::Append(dir, SmallFragments());
+  if (!w.ok()) return 2;
+  for (const auto& row : AppendRows(trial, j)) {
+    if (!w->Write(row).ok()) return 3;
+  }
+  return w->Finish().ok() ? 0 : 4;
+}
+
+[[noreturn]] void AppendForever(const std::string& dir, std::uint64_t trial) {
   for (int j = 0;; ++j) {
-    auto w = NdWriter::Append(dir, o);
-    if (!w.ok()) _exit(2);
-    for (const auto& row : AppendRows(trial, j)) {
-      if (!w->Write(row).ok()) _exit(3);
+    if (const int code = AppendOnce(dir, trial, j); code != 0) _exit(code);
+  }
+}
+
+// How long a few appends take on this machine and build (sanitizers slow them several-fold),
+// so the kills spread over the child's first commits wherever the test runs.
+int KillWindowMillis(const std::filesystem::path& root, const nd::NdRecordBatch& base) {
+  const std::string dir = (root / "calibrate").string();
+  if (!Table::Write(dir, std::vector{base}).ok()) return 120;
+  const auto start = std::chrono::steady_clock::now();
+  for (int j = 0; j < 3; ++j) {
+    if (AppendOnce(dir, 0, j) != 0) return 120;
+  }
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  std::filesystem::remove_all(dir);
+  return std::max(120, static_cast<int>(took.count()));
+}
+
+// Waits until the child has committed at least one append (a second manifest exists), so the
+// kill that follows lands between or inside later commits.
+void AwaitFirstCommit(const std::string& dir) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int manifests = 0;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/_versions", ec)) {
+      manifests += e.path().extension() == ".manifest" ? 1 : 0;
     }
-    if (!w->Finish().ok()) _exit(4);
+    if (manifests > 1) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
 }
 
@@ -58,18 +98,21 @@ TEST(NdWriterCrash, KilledWriterLeavesTheLastVersionReadable) {
                     ("lance_nd_writer_crash_" + std::to_string(getpid()));
   std::filesystem::remove_all(root);
   Rng rng(2024);
+  auto base = nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
+      {{"base", nd::testing::Nd(nd::testing::F32({1, 2}), {{"x", 2}})}}));
+  const int window_ms = KillWindowMillis(root, base);
   int trials_with_commits = 0;
   for (std::uint64_t trial = 0; trial < 40; ++trial) {
     SCOPED_TRACE(trial);
     const std::string dir = (root / ("t" + std::to_string(trial))).string();
-    auto base = nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
-        {{"base", nd::testing::Nd(nd::testing::F32({1, 2}), {{"x", 2}})}}));
     LND_ASSERT_OK(Table::Write(dir, std::vector{base}).status());
 
     const pid_t pid = fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) AppendForever(dir, trial);
-    std::this_thread::sleep_for(std::chrono::milliseconds(Uniform(rng, 0, 120)));
+    // Odd trials kill after the first commit; even ones at any moment, the first included.
+    if (trial % 2 == 1) AwaitFirstCommit(dir);
+    std::this_thread::sleep_for(std::chrono::milliseconds(Uniform(rng, 0, window_ms)));
     kill(pid, SIGKILL);
     int wstatus = 0;
     waitpid(pid, &wstatus, 0);
@@ -93,7 +136,7 @@ TEST(NdWriterCrash, KilledWriterLeavesTheLastVersionReadable) {
     want.insert(want.end(), next.begin(), next.end());
     api_testing::ExpectSameRows(want, after);
   }
-  EXPECT_GT(trials_with_commits, 5);  // the kills landed mid-run, not only before the first commit
+  EXPECT_GE(trials_with_commits, 20);  // the odd trials killed after a commit, mid-run
   std::filesystem::remove_all(root);
 }
 
