@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "lance_nd/core/internal/endian.h"
@@ -208,46 +206,97 @@ std::uint64_t LoadPrefix(const std::uint8_t* p, std::size_t len) {
   return LoadLE<std::uint64_t>(buf);
 }
 
+// Gains of candidate symbols (1..8 bytes, packed as in Sym) in an open-addressing table: the
+// trainer adds one entry per symbol use and symbol pair of its sample, every round.
+class GainCounter {
+ public:
+  GainCounter() : entries_(1024) {}
+
+  void Add(const std::uint8_t* p, std::size_t len, std::uint64_t weight) {
+    const std::uint64_t val = LoadPrefix(p, len);
+    Entry* e = Find(val, static_cast<std::uint8_t>(len));
+    if (e->len == 0) {
+      *e = Entry{val, 0, static_cast<std::uint8_t>(len)};
+      if (++used_ * 2 > entries_.size()) {
+        Grow();
+        e = Find(val, static_cast<std::uint8_t>(len));
+      }
+    }
+    e->gain += weight;
+  }
+
+  // The `n` symbols of highest gain (a longer symbol saves len - 1 bytes per use, a single
+  // byte only its escape), ties broken by the symbol's bytes so the table is deterministic.
+  std::vector<Sym> Best(std::size_t n) const {
+    std::vector<const Entry*> ranked;
+    ranked.reserve(used_);
+    for (const Entry& e : entries_) {
+      if (e.len != 0) ranked.push_back(&e);
+    }
+    const auto score = [](const Entry* e) { return e->len == 1 ? e->gain : e->gain * 2; };
+    const auto better = [&](const Entry* a, const Entry* b) {
+      if (score(a) != score(b)) return score(a) > score(b);
+      // Byte order: the big-endian word compares the bytes, then the shorter symbol first.
+      const std::uint64_t ka = __builtin_bswap64(a->val), kb = __builtin_bswap64(b->val);
+      return ka != kb ? ka < kb : a->len < b->len;
+    };
+    const std::size_t keep = std::min(n, ranked.size());
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep),
+                      ranked.end(), better);
+    std::vector<Sym> syms;
+    syms.reserve(keep);
+    for (std::size_t i = 0; i < keep; ++i) syms.push_back(Sym{ranked[i]->val, ranked[i]->len});
+    return syms;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t val = 0;
+    std::uint64_t gain = 0;
+    std::uint8_t len = 0;  // 0: empty
+  };
+  Entry* Find(std::uint64_t val, std::uint8_t len) {
+    const std::size_t mask = entries_.size() - 1;
+    std::size_t h = static_cast<std::size_t>(((val ^ len) * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (entries_[h].len != 0 && (entries_[h].val != val || entries_[h].len != len)) {
+      h = (h + 1) & mask;
+    }
+    return &entries_[h];
+  }
+  void Grow() {
+    std::vector<Entry> old(entries_.size() * 2);
+    old.swap(entries_);
+    for (const Entry& e : old) {
+      if (e.len != 0) *Find(e.val, e.len) = e;
+    }
+  }
+
+  std::vector<Entry> entries_;  // a power of two, at most half used
+  std::size_t used_ = 0;
+};
+
 Table Train(const std::vector<std::pair<const std::uint8_t*, std::size_t>>& sample) {
   Table table({});
   for (int round = 0; round < 5; ++round) {
-    // Count symbols (codes 0..254) and pseudo-symbols for literal bytes (256 + byte), and
-    // adjacent pairs, while greedily encoding the sample.
-    std::unordered_map<std::string, std::uint64_t> gain;  // symbol bytes -> gain
-    auto add = [&](const std::uint8_t* p, std::size_t len, std::uint64_t weight) {
-      gain[std::string(reinterpret_cast<const char*>(p), len)] += weight;
-    };
+    // Count symbols (codes 0..254) and literal bytes, and adjacent pairs, while greedily
+    // encoding the sample with the table of the round before.
+    GainCounter gain;
     for (const auto& [p, n] : sample) {
       std::size_t i = 0;
       std::size_t prev_start = 0, prev_len = 0;
       while (i < n) {
         const int c = table.Match(p + i, n - i);
         const std::size_t len = c >= 0 ? table.syms()[static_cast<std::size_t>(c)].len : 1;
-        add(p + i, len, len);  // gain of the symbol itself
+        gain.Add(p + i, len, len);  // gain of the symbol itself
         if (prev_len > 0 && prev_len + len <= 8) {
-          add(p + prev_start, prev_len + len, prev_len + len);
+          gain.Add(p + prev_start, prev_len + len, prev_len + len);
         }
         prev_start = i;
         prev_len = len;
         i += len;
       }
     }
-    std::vector<std::pair<std::uint64_t, const std::string*>> ranked;  // (gain, symbol)
-    ranked.reserve(gain.size());
-    for (const auto& [k, g] : gain) {
-      // a single byte saves only the escape byte; longer symbols save len - 1 bytes per use
-      ranked.emplace_back(k.size() == 1 ? g : g * 2, &k);
-    }
-    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : *a.second < *b.second;
-    });
-    std::vector<Sym> syms;
-    for (const auto& [g, k] : ranked) {
-      if (syms.size() == 255) break;
-      syms.push_back(Sym{LoadPrefix(reinterpret_cast<const std::uint8_t*>(k->data()), k->size()),
-                         static_cast<std::uint8_t>(k->size())});
-    }
-    table = Table(std::move(syms));
+    table = Table(gain.Best(255));
   }
   return table;
 }
