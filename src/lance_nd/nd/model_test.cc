@@ -125,6 +125,25 @@ TEST(Dimensions, RejectsDuplicateName) {
                    "invalid dimensions: dimension name 'x' appears more than once");
 }
 
+// Few axes are checked by a scan of the earlier names, many by hashing: both name the first
+// repeated name, whatever the rank and wherever the repeat is.
+TEST(Dimensions, RepeatedNamesAreFoundAtEveryRank) {
+  for (std::size_t rank = 2; rank <= 40; ++rank) {
+    std::vector<Dimension> unique;
+    for (std::size_t i = 0; i < rank; ++i) unique.push_back({"d" + std::to_string(i), 1});
+    SCOPED_TRACE(rank);
+    LND_EXPECT_OK(Dimensions::Make(unique));
+    for (std::size_t later = 1; later < rank; ++later) {
+      const std::size_t earlier = (later * 7 + rank) % later;  // some axis before `later`
+      SCOPED_TRACE("axis " + std::to_string(later) + " repeats axis " + std::to_string(earlier));
+      std::vector<Dimension> dims = unique;
+      dims[later].name = dims[earlier].name;
+      LND_EXPECT_ERROR(Dimensions::Make(dims), StatusCode::kInvalidArgument,
+                       "dimension name '" + dims[earlier].name + "' appears more than once");
+    }
+  }
+}
+
 TEST(Dimensions, RejectsSizeAboveUInt32) {
   const uint64_t max = std::numeric_limits<uint32_t>::max();
   LND_EXPECT_OK(Dimensions::Make({{"x", max}}));
