@@ -37,6 +37,8 @@ class LANCE_ND_EXPORT Attributes {
   static Result<Attributes> Make(std::vector<Entry> entries);
 
   std::size_t size() const { return entries_.size(); }
+  /// \brief Room for `n` entries without reallocation (decoders know the count up front).
+  void Reserve(std::size_t n) { entries_.reserve(n); }
   bool empty() const { return entries_.empty(); }
   const std::vector<Entry>& entries() const { return entries_; }
   /// \brief The value of `key`, or nullptr.

@@ -32,6 +32,7 @@ Result<Attributes> DecodeAttributes(const ArrayData& attrs, const std::vector<Fi
                            std::to_string(fields.size()));
   }
   const int64_t child_slot = attrs.offset + slot;
+  out.Reserve(fields.size());
   for (std::size_t k = 0; k < fields.size(); ++k) {
     const ArrayPtr& child = attrs.children[k];
     if (!child || child->length <= child_slot) {
