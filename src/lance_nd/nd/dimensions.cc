@@ -1,44 +1,15 @@
 #include "lance_nd/nd/dimensions.h"
 
-#include <cstddef>
 #include <limits>
-#include <string_view>
-#include <unordered_set>
 
 #include "lance_nd/core/internal/checked_math.h"
 #include "lance_nd/nd/errors.h"
+#include "name_set.h"
 
 namespace lance_nd::nd {
 
-namespace {
-
-// True when axis i's name is used by an earlier axis. Arrays have a handful of axes, so a scan
-// of the earlier names beats hashing them (this runs for every decoded row); many axes are
-// hashed, once.
-class SeenNames {
- public:
-  explicit SeenNames(const std::vector<Dimension>& dims) : dims_(dims) {}
-  bool Repeated(std::size_t i) {
-    const std::string_view name = dims_[i].name;
-    if (dims_.size() <= kScanLimit) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (dims_[j].name == name) return true;
-      }
-      return false;
-    }
-    return !hashed_.insert(name).second;
-  }
-
- private:
-  static constexpr std::size_t kScanLimit = 16;
-  const std::vector<Dimension>& dims_;
-  std::unordered_set<std::string_view> hashed_;
-};
-
-}  // namespace
-
 Result<Dimensions> Dimensions::Make(std::vector<Dimension> dims) {
-  SeenNames seen(dims);
+  internal::NameSet seen;
   int64_t count = 1;
   bool overflow = false;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -47,7 +18,7 @@ Result<Dimensions> Dimensions::Make(std::vector<Dimension> dims) {
       return InvalidDimensions("axis " + std::to_string(i) +
                                " has an empty name; every dimension needs a non-empty name");
     }
-    if (seen.Repeated(i)) {
+    if (!seen.Insert(d.name)) {
       return InvalidDimensions("dimension name '" + d.name +
                                "' appears more than once; names must be unique within an array");
     }

@@ -1,8 +1,7 @@
 #include "lance_nd/nd/record_batch.h"
 
-#include <unordered_set>
-
 #include "lance_nd/nd/errors.h"
+#include "name_set.h"
 
 namespace lance_nd::nd {
 
@@ -17,14 +16,14 @@ Result<NdRecordBatch> NdRecordBatch::Make(array::SchemaPtr schema,
                           " fields but " + std::to_string(columns.size()) +
                           " arrays were given; give one field per array");
   }
-  std::unordered_set<std::string_view> seen;
+  internal::NameSet seen;
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const array::Field& field = *schema->field(static_cast<int>(i));
     if (field.name().empty()) {
       return InvalidArgument("column " + std::to_string(i) +
                              " has an empty name; every array needs a name");
     }
-    if (!seen.insert(field.name()).second) {
+    if (!seen.Insert(field.name())) {
       return InvalidArgument("column name '" + field.name() +
                              "' appears more than once; array names must be unique");
     }

@@ -178,6 +178,23 @@ TEST(NdRecordBatch, NamesMustBeNonEmptyAndUnique) {
                    StatusCode::kInvalidArgument, "column name 'a' appears more than once");
 }
 
+// Few arrays are checked in place, many are hashed: both find a repeated name anywhere.
+TEST(NdRecordBatch, RepeatedNamesAreFoundAmongManyArrays) {
+  for (std::size_t count = 2; count <= 40; ++count) {
+    SCOPED_TRACE(count);
+    std::vector<std::pair<std::string, NdArrowArray>> arrays;
+    for (std::size_t i = 0; i < count; ++i) {
+      arrays.emplace_back("v" + std::to_string(i), Nd(Iota32(1), {}));
+    }
+    LND_EXPECT_OK(NdRecordBatch::FromArrays(arrays).status());
+    const std::size_t later = 1 + (count * 5) % (count - 1);
+    const std::size_t earlier = (count * 3) % later;
+    arrays[later].first = arrays[earlier].first;
+    LND_EXPECT_ERROR(NdRecordBatch::FromArrays(arrays), StatusCode::kInvalidArgument,
+                     "column name '" + arrays[earlier].first + "' appears more than once");
+  }
+}
+
 TEST(NdRecordBatch, InferredConflictIsShapeMismatch) {
   LND_EXPECT_ERROR(NdRecordBatch::FromArrays(
                        {{"a", Nd(Iota32(3), {{"x", 3}})}, {"b", Nd(Iota32(2), {{"x", 2}})}}),
