@@ -79,6 +79,24 @@ Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::ui
   return Status::Corrupt(what(), " did not decode to 16-bit levels");
 }
 
+// Whether a decoded level block holds `n` levels that are all 0. False for anything AppendLevels
+// would refuse, so that it reports the problem.
+bool AllZeroLevels(const DataBlock& block, std::uint64_t n) {
+  if (block.num_values != n) return false;
+  if (block.kind == DataBlock::Kind::kFixedWidth && block.bits_per_value == 0) return true;
+  if (block.kind == DataBlock::Kind::kConstant) {
+    return block.data && block.data->size() == 2 && LoadLE<std::uint16_t>(block.data->data()) == 0;
+  }
+  if (block.kind != DataBlock::Kind::kFixedWidth || block.bits_per_value != 16 || !block.data ||
+      static_cast<std::uint64_t>(block.data->size()) < n * 2) {
+    return false;
+  }
+  const std::uint8_t* bytes = block.data->data();
+  std::uint8_t any = 0;  // byte-wise, so alignment does not matter; vectorises
+  for (std::uint64_t i = 0; i < n * 2; ++i) any = static_cast<std::uint8_t>(any | bytes[i]);
+  return any == 0;
+}
+
 Status AppendRawLevels(const BufferPtr& buf, std::vector<std::uint16_t>* out,
                        const std::string& what) {
   if (buf->size() % 2 != 0) {
@@ -140,6 +158,7 @@ class MiniBlockDecoder {
   Status Start();
   void PlanPageValues();
   Status DecodeChunk(std::uint64_t ci);
+  Status AppendDefLevels(std::uint64_t ci, const DataBlock& levels, std::uint64_t n);
   Status DecodeChunkValues(std::uint64_t ci, std::uint64_t nvals);
   Status KeepChunk(std::uint64_t ci, std::uint64_t nvals, std::uint64_t num_levels,
                    std::size_t level_start);
@@ -158,6 +177,9 @@ class MiniBlockDecoder {
   std::shared_ptr<const DataBlock> dictionary_;
   std::uint64_t seen_ = 0;  // values in the chunks so far
   std::vector<std::uint64_t> sizes_;
+  // Def levels of the leading chunks that were all 0 and are not stored (see AppendDefLevels).
+  std::uint64_t zero_defs_ = 0;
+  std::uint64_t def_hint_ = 0;
   std::vector<BufferPtr> value_bufs_;
   // Bulk path: fixed word-width values decoded straight into one buffer for the whole page.
   std::uint64_t into_bits_ = 0;
@@ -222,10 +244,7 @@ Status MiniBlockDecoder::Start() {
     out_.rep.reserve(hint);
     AdviseHugePages(out_.rep.data(), out_.rep.capacity() * 2);
   }
-  if (out_.has_def) {
-    out_.def.reserve(hint);
-    AdviseHugePages(out_.def.data(), out_.def.capacity() * 2);
-  }
+  def_hint_ = hint;  // def levels are reserved when a chunk holds one that is not 0
   out_.values.reserve(chunks_.size());
   return Status::OK();
 }
@@ -311,8 +330,7 @@ Status MiniBlockDecoder::DecodeChunk(std::uint64_t ci) {
   if (out_.has_def) {
     LND_ASSIGN_OR_RETURN(BufferPtr b, part(def_size, "def levels"));
     LND_ASSIGN_OR_RETURN(DataBlock lv, encoding::DecodeBlock(l_.def_compression(), b, num_levels));
-    LND_RETURN_NOT_OK(
-        AppendLevels(lv, num_levels, &out_.def, [&] { return ChunkWhere(ci) + " def levels"; }));
+    LND_RETURN_NOT_OK(AppendDefLevels(ci, lv, num_levels));
     p = Pad8(p + def_size);
   }
   value_bufs_.clear();
@@ -324,6 +342,24 @@ Status MiniBlockDecoder::DecodeChunk(std::uint64_t ci) {
   if (p > chunk_bytes) return Status::Corrupt(ChunkWhere(ci), ": buffers overrun the chunk");
   if (keeper_) return KeepChunk(ci, nvals, num_levels, level_start);
   return DecodeChunkValues(ci, nvals);
+}
+
+// Pages without nulls (the common case) store def levels that are all 0. Such chunks are only
+// counted while every chunk so far was like them, so those pages hold no def vector at all; the
+// first chunk with another level writes the zeros counted before it.
+Status MiniBlockDecoder::AppendDefLevels(std::uint64_t ci, const DataBlock& levels,
+                                         std::uint64_t n) {
+  if (!keeper_ && out_.def.empty() && AllZeroLevels(levels, n)) {
+    zero_defs_ += n;
+    return Status::OK();
+  }
+  if (out_.def.empty()) {
+    out_.def.reserve(def_hint_);
+    AdviseHugePages(out_.def.data(), out_.def.capacity() * 2);
+    out_.def.resize(zero_defs_, 0);
+    zero_defs_ = 0;
+  }
+  return AppendLevels(levels, n, &out_.def, [&] { return ChunkWhere(ci) + " def levels"; });
 }
 
 // Sparse decoding: the chunk's levels (appended from `level_start`) cut down to the kept rows,
@@ -407,8 +443,10 @@ Result<DecodedPage> MiniBlockDecoder::Finish() {
     return Status::Corrupt(where_, ": chunks hold ", seen_, " values, but num_items is ",
                            num_items_);
   }
-  if (out_.has_rep && out_.has_def && out_.rep.size() != out_.def.size()) {
-    return Status::Corrupt(where_, ": ", out_.rep.size(), " rep levels but ", out_.def.size(),
+  out_.stored_def_zero = out_.has_def && !keeper_ && out_.def.empty();
+  const std::uint64_t num_defs = out_.stored_def_zero ? zero_defs_ : out_.def.size();
+  if (out_.has_rep && out_.has_def && out_.rep.size() != num_defs) {
+    return Status::Corrupt(where_, ": ", out_.rep.size(), " rep levels but ", num_defs,
                            " def levels");
   }
   if (keeper_) {
@@ -418,7 +456,7 @@ Result<DecodedPage> MiniBlockDecoder::Finish() {
                                       : out_.num_values;
     return std::move(out_);
   }
-  out_.num_entries = out_.has_rep ? out_.rep.size() : out_.has_def ? out_.def.size() : num_items_;
+  out_.num_entries = out_.has_rep ? out_.rep.size() : out_.has_def ? num_defs : num_items_;
   return std::move(out_);
 }
 

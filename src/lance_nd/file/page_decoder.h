@@ -22,9 +22,12 @@ struct DecodedPage {
   std::uint64_t num_rows = 0;
   std::vector<int> layers;         // RepDefLayer values, innermost first
   std::vector<std::uint16_t> rep;  // empty when has_rep is false
-  std::vector<std::uint16_t> def;  // empty when has_def is false or def_zero is true
+  std::vector<std::uint16_t> def;  // empty when has_def is false, or def_zero or stored_def_zero
   bool has_rep = false;
   bool has_def = false;
+  /// Set by the mini-block decoder: the page has def levels and every one, as stored, is 0, so
+  /// `def` is left empty instead of holding num_entries zeros (Normalize then sets def_zero).
+  bool stored_def_zero = false;
   /// Set by LevelScheme::Normalize: every (canonical) def level is 0 — no nulls, no empty
   /// lists — and `def` is left empty instead of holding zeros (the fast paths key on it).
   bool def_zero = false;

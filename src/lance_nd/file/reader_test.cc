@@ -475,6 +475,57 @@ TEST(FileReaderTest, BulkAndGeneralPathsReturnWrittenData) {
   EXPECT_GT(checked, 40);
 }
 
+// A page whose def levels are all 0 (no nulls, no empty lists) keeps no def vector; the first
+// chunk holding another level must bring back the zeros of the chunks before it. One null item,
+// null row or empty list at a random place in a long page (many chunks) must come back there.
+TEST(FileReaderTest, ARareNullAnywhereInALongPageIsKept) {
+  namespace a = ::lance_nd::array;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    ::lance_nd::testing::Rng rng(seed);
+    const int64_t rows = 300 + static_cast<int64_t>(rng.Below(700));
+    const int kind = static_cast<int>(seed % 4);  // 0 none, 1 null item, 2 null row, 3 empty
+    const int64_t odd_row = static_cast<int64_t>(rng.Below(static_cast<std::uint64_t>(rows)));
+    a::ListBuilder lists(a::List(a::Float32()));
+    a::PrimitiveBuilder<float> flat(a::Float32());
+    auto* items = static_cast<a::PrimitiveBuilder<float>*>(lists.value_builder());
+    for (int64_t r = 0; r < rows; ++r) {
+      const bool odd = r == odd_row;
+      odd&& kind == 2 ? lists.AppendNull() : lists.Append(true);
+      odd&& kind == 1 ? flat.AppendNull() : flat.Append(static_cast<float>(r));
+      const int64_t len = odd && kind == 3 ? 0 : 1 + static_cast<int64_t>(rng.Below(400));
+      const int64_t null_at = static_cast<int64_t>(rng.Below(static_cast<std::uint64_t>(len)));
+      for (int64_t i = 0; i < len && !(odd && kind == 2); ++i) {
+        odd&& kind == 1 && i == null_at ? items->AppendNull()
+                                        : items->Append(static_cast<float>(r * 1000 + i));
+      }
+    }
+    LND_ASSERT_OK_AND_ASSIGN(auto list_col, lists.Finish());
+    LND_ASSERT_OK_AND_ASSIGN(auto flat_col, flat.Finish());
+    auto schema = a::MakeSchema(
+        {a::MakeField("l", list_col->type, true), a::MakeField("f", flat_col->type, true)});
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, a::RecordBatch::Make(schema, rows, {list_col, flat_col}));
+    auto fs = io::MakeMemoryFileSystem();
+    LND_ASSERT_OK_AND_ASSIGN(auto out, fs->Create("t.lance"));
+    WriterOptions wo;
+    wo.page_bytes = 64 << 20;  // one page per column: every chunk in the same page
+    LND_ASSERT_OK_AND_ASSIGN(auto writer, FileWriter::Open(std::move(out), schema, wo));
+    LND_ASSERT_OK(writer->Write(*batch));
+    LND_ASSERT_OK(writer->Finish().status());
+    LND_ASSERT_OK_AND_ASSIGN(auto file, fs->OpenForRead("t.lance"));
+    LND_ASSERT_OK_AND_ASSIGN(FileReader reader, FileReader::Open(file));
+    LND_ASSERT_OK_AND_ASSIGN(auto all, reader.ReadAll());
+    EXPECT_TRUE(a::ArrayEquals(*list_col, *all->column(0), false)) << "seed " << seed;
+    EXPECT_TRUE(a::ArrayEquals(*flat_col, *all->column(1), false)) << "seed " << seed;
+    EXPECT_EQ(all->column(0)->null_count(), kind == 2 ? 1 : 0) << "seed " << seed;
+    LND_ASSERT_OK_AND_ASSIGN(FileReader fresh, FileReader::Open(file));
+    const int64_t from = std::max<int64_t>(0, odd_row - 3);
+    LND_ASSERT_OK_AND_ASSIGN(auto range, fresh.ReadRange(from, std::min<int64_t>(7, rows - from)));
+    LND_ASSERT_OK_AND_ASSIGN(auto want, a::Slice(list_col, from, range->num_rows()));
+    EXPECT_TRUE(a::ArrayEquals(*want, *range->column(0), false)) << "seed " << seed;
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 // Big local files are memory-mapped and pages are sliced out of the mapping instead of copied
 // (io::RandomAccessFile::Mapped); the values must be exactly those read through plain reads.
 TEST(FileReaderTest, MappedLocalFileReadsLikeCopiedBytes) {

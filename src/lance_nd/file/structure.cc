@@ -89,7 +89,11 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
         break;
     }
   }
-  if (page->has_def) {
+  if (page->has_def && page->stored_def_zero) {
+    // Stored level 0 is canonical level 0 (map[0] == 0): every entry is a valid value.
+    page->def.clear();
+    page->def_zero = true;
+  } else if (page->has_def) {
     if (page->def.size() != page->num_entries) {
       return Status::Corrupt(where, ": ", page->def.size(), " def levels for ", page->num_entries,
                              " entries");
