@@ -89,11 +89,12 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
         break;
     }
   }
-  if (page->has_def && page->stored_def_zero) {
-    // Stored level 0 is canonical level 0 (map[0] == 0): every entry is a valid value.
+  // A page without def levels, or whose stored levels are all 0, holds only valid values:
+  // stored level 0 is canonical level 0 (map[0] == 0).
+  if (!page->has_def || page->stored_def_zero) {
     page->def.clear();
     page->def_zero = true;
-  } else if (page->has_def) {
+  } else {
     if (page->def.size() != page->num_entries) {
       return Status::Corrupt(where, ": ", page->def.size(), " def levels for ", page->num_entries,
                              " entries");
@@ -126,9 +127,6 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
         for (std::size_t i = 0; i < n; ++i) d[i] = map[d[i]];
       }
     }
-  } else {
-    page->def.clear();
-    page->def_zero = true;
   }
   page->has_def = true;
   if (num_lists_ > 0) {
