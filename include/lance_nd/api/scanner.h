@@ -69,6 +69,8 @@ class LANCE_ND_EXPORT Scanner {
   /// rows' projected columns are read. InvalidArgument when a filter, prune or limit is set
   /// (they select rows; Take is given them) or an index is out of range.
   Result<std::vector<nd::NdRecordBatch>> Take(std::span<const std::uint64_t> rows) const;
+  /// \brief Every row of the scan. Reads in batches of at least 1,024 rows whatever BatchRows
+  /// says: the result holds every row anyway, and larger batches split fewer pages.
   Result<std::vector<nd::NdRecordBatch>> ReadAll() const;
   /// \brief Rows that would be returned (limit included), without decoding them: the row count
   /// of the version, or the first pass of a filtered scan.

@@ -268,6 +268,8 @@ TEST(ScanTest, DecodedArraysAreSlicesOfTheScanBuffers) {
 TEST(ScanTest, BadBatchRowsOrParallelismIsInvalidArgument) {
   const Table table = SmallTable();
   LND_EXPECT_ERROR(table.Scan().BatchRows(0).Open(), StatusCode::kInvalidArgument, "BatchRows");
+  LND_EXPECT_ERROR(table.Scan().BatchRows(0).ReadAll(), StatusCode::kInvalidArgument,
+                   "BatchRows must be at least 1 (got 0)");
   LND_EXPECT_ERROR(table.Scan().DecodeParallelism(-1).Open(), StatusCode::kInvalidArgument,
                    "DecodeParallelism");
 }
