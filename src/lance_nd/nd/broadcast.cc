@@ -1,5 +1,6 @@
 // Broadcasting by dimension name and target-grid inference.
 #include <algorithm>
+#include <optional>
 
 #include "lance_nd/array/builder.h"
 #include "lance_nd/nd/errors.h"
@@ -11,6 +12,19 @@ namespace {
 std::string ColumnLabel(std::span<const std::string> names, std::size_t i) {
   if (i < names.size()) return "column '" + names[i] + "'";
   return "column " + std::to_string(i);
+}
+
+// True when every column's axes are axes of `grid` with the same size or size 1: the merge
+// below would then change nothing (it changes the grid only to add axes or to replace a size
+// 1 of the grid).
+bool FitsOnto(std::span<const NdArrowArray> columns, const Dimensions& grid) {
+  for (const NdArrowArray& c : columns) {
+    for (const Dimension& d : c.dimensions().dims()) {
+      const std::optional<uint64_t> size = grid.SizeOf(d.name);
+      if (!size || (*size != d.size && d.size != 1)) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -39,6 +53,9 @@ Result<Dimensions> InferTarget(std::span<const NdArrowArray> columns,
   for (std::size_t i = 1; i < columns.size(); ++i) {
     if (columns[i].rank() > columns[first].rank()) first = i;
   }
+  // Most rows: every column lies on the first one's grid, which is then the target as it is
+  // (already validated), with no merge and no new Dimensions to check.
+  if (FitsOnto(columns, columns[first].dimensions())) return columns[first].dimensions();
   std::vector<Dimension> dims = columns[first].dimensions().dims();
   // Which column gave each axis its current size (for messages).
   std::vector<std::size_t> source(dims.size(), first);

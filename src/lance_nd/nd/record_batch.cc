@@ -45,12 +45,17 @@ Result<NdRecordBatch> NdRecordBatch::Make(array::SchemaPtr schema,
 Result<NdRecordBatch> NdRecordBatch::MakeInferred(array::SchemaPtr schema,
                                                   std::vector<NdArrowArray> columns,
                                                   Attributes attributes) {
-  std::vector<std::string> names;
-  if (schema && static_cast<std::size_t>(schema->num_fields()) == columns.size()) {
-    for (const auto& f : schema->fields()) names.push_back(f->name());
+  Result<Dimensions> target = InferTarget(columns);
+  if (!target.ok()) {
+    // Inferred again with the column names, for the message only (rows decode in bulk, and
+    // copying every name per row would cost more than the inference).
+    std::vector<std::string> names;
+    if (schema && static_cast<std::size_t>(schema->num_fields()) == columns.size()) {
+      for (const auto& f : schema->fields()) names.push_back(f->name());
+    }
+    return InferTarget(columns, names).status();
   }
-  LND_ASSIGN_OR_RETURN(Dimensions target, InferTarget(columns, names));
-  return Make(std::move(schema), std::move(columns), std::move(target), std::move(attributes));
+  return Make(std::move(schema), std::move(columns), std::move(*target), std::move(attributes));
 }
 
 Result<NdRecordBatch> NdRecordBatch::FromArrays(

@@ -1,6 +1,10 @@
 // NdRecordBatch, broadcasting by name, target inference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+#include <random>
+
 #include "lance_nd/array/view.h"
 #include "lance_nd/testing/nd_test_util.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -82,6 +86,86 @@ TEST(InferTarget, ConflictingSizesNameBothColumns) {
                    "shape mismatch: dimension 'x' has size 4 in column 'lon' but size 3 in "
                    "column 'temp'");
   LND_EXPECT_ERROR(InferTarget(cols), StatusCode::kInvalidArgument, "in column 1");
+}
+
+// The rule of InferTarget stated directly: the first column of the highest rank gives the
+// order, other axes are appended as met, a size 1 yields to any other size, and two other
+// sizes conflict. Returns nullopt on a conflict.
+std::optional<std::vector<Dimension>> ExpectedTarget(const std::vector<NdArrowArray>& cols) {
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    if (cols[i].rank() > cols[first].rank()) first = i;
+  }
+  std::vector<Dimension> dims = cols[first].dimensions().dims();
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    for (const Dimension& d : cols[c].dimensions().dims()) {
+      auto it = std::find_if(dims.begin(), dims.end(), [&](auto& t) { return t.name == d.name; });
+      if (it == dims.end()) {
+        dims.push_back(d);
+      } else if (it->size == 1) {
+        it->size = d.size;
+      } else if (d.size != 1 && d.size != it->size) {
+        return std::nullopt;
+      }
+    }
+  }
+  return dims;
+}
+
+// Generated column sets (most lie on the first column's grid, which InferTarget answers
+// without a merge; the others need one or conflict), compared with the rule above; a
+// conflict's message through MakeInferred names the columns.
+TEST(InferTarget, GeneratedColumnSetsFollowTheRule) {
+  const std::vector<std::string> axes = {"t", "lat", "lon", "z", "s"};
+  int merged = 0, conflicts = 0;
+  for (std::uint32_t seed = 0; seed < 600; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    std::vector<std::string> order = axes;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<NdArrowArray> cols;
+    std::vector<std::pair<std::string, NdArrowArray>> named;
+    const int num_cols = 1 + pick(4);
+    for (int c = 0; c < num_cols; ++c) {
+      std::vector<std::pair<std::string, uint64_t>> dims;
+      const int rank = pick(4);
+      std::vector<std::string> names = order;
+      std::shuffle(names.begin(), names.begin() + rank, rng);
+      int64_t n = 1;
+      for (int k = 0; k < rank; ++k) {
+        // Mostly each axis's own size (2 + its letter count), sometimes 1 or another size.
+        const int r = pick(10);
+        const uint64_t size = r < 7 ? 2 + names[k].size() : (r < 9 ? 1 : 9);
+        dims.push_back({names[k], size});
+        n *= static_cast<int64_t>(size);
+      }
+      cols.push_back(Nd(Iota32(n), dims));
+      named.emplace_back("v" + std::to_string(c), cols.back());
+    }
+    const auto expected = ExpectedTarget(cols);
+    const Result<Dimensions> got = InferTarget(cols);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    if (!expected) {
+      ++conflicts;
+      LND_EXPECT_ERROR(got, StatusCode::kInvalidArgument, "in column ");
+      LND_EXPECT_ERROR(NdRecordBatch::FromArrays(named), StatusCode::kInvalidArgument,
+                       "in column 'v");
+      continue;
+    }
+    LND_ASSERT_OK(got.status());
+    EXPECT_EQ(got->dims(), *expected);
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i].rank() > cols[first].rank()) first = i;
+    }
+    if (!(*got == cols[first].dimensions())) ++merged;
+    LND_ASSERT_OK_AND_ASSIGN(NdRecordBatch batch, NdRecordBatch::FromArrays(named));
+    EXPECT_EQ(batch.target(), *got);
+  }
+  // Every kind of case was met.
+  EXPECT_GT(merged, 50);
+  EXPECT_GT(conflicts, 50);
+  EXPECT_LT(merged + conflicts, 550);
 }
 
 TEST(Broadcast, RepeatsAlongMissingAxes) {
