@@ -88,15 +88,20 @@ TEST(InferTarget, ConflictingSizesNameBothColumns) {
   LND_EXPECT_ERROR(InferTarget(cols), StatusCode::kInvalidArgument, "in column 1");
 }
 
-// The rule of InferTarget stated directly: the first column of the highest rank gives the
-// order, other axes are appended as met, a size 1 yields to any other size, and two other
-// sizes conflict. Returns nullopt on a conflict.
-std::optional<std::vector<Dimension>> ExpectedTarget(const std::vector<NdArrowArray>& cols) {
+// The first column of the highest rank.
+std::size_t HighestRank(const std::vector<NdArrowArray>& cols) {
   std::size_t first = 0;
   for (std::size_t i = 0; i < cols.size(); ++i) {
     if (cols[i].rank() > cols[first].rank()) first = i;
   }
-  std::vector<Dimension> dims = cols[first].dimensions().dims();
+  return first;
+}
+
+// The rule of InferTarget stated directly: the first column of the highest rank gives the
+// order, other axes are appended as met, a size 1 yields to any other size, and two other
+// sizes conflict. Returns nullopt on a conflict.
+std::optional<std::vector<Dimension>> ExpectedTarget(const std::vector<NdArrowArray>& cols) {
+  std::vector<Dimension> dims = cols[HighestRank(cols)].dimensions().dims();
   for (std::size_t c = 0; c < cols.size(); ++c) {
     for (const Dimension& d : cols[c].dimensions().dims()) {
       auto it = std::find_if(dims.begin(), dims.end(), [&](auto& t) { return t.name == d.name; });
@@ -154,11 +159,7 @@ TEST(InferTarget, GeneratedColumnSetsFollowTheRule) {
     }
     LND_ASSERT_OK(got.status());
     EXPECT_EQ(got->dims(), *expected);
-    std::size_t first = 0;
-    for (std::size_t i = 0; i < cols.size(); ++i) {
-      if (cols[i].rank() > cols[first].rank()) first = i;
-    }
-    if (!(*got == cols[first].dimensions())) ++merged;
+    if (!(*got == cols[HighestRank(cols)].dimensions())) ++merged;
     LND_ASSERT_OK_AND_ASSIGN(NdRecordBatch batch, NdRecordBatch::FromArrays(named));
     EXPECT_EQ(batch.target(), *got);
   }
