@@ -1,8 +1,10 @@
 // Attributes: ordered named values of length 1 (units, long_name, valid_range, ...).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,20 +29,48 @@ concept AttributeNumber = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
 ///
 /// Equality compares keys and values, not their order (like a Python dict): a row's
 /// attributes read back in the column's key order, which may differ from the order written.
+///
+/// Attributes read from a table are decoded on first use (see Deferred); every accessor
+/// decodes them first, so this is invisible except in cost.
 class LANCE_ND_EXPORT Attributes {
  public:
   using Entry = std::pair<std::string, array::ArrayPtr>;
 
   Attributes() = default;
+  Attributes(const Attributes& other);
+  Attributes(Attributes&& other) noexcept
+      : entries_(std::move(other.entries_)),
+        source_(std::move(other.source_)),
+        state_(other.state_.load(std::memory_order_relaxed)) {
+    other.state_.store(kResolved, std::memory_order_relaxed);
+  }
+  Attributes& operator=(const Attributes& other);
+  Attributes& operator=(Attributes&& other) noexcept;
+  ~Attributes() = default;
 
   /// \brief Validates every entry as SetValue does; a repeated key is an error.
   static Result<Attributes> Make(std::vector<Entry> entries);
 
-  std::size_t size() const { return entries_.size(); }
-  /// \brief Room for `n` entries without reallocation (decoders know the count up front).
-  void Reserve(std::size_t n) { entries_.reserve(n); }
-  bool empty() const { return entries_.empty(); }
-  const std::vector<Entry>& entries() const { return entries_; }
+  /// \brief The attributes held by slot `slot` (relative to `values->offset`, as in
+  /// ArrayData::IsNull) of the struct array `values`: child k holds the value of key
+  /// `fields[k]->name()`, retyped to `fields[k]->type()`, and a null child slot is an absent
+  /// key. They are decoded on first use, once, even when copies are read from several threads,
+  /// so a reader that never looks at a row's attributes does not pay for them. The caller has
+  /// checked the struct: valid Arrow data (array::Validate), not null at `slot`, one child per
+  /// field, each child's type structurally equal to its field's, and each child longer than
+  /// `values->offset + slot`.
+  static Attributes Deferred(array::ArrayPtr values,
+                             std::shared_ptr<const std::vector<array::FieldPtr>> fields,
+                             int64_t slot);
+
+  std::size_t size() const { return Resolved().size(); }
+  /// \brief Room for `n` entries without reallocation (encoders know the count up front).
+  void Reserve(std::size_t n) {
+    Own();
+    entries_.reserve(n);
+  }
+  bool empty() const { return Resolved().empty(); }
+  const std::vector<Entry>& entries() const { return Resolved(); }
   /// \brief The value of `key`, or nullptr.
   array::ArrayPtr Get(std::string_view key) const;
   bool Contains(std::string_view key) const { return Get(key) != nullptr; }
@@ -105,8 +135,27 @@ class LANCE_ND_EXPORT Attributes {
                        kF32 = 8, kF64 = 9;
   Attributes& SetNumbers(std::string key, int kind, const void* data, std::size_t n, bool as_list);
   void Put(std::string key, array::ArrayPtr value);
+  /// The entries, decoded first if they were deferred.
+  const std::vector<Entry>& Resolved() const {
+    return state_.load(std::memory_order_acquire) == kResolved ? entries_ : Resolve();
+  }
+  const std::vector<Entry>& Resolve() const;
+  /// Before a change: decoded, and no longer tied to the struct they were read from.
+  void Own();
 
-  std::vector<Entry> entries_;
+  // Where deferred entries are read from (values is null when nothing was deferred). It does
+  // not change while deferred, so copies made while another thread decodes can read it.
+  struct Source {
+    array::ArrayPtr values;
+    std::shared_ptr<const std::vector<array::FieldPtr>> fields;
+    int64_t slot = 0;
+  };
+  // kDeferred -> kDecoding (one thread decodes; others wait) -> kResolved.
+  static constexpr std::uint8_t kResolved = 0, kDeferred = 1, kDecoding = 2;
+
+  mutable std::vector<Entry> entries_;  // written once by Resolve when deferred
+  Source source_;
+  mutable std::atomic<std::uint8_t> state_{kResolved};
 };
 
 }  // namespace lance_nd::nd

@@ -82,6 +82,11 @@ class LANCE_ND_EXPORT NdRecordBatch {
   std::string ToString() const;
 
  private:
+  /// Make, with the per-array broadcast check left out when the target was inferred from the
+  /// arrays (each broadcasts onto it by construction).
+  static Result<NdRecordBatch> MakeChecked(array::SchemaPtr schema,
+                                           std::vector<NdArrowArray> columns, Dimensions target,
+                                           Attributes attributes, bool check_shapes);
   NdRecordBatch(array::SchemaPtr schema, std::vector<NdArrowArray> columns, Dimensions target,
                 Attributes attributes)
       : schema_(std::move(schema)),

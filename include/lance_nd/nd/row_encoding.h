@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -71,22 +72,26 @@ class LANCE_ND_EXPORT RowDecoder {
   /// row in order.
   Result<std::vector<NdRecordBatch>> DecodeAll(const array::RecordBatch& batch) const;
 
+  /// Attribute fields, shared with the rows whose attributes are decoded when first read.
+  using FieldList = std::shared_ptr<const std::vector<array::FieldPtr>>;
+
  private:
   struct Column {
     int index = 0;
-    array::FieldPtr logical;                        // stripped of lance-encoding keys
-    std::vector<array::FieldPtr> attribute_fields;  // stripped; empty when none
+    array::FieldPtr logical;                  // stripped of lance-encoding keys
+    FieldList attribute_fields = NoFields();  // stripped; empty when none
     bool has_attrs_child = false;
   };
 
   RowDecoder() = default;
+  static FieldList NoFields() { return std::make_shared<const std::vector<array::FieldPtr>>(); }
 
   array::SchemaPtr schema_;
   array::Metadata logical_metadata_;
   array::SchemaPtr all_variables_;  // the logical schema of a row holding every variable
   std::vector<Column> columns_;
   int global_column_ = -1;
-  std::vector<array::FieldPtr> global_fields_;
+  FieldList global_fields_ = NoFields();
 };
 
 }  // namespace lance_nd::nd

@@ -7,6 +7,7 @@
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/errors.h"
+#include "retype.h"
 
 namespace lance_nd::nd {
 namespace {
@@ -35,7 +36,87 @@ ArrayPtr OneList(const ArrayPtr& items) {
 
 std::string Quote(std::string_view key) { return "'" + std::string(key) + "'"; }
 
+/// The non-null values of struct slot `slot`, each retyped to its field's type.
+std::vector<Attributes::Entry> DecodeSlot(const array::ArrayData& values,
+                                          const std::vector<array::FieldPtr>& fields,
+                                          int64_t slot) {
+  std::vector<Attributes::Entry> out;
+  const int64_t child_slot = values.offset + slot;
+  out.reserve(fields.size());
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const ArrayPtr& child = values.children[k];
+    if (child->IsNull(child_slot)) continue;
+    auto one = array::Slice(child, child_slot, 1);
+    if (!one.ok()) continue;  // not reached: Deferred's caller checked the child's length
+    auto typed = internal::Retype(*one, fields[k]->type());
+    // Retype fails only for a type of another shape, which Deferred's caller ruled out; the
+    // value is then kept with the type it was read with rather than lost.
+    out.emplace_back(fields[k]->name(), typed.ok() ? std::move(*typed) : std::move(*one));
+  }
+  return out;
+}
+
 }  // namespace
+
+Attributes::Attributes(const Attributes& other) { *this = other; }
+
+Attributes& Attributes::operator=(const Attributes& other) {
+  if (this == &other) return *this;
+  // Decoded entries are copied; deferred ones stay deferred (their source does not change
+  // while another thread may be decoding them).
+  const bool resolved = other.state_.load(std::memory_order_acquire) == kResolved;
+  entries_ = resolved ? other.entries_ : std::vector<Entry>{};
+  source_ = resolved ? Source{} : other.source_;
+  state_.store(resolved ? kResolved : kDeferred, std::memory_order_relaxed);
+  return *this;
+}
+
+Attributes& Attributes::operator=(Attributes&& other) noexcept {
+  if (this == &other) return *this;
+  entries_ = std::move(other.entries_);
+  source_ = std::move(other.source_);
+  state_.store(other.state_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  other.entries_.clear();
+  other.state_.store(kResolved, std::memory_order_relaxed);
+  return *this;
+}
+
+Attributes Attributes::Deferred(array::ArrayPtr values,
+                                std::shared_ptr<const std::vector<array::FieldPtr>> fields,
+                                int64_t slot) {
+  Attributes out;
+  out.source_ = Source{std::move(values), std::move(fields), slot};
+  out.state_.store(kDeferred, std::memory_order_relaxed);
+  return out;
+}
+
+const std::vector<Attributes::Entry>& Attributes::Resolve() const {
+  std::uint8_t state = state_.load(std::memory_order_acquire);
+  while (state != kResolved) {
+    if (state == kDecoding) {
+      state_.wait(kDecoding, std::memory_order_acquire);
+      state = state_.load(std::memory_order_acquire);
+      continue;
+    }
+    if (!state_.compare_exchange_weak(state, kDecoding, std::memory_order_acquire)) continue;
+    try {
+      entries_ = DecodeSlot(*source_.values, *source_.fields, source_.slot);
+    } catch (...) {  // out of memory: another caller may try again
+      state_.store(kDeferred, std::memory_order_release);
+      state_.notify_all();
+      throw;
+    }
+    state_.store(kResolved, std::memory_order_release);
+    state_.notify_all();
+    break;
+  }
+  return entries_;
+}
+
+void Attributes::Own() {
+  Resolved();
+  source_ = Source{};
+}
 
 Result<Attributes> Attributes::Make(std::vector<Entry> entries) {
   Attributes out;
@@ -50,7 +131,7 @@ Result<Attributes> Attributes::Make(std::vector<Entry> entries) {
 }
 
 array::ArrayPtr Attributes::Get(std::string_view key) const {
-  for (const auto& [k, v] : entries_) {
+  for (const auto& [k, v] : Resolved()) {
     if (k == key) return v;
   }
   return nullptr;
@@ -78,6 +159,7 @@ Status Attributes::SetValue(std::string key, array::ArrayPtr value) {
 }
 
 void Attributes::Put(std::string key, array::ArrayPtr value) {
+  Own();
   for (auto& [k, v] : entries_) {
     if (k == key) {
       v = std::move(value);
@@ -88,6 +170,7 @@ void Attributes::Put(std::string key, array::ArrayPtr value) {
 }
 
 bool Attributes::Remove(std::string_view key) {
+  Own();
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
     if (it->first == key) {
       entries_.erase(it);
@@ -237,7 +320,7 @@ std::optional<double> Attributes::GetDouble(std::string_view key) const {
 std::string Attributes::ToString() const {
   std::string out = "{";
   bool first = true;
-  for (const auto& [k, v] : entries_) {
+  for (const auto& [k, v] : Resolved()) {
     if (!first) out += ", ";
     first = false;
     out += k;
@@ -254,8 +337,9 @@ std::string Attributes::ToString() const {
 }
 
 bool Attributes::Equals(const Attributes& other) const {
-  if (entries_.size() != other.entries_.size()) return false;
-  for (const auto& [k, v] : entries_) {
+  const std::vector<Entry>& mine = Resolved();
+  if (mine.size() != other.Resolved().size()) return false;
+  for (const auto& [k, v] : mine) {
     const ArrayPtr o = other.Get(k);
     if (!o || !array::ArrayEquals(*v, *o)) return false;
   }

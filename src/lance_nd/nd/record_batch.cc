@@ -10,6 +10,14 @@ NdRecordBatch::NdRecordBatch() : schema_(array::MakeSchema({})) {}
 Result<NdRecordBatch> NdRecordBatch::Make(array::SchemaPtr schema,
                                           std::vector<NdArrowArray> columns, Dimensions target,
                                           Attributes attributes) {
+  return MakeChecked(std::move(schema), std::move(columns), std::move(target),
+                     std::move(attributes), /*check_shapes=*/true);
+}
+
+Result<NdRecordBatch> NdRecordBatch::MakeChecked(array::SchemaPtr schema,
+                                                 std::vector<NdArrowArray> columns,
+                                                 Dimensions target, Attributes attributes,
+                                                 bool check_shapes) {
   if (!schema) return InvalidArgument("an nd record batch needs a schema (got none)");
   if (static_cast<std::size_t>(schema->num_fields()) != columns.size()) {
     return SchemaMismatch("the schema has " + std::to_string(schema->num_fields()) +
@@ -32,7 +40,7 @@ Result<NdRecordBatch> NdRecordBatch::Make(array::SchemaPtr schema,
                             " but its array holds " + columns[i].value_type()->ToString() +
                             " values");
     }
-    const Status st = CheckBroadcast(columns[i].dimensions(), target);
+    const Status st = check_shapes ? CheckBroadcast(columns[i].dimensions(), target) : Status::OK();
     if (!st.ok()) {
       return ShapeMismatch("array '" + field.name() +
                            "': " + std::string(st.message().substr(kShapeMismatchPrefix.size())));
@@ -55,7 +63,9 @@ Result<NdRecordBatch> NdRecordBatch::MakeInferred(array::SchemaPtr schema,
     }
     return InferTarget(columns, names).status();
   }
-  return Make(std::move(schema), std::move(columns), std::move(*target), std::move(attributes));
+  // Every column broadcasts onto an inferred target by construction.
+  return MakeChecked(std::move(schema), std::move(columns), std::move(*target),
+                     std::move(attributes), /*check_shapes=*/false);
 }
 
 Result<NdRecordBatch> NdRecordBatch::FromArrays(

@@ -21,31 +21,25 @@ using internal::CheckRowsBacked;
 using internal::ListRange;
 using internal::Where;
 
-/// The non-null children of struct slot `slot` as attributes (none when the slot is null).
-Result<Attributes> DecodeAttributes(const ArrayData& attrs, const std::vector<FieldPtr>& fields,
+/// The non-null children of struct slot `slot` as attributes (none when the slot is null),
+/// decoded when first read: here only the struct's shape is checked.
+Result<Attributes> DecodeAttributes(const ArrayPtr& attrs, const RowDecoder::FieldList& fields,
                                     int64_t slot, const Where& where) {
-  Attributes out;
-  if (attrs.IsNull(slot)) return out;
-  if (attrs.children.size() != fields.size()) {
+  if (attrs->IsNull(slot)) return Attributes();
+  if (attrs->children.size() != fields->size()) {
     return InvalidEncoding(where + "the attributes struct has " +
-                           std::to_string(attrs.children.size()) + " children but its type has " +
-                           std::to_string(fields.size()));
+                           std::to_string(attrs->children.size()) + " children but its type has " +
+                           std::to_string(fields->size()));
   }
-  const int64_t child_slot = attrs.offset + slot;
-  out.Reserve(fields.size());
-  for (std::size_t k = 0; k < fields.size(); ++k) {
-    const ArrayPtr& child = attrs.children[k];
+  const int64_t child_slot = attrs->offset + slot;
+  for (std::size_t k = 0; k < fields->size(); ++k) {
+    const ArrayPtr& child = attrs->children[k];
     if (!child || child->length <= child_slot) {
-      return InvalidEncoding(where + "attribute '" + fields[k]->name() + "' is shorter than " +
-                             "the column");
+      return InvalidEncoding(where + "attribute '" + (*fields)[k]->name() +
+                             "' is shorter than the column");
     }
-    if (child->IsNull(child_slot)) continue;
-    LND_ASSIGN_OR_RETURN(ArrayPtr one, array::Slice(child, child_slot, 1));
-    LND_ASSIGN_OR_RETURN(one, internal::Retype(one, fields[k]->type()));
-    const Status st = out.SetValue(fields[k]->name(), std::move(one));
-    if (!st.ok()) return InvalidEncoding(where + std::string(st.message()));
   }
-  return out;
+  return Attributes::Deferred(attrs, fields, slot);
 }
 
 }  // namespace
@@ -70,12 +64,15 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
         return InvalidEncoding("the global-attributes column '" + name + "' has type " +
                                field->type()->ToString() + " but a struct was expected");
       }
+      std::vector<FieldPtr> global_fields;
       for (const FieldPtr& f : field->type()->children()) {
         if (f->name().empty()) {
           return InvalidEncoding("the global-attributes struct has a child with an empty name");
         }
-        decoder.global_fields_.push_back(StripEncodingKeys(f));
+        global_fields.push_back(StripEncodingKeys(f));
       }
+      decoder.global_fields_ =
+          std::make_shared<const std::vector<FieldPtr>>(std::move(global_fields));
       decoder.global_column_ = i;
       continue;
     }
@@ -91,9 +88,12 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
     column.index = i;
     column.logical = StripEncodingKeys(logical);
     column.has_attrs_child = layout.has_attrs_child;
+    std::vector<FieldPtr> attribute_fields;
     for (const FieldPtr& f : layout.attribute_fields) {
-      column.attribute_fields.push_back(StripEncodingKeys(f));
+      attribute_fields.push_back(StripEncodingKeys(f));
     }
+    column.attribute_fields =
+        std::make_shared<const std::vector<FieldPtr>>(std::move(attribute_fields));
     decoder.columns_.push_back(std::move(column));
   }
   for (const auto& [k, v] : schema->metadata().entries()) {
@@ -148,9 +148,8 @@ Result<NdRecordBatch> RowDecoder::DecodeCheckedRow(const array::RecordBatch& bat
     return InvalidArgument("row " + std::to_string(row) + " is out of range; the batch has " +
                            std::to_string(batch.num_rows()) + " rows");
   }
-  std::vector<FieldPtr> fields;
   std::vector<NdArrowArray> arrays;
-  std::vector<std::string> names;
+  arrays.reserve(columns_.size());
   for (const Column& c : columns_) {
     const ArrayData& column = *batch.column(c.index);
     if (column.IsNull(row)) continue;
@@ -207,28 +206,29 @@ Result<NdRecordBatch> RowDecoder::DecodeCheckedRow(const array::RecordBatch& bat
                          array::Slice(values_list.children[0], value_range.first, length));
     LND_ASSIGN_OR_RETURN(values, internal::Retype(values, c.logical->type()));
     Attributes attributes;
-    if (c.has_attrs_child && !c.attribute_fields.empty()) {
-      const ArrayData& attrs = *column.children[3];
-      LND_ASSIGN_OR_RETURN(attributes, DecodeAttributes(attrs, c.attribute_fields, slot, where));
+    if (c.has_attrs_child && !c.attribute_fields->empty()) {
+      LND_ASSIGN_OR_RETURN(attributes,
+                           DecodeAttributes(column.children[3], c.attribute_fields, slot, where));
     }
     auto nd = NdArrowArray::Make(std::move(values), std::move(*dimensions), std::move(attributes));
     if (!nd.ok()) return InvalidEncoding(where + std::string(nd.status().message()));
-    fields.push_back(c.logical);
-    names.push_back(name);
     arrays.push_back(std::move(*nd));
   }
   Attributes globals;
   if (global_column_ >= 0) {
-    const ArrayData& column = *batch.column(global_column_);
     const Where where{kGlobalAttributesField, row};
-    if (!column.IsNull(row)) {
-      LND_ASSIGN_OR_RETURN(globals, DecodeAttributes(column, global_fields_, row, where));
-    }
+    LND_ASSIGN_OR_RETURN(
+        globals, DecodeAttributes(batch.column(global_column_), global_fields_, row, where));
   }
   // A row holding every variable shares one schema; others get their own.
-  array::SchemaPtr schema = fields.size() == columns_.size()
-                                ? all_variables_
-                                : array::MakeSchema(std::move(fields), logical_metadata_);
+  array::SchemaPtr schema = arrays.size() == columns_.size() ? all_variables_ : nullptr;
+  if (!schema) {
+    std::vector<FieldPtr> fields;
+    for (const Column& c : columns_) {
+      if (!batch.column(c.index)->IsNull(row)) fields.push_back(c.logical);
+    }
+    schema = array::MakeSchema(std::move(fields), logical_metadata_);
+  }
   auto out = NdRecordBatch::MakeInferred(std::move(schema), std::move(arrays), std::move(globals));
   if (!out.ok()) {
     return InvalidEncoding("row " + std::to_string(row) + ": " +

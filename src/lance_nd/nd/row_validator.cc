@@ -139,10 +139,10 @@ Status RowDecoder::ValidateRows(const array::RecordBatch& batch) const {
   LND_RETURN_NOT_OK(internal::CheckRowsBacked(batch));
   std::vector<internal::FastColumn> fast;
   for (const Column& c : columns_) {
-    fast.push_back({batch.column(c.index).get(), c.has_attrs_child, c.attribute_fields.size()});
+    fast.push_back({batch.column(c.index).get(), c.has_attrs_child, c.attribute_fields->size()});
   }
   const ArrayData* globals = global_column_ >= 0 ? batch.column(global_column_).get() : nullptr;
-  if (internal::RowsFitFast(fast, globals, global_fields_.size(), batch.num_rows())) {
+  if (internal::RowsFitFast(fast, globals, global_fields_->size(), batch.num_rows())) {
     return Status::OK();
   }
   // Row by row: the first broken rule, named.
@@ -153,13 +153,13 @@ Status RowDecoder::ValidateRows(const array::RecordBatch& batch) const {
       const ArrayData& column = *batch.column(c.index);
       if (column.IsNull(row)) continue;
       LND_RETURN_NOT_OK(CheckArrayRow(column, c.logical->name(), c.has_attrs_child, row, &axes));
-      if (c.has_attrs_child && !c.attribute_fields.empty()) {
-        LND_RETURN_NOT_OK(CheckAttributesRow(*column.children[3], c.attribute_fields.size(),
+      if (c.has_attrs_child && !c.attribute_fields->empty()) {
+        LND_RETURN_NOT_OK(CheckAttributesRow(*column.children[3], c.attribute_fields->size(),
                                              column.offset + row, Where{c.logical->name(), row}));
       }
     }
     if (global_column_ >= 0) {
-      LND_RETURN_NOT_OK(CheckAttributesRow(*batch.column(global_column_), global_fields_.size(),
+      LND_RETURN_NOT_OK(CheckAttributesRow(*batch.column(global_column_), global_fields_->size(),
                                            row, Where{kGlobalAttributesField, row}));
     }
     LND_RETURN_NOT_OK(CheckSharedGrid(axes, row));
