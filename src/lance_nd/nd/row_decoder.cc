@@ -42,6 +42,14 @@ Result<Attributes> DecodeAttributes(const ArrayPtr& attrs, const RowDecoder::Fie
   return Attributes::Deferred(attrs, fields, slot);
 }
 
+/// `fields` without lance-encoding keys, shared with the rows that decode attributes from them.
+RowDecoder::FieldList StrippedFields(const std::vector<FieldPtr>& fields) {
+  std::vector<FieldPtr> out;
+  out.reserve(fields.size());
+  for (const FieldPtr& f : fields) out.push_back(StripEncodingKeys(f));
+  return std::make_shared<const std::vector<FieldPtr>>(std::move(out));
+}
+
 }  // namespace
 
 Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
@@ -64,15 +72,12 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
         return InvalidEncoding("the global-attributes column '" + name + "' has type " +
                                field->type()->ToString() + " but a struct was expected");
       }
-      std::vector<FieldPtr> global_fields;
       for (const FieldPtr& f : field->type()->children()) {
         if (f->name().empty()) {
           return InvalidEncoding("the global-attributes struct has a child with an empty name");
         }
-        global_fields.push_back(StripEncodingKeys(f));
       }
-      decoder.global_fields_ =
-          std::make_shared<const std::vector<FieldPtr>>(std::move(global_fields));
+      decoder.global_fields_ = StrippedFields(field->type()->children());
       decoder.global_column_ = i;
       continue;
     }
@@ -88,12 +93,7 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
     column.index = i;
     column.logical = StripEncodingKeys(logical);
     column.has_attrs_child = layout.has_attrs_child;
-    std::vector<FieldPtr> attribute_fields;
-    for (const FieldPtr& f : layout.attribute_fields) {
-      attribute_fields.push_back(StripEncodingKeys(f));
-    }
-    column.attribute_fields =
-        std::make_shared<const std::vector<FieldPtr>>(std::move(attribute_fields));
+    column.attribute_fields = StrippedFields(layout.attribute_fields);
     decoder.columns_.push_back(std::move(column));
   }
   for (const auto& [k, v] : schema->metadata().entries()) {
