@@ -114,14 +114,16 @@ Result<array::RecordBatchPtr> NdWriter::Impl::Encode(
 Status NdWriter::Impl::CloseGroup() {
   if (open_group.empty()) return Status::OK();
   LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, Encode(open_group));
-  internal::WriterGroup group{std::move(open_group), std::move(batch), schema.generation(), {}};
+  const std::uint64_t bytes = BatchBytes(*batch);
+  internal::WriterGroup group{std::move(open_group), std::move(batch), schema.generation(), {},
+                              bytes};
   open_group.clear();
   open_values = 0;
   return BufferGroup(std::move(group));
 }
 
 Status NdWriter::Impl::BufferGroup(internal::WriterGroup group) {
-  buffered_bytes += BatchBytes(*group.batch);
+  buffered_bytes += group.bytes;
   buffered.push_back(std::move(group));
   const auto target = static_cast<double>(options.target_fragment_bytes);
   if (static_cast<double>(buffered_bytes) * sink.disk_ratio() < target) return Status::OK();
@@ -137,8 +139,9 @@ Status NdWriter::Impl::FlushFragment() {
   for (internal::WriterGroup& g : buffered) {
     if (g.generation != schema.generation()) {  // the schema grew since: encode again
       LND_ASSIGN_OR_RETURN(g.batch, EncodeAgain(g));
+      g.bytes = BatchBytes(*g.batch);
     }
-    bytes += BatchBytes(*g.batch);
+    bytes += g.bytes;
     batches.push_back(std::move(g.batch));
   }
   buffered.clear();

@@ -1,6 +1,7 @@
 // NdWriter::WriteEncoded: rows given in the nd encoding. A batch whose columns are the table's
 // is checked column by column and written as given (stats computed from its value lists); any
 // other batch is decoded into rows for the row path, which casts and evolves the schema.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -98,6 +99,9 @@ Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
   for (int i = 0; i < batch->num_columns(); ++i) {
     if (!nd::IsGlobalAttributesField(*batch->schema()->field(i))) nd_columns.push_back(i);
   }
+  // Each group is a slice holding the batch's buffers whole: it counts its share of them.
+  const double bytes_per_row = static_cast<double>(internal::BatchBytes(*batch)) /
+                               static_cast<double>(std::max<int64_t>(batch->num_rows(), 1));
   int64_t start = 0;
   while (start < batch->num_rows()) {
     int64_t end = start;
@@ -111,7 +115,12 @@ Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
     LND_ASSIGN_OR_RETURN(array::RecordBatchPtr group,
                          internal::WithStatsColumnsOfEncoded(*source, schema.schema()));
     rows += static_cast<std::uint64_t>(end - start);
-    LND_RETURN_NOT_OK(BufferGroup({{}, std::move(group), schema.generation(), std::move(source)}));
+    // The stats columns are new arrays of the group's own.
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(bytes_per_row * static_cast<double>(end - start)) +
+        internal::BatchBytes(*group) - internal::BatchBytes(*source);
+    LND_RETURN_NOT_OK(
+        BufferGroup({{}, std::move(group), schema.generation(), std::move(source), bytes}));
     start = end;
   }
   return Status::OK();

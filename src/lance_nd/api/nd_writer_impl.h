@@ -30,6 +30,9 @@ struct WriterGroup {
   array::RecordBatchPtr batch;
   std::uint64_t generation = 0;
   array::RecordBatchPtr source;
+  // The Arrow bytes `batch` stands for. A slice of a caller's batch counts its share of that
+  // batch's buffers, which every slice of it holds whole.
+  std::uint64_t bytes = 0;
 };
 
 }  // namespace internal
