@@ -131,6 +131,12 @@ class PoolTask {
 
   bool valid() const { return s_ != nullptr; }
 
+  /// \brief Runs the task on the calling thread if no worker has started it yet; returns at
+  /// once otherwise. Lets a thread that is about to wait for one task do another instead.
+  void RunHereIfNotStarted() {
+    if (s_) Run(*s_);
+  }
+
   /// \brief The task's value (once: the task is spent afterwards).
   T Get() {
     std::shared_ptr<S> s = std::move(s_);

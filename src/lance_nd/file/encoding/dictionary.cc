@@ -63,12 +63,23 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
     return mix(lo ^ mix(hi ^ (static_cast<std::uint64_t>(v.size()) << 56)));
   };
   constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
-  const std::uint64_t slots_needed = 2 * (std::min(max_unique, n) + 1);
-  const std::uint64_t mask = std::bit_ceil(std::max<std::uint64_t>(slots_needed, 16)) - 1;
+  // The table starts small and doubles at half full: most pages have few distinct values or
+  // give up early, and a table sized for max_unique would cost them its whole fill.
+  std::uint64_t mask = 1023;
   std::vector<std::uint32_t> slots(mask + 1, kEmpty);  // unique id, or kEmpty
   std::vector<std::uint64_t> order;                    // first occurrence of each unique value
   std::vector<std::uint64_t> unique_hash;              // its hash
-  std::vector<std::uint32_t> indices(n);
+  auto grow = [&] {
+    mask = mask * 2 + 1;
+    slots.assign(mask + 1, kEmpty);
+    for (std::uint32_t id = 0; id < unique_hash.size(); ++id) {
+      std::uint64_t pos = unique_hash[id] & mask;
+      while (slots[pos] != kEmpty) pos = (pos + 1) & mask;
+      slots[pos] = id;
+    }
+  };
+  std::vector<std::uint32_t> indices;  // filled as values come: a page that gives up never
+  indices.reserve(n);                  // touches most of it
   std::uint64_t unique_bytes = 0;
   // The size test below, checked as the dictionary grows (its size only grows): a page of
   // mostly distinct values gives up as soon as the dictionary cannot pay any more.
@@ -86,15 +97,19 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
       pos = (pos + 1) & mask;
     }
     if (slots[pos] == kEmpty) {
-      slots[pos] = static_cast<std::uint32_t>(order.size());
+      const auto id = static_cast<std::uint32_t>(order.size());
+      slots[pos] = id;
       order.push_back(i);
       unique_hash.push_back(h);
       unique_bytes += v.size();
       if (order.size() > max_unique) return std::optional<DictionaryEncoded>();
       const std::uint64_t grown = index_bytes + unique_bytes + (order.size() + 1) * offset_bytes;
       if (static_cast<double>(grown) >= size_limit) return std::optional<DictionaryEncoded>();
+      if (order.size() * 2 > mask) grow();
+      indices.push_back(id);
+      continue;
     }
-    indices[i] = slots[pos];
+    indices.push_back(slots[pos]);
   }
   const std::uint64_t dict_bytes = unique_bytes + (order.size() + 1) * offset_bytes;
   if (static_cast<double>(dict_bytes + index_bytes) >= size_limit) {
@@ -103,9 +118,9 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   DictionaryEncoded out;
   if (variable && values.bits_per_offset == 64) {
     std::vector<std::uint64_t> wide(indices.begin(), indices.end());
-    out.indices = DataBlock::Fixed(64, n, detail::BufferFromValues(wide));
+    out.indices = DataBlock::Fixed(64, n, detail::BufferFromValues(std::move(wide)));
   } else {
-    out.indices = DataBlock::Fixed(32, n, detail::BufferFromValues(indices));
+    out.indices = DataBlock::Fixed(32, n, detail::BufferFromValues(std::move(indices)));
   }
   pb::CompressiveEncoding items;
   if (variable) {

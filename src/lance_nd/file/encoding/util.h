@@ -72,4 +72,12 @@ BufferPtr BufferFromValues(const std::vector<T>& values) {
   return Buffer::Copy(values.data(), static_cast<int64_t>(values.size() * sizeof(T)));
 }
 
+// Takes the vector over without copying (aligned as the vector is).
+template <typename T>
+BufferPtr BufferFromValues(std::vector<T>&& values) {
+  auto owner = std::make_shared<const std::vector<T>>(std::move(values));
+  return std::make_shared<const Buffer>(reinterpret_cast<const std::uint8_t*>(owner->data()),
+                                        static_cast<int64_t>(owner->size() * sizeof(T)), owner);
+}
+
 }  // namespace lance_nd::file::internal::encoding::detail

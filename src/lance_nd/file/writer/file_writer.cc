@@ -132,6 +132,11 @@ struct FileWriter::Impl {
 
   // Waits for the oldest background page and writes it.
   Status WriteOldestInFlight() {
+    // The oldest page may be encoding on a worker: encode the later ones here meanwhile rather
+    // than wait (newest first, so that the workers and this thread take from opposite ends).
+    for (auto it = in_flight.rbegin(); it + 1 != in_flight.rend(); ++it) {
+      it->encoded.RunHereIfNotStarted();
+    }
     PageInFlight page = std::move(in_flight.front());
     in_flight.pop_front();
     Result<EncodedPage> encoded = page.encoded.Get();

@@ -7,6 +7,7 @@
 
 #include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/util.h"
 
 namespace lance_nd::file::internal::writer {
 namespace {
@@ -231,7 +232,7 @@ Result<encoding::DataBlock> ToDataBlock(const SlotValues& v) {
           }
           o[i] = static_cast<std::uint32_t>(v.offsets[i]);
         }
-        offsets = Buffer::Copy(o.data(), static_cast<int64_t>(o.size() * 4));
+        offsets = encoding::detail::BufferFromValues(std::move(o));
       } else {
         offsets = Buffer::Copy(v.offsets.data(), static_cast<int64_t>(v.offsets.size() * 8));
       }
