@@ -105,21 +105,55 @@ Status NdWriter::Impl::AddRow(nd::NdRecordBatch row) {
   return Status::OK();
 }
 
-Result<array::RecordBatchPtr> NdWriter::Impl::Encode(
-    std::span<const nd::NdRecordBatch> group) const {
-  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr encoded, nd::EncodeRowsAs(group, *schema.schema()));
-  return internal::WithStatsColumns(*encoded, group, schema.schema());
+namespace {
+
+// Rows [first, first + rows.size()) of the writer encoded in `schema`, with their stats columns.
+Result<internal::WriterGroup> EncodeGroup(const std::vector<nd::NdRecordBatch>& rows,
+                                          const array::SchemaPtr& schema, std::uint64_t first) {
+  auto encode = [&]() -> Result<internal::WriterGroup> {
+    internal::WriterGroup group;
+    LND_ASSIGN_OR_RETURN(group.source, nd::EncodeRowsAs(rows, *schema));
+    LND_ASSIGN_OR_RETURN(group.batch, internal::WithStatsColumns(*group.source, rows, schema));
+    group.bytes = BatchBytes(*group.batch);
+    return group;
+  };
+  auto encoded = encode();
+  if (!encoded.ok()) {
+    return encoded.status().WithContext("encoding rows ", first, "..", first + rows.size());
+  }
+  return encoded;
 }
+
+}  // namespace
 
 Status NdWriter::Impl::CloseGroup() {
   if (open_group.empty()) return Status::OK();
-  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch, Encode(open_group));
-  const std::uint64_t bytes = BatchBytes(*batch);
-  internal::WriterGroup group{std::move(open_group), std::move(batch), schema.generation(), {},
-                              bytes};
-  open_group.clear();
+  while (encoding.size() >= internal::kGroupsEncodingAtOnce) {
+    LND_RETURN_NOT_OK(CollectEncoded());
+  }
+  // The rows move into the task, which frees them once encoded.
+  const std::uint64_t first = rows - open_group.size();
+  auto encode = [group = std::move(open_group), schema = schema.schema(), first]() {
+    return EncodeGroup(group, schema, first);
+  };
+  encoding.push_back({PoolTask<Result<internal::WriterGroup>>(std::move(encode)),
+                      schema.generation()});
+  open_group = {};
   open_values = 0;
+  return Status::OK();
+}
+
+Status NdWriter::Impl::CollectEncoded() {
+  internal::EncodingGroup oldest = std::move(encoding.front());
+  encoding.pop_front();
+  LND_ASSIGN_OR_RETURN(internal::WriterGroup group, oldest.encoded.Get());
+  group.generation = oldest.generation;
   return BufferGroup(std::move(group));
+}
+
+Status NdWriter::Impl::DrainEncoded() {
+  while (!encoding.empty()) LND_RETURN_NOT_OK(CollectEncoded());
+  return Status::OK();
 }
 
 Status NdWriter::Impl::BufferGroup(internal::WriterGroup group) {
@@ -151,6 +185,7 @@ Status NdWriter::Impl::FlushFragment() {
 
 Result<table::Dataset> NdWriter::Impl::CommitAll() {
   LND_RETURN_NOT_OK(CloseGroup());
+  LND_RETURN_NOT_OK(DrainEncoded());
   LND_RETURN_NOT_OK(FlushFragment());
   internal::WriteCommit c{location,
                           base,
@@ -254,6 +289,7 @@ Result<Table> NdWriter::Finish() {
 Status NdWriter::Abort() {
   if (impl_->done) return Status::OK();
   impl_->done = true;
+  impl_->encoding.clear();  // groups not started are dropped, started ones waited for
   impl_->sink.RemoveFiles();
   return Status::OK();
 }

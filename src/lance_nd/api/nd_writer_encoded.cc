@@ -95,6 +95,7 @@ Status NdWriter::Impl::WriteEncoded(const array::RecordBatchPtr& batch) {
 // path closes them, each completed with its stats columns and buffered.
 Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
   LND_RETURN_NOT_OK(CloseGroup());  // rows written before come first
+  LND_RETURN_NOT_OK(DrainEncoded());
   std::vector<int> nd_columns;
   for (int i = 0; i < batch->num_columns(); ++i) {
     if (!nd::IsGlobalAttributesField(*batch->schema()->field(i))) nd_columns.push_back(i);
@@ -120,19 +121,17 @@ Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
         static_cast<std::uint64_t>(bytes_per_row * static_cast<double>(end - start)) +
         internal::BatchBytes(*group) - internal::BatchBytes(*source);
     LND_RETURN_NOT_OK(
-        BufferGroup({{}, std::move(group), schema.generation(), std::move(source), bytes}));
+        BufferGroup({std::move(group), schema.generation(), std::move(source), bytes}));
     start = end;
   }
   return Status::OK();
 }
 
 Result<array::RecordBatchPtr> NdWriter::Impl::EncodeAgain(internal::WriterGroup& group) const {
-  if (group.source != nullptr) {
-    LND_ASSIGN_OR_RETURN(nd::RowDecoder decoder, nd::RowDecoder::Make(group.source->schema()));
-    LND_ASSIGN_OR_RETURN(group.rows, decoder.DecodeAll(*group.source));
-    group.source = nullptr;
-  }
-  return Encode(group.rows);
+  LND_ASSIGN_OR_RETURN(nd::RowDecoder decoder, nd::RowDecoder::Make(group.source->schema()));
+  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> decoded, decoder.DecodeAll(*group.source));
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr encoded, nd::EncodeRowsAs(decoded, *schema.schema()));
+  return internal::WithStatsColumns(*encoded, decoded, schema.schema());
 }
 
 }  // namespace lance_nd

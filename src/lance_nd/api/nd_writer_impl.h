@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/write_schema.h"
 #include "lance_nd/api/writer_start.h"
+#include "lance_nd/core/internal/thread_pool.h"
 
 namespace lance_nd {
 
@@ -22,17 +24,26 @@ std::uint64_t BatchBytes(const array::RecordBatch& batch);
 // Rows reserved for an open group up front (groups may be larger; they grow past this).
 inline constexpr std::size_t kReservedRows = 4096;
 
-// One encoded group waiting to be written: its batch in the schema of `generation`, and what
-// to encode again if the schema grows before it is written: its rows, or (for rows given
-// encoded) its source batch.
+// Groups encoded on the pool at once while the caller goes on adding rows; more wait for the
+// oldest. Bounds the rows held twice (as rows and encoded) to a few groups.
+inline constexpr std::size_t kGroupsEncodingAtOnce = 3;
+
+// One encoded group waiting to be written: its batch (stats columns included) in the schema
+// of `generation`, and its rows encoded without stats columns (`source`), decoded and encoded
+// again if the schema grows before the group is written.
 struct WriterGroup {
-  std::vector<nd::NdRecordBatch> rows;
   array::RecordBatchPtr batch;
   std::uint64_t generation = 0;
   array::RecordBatchPtr source;
   // The Arrow bytes `batch` stands for. A slice of a caller's batch counts its share of that
   // batch's buffers, which every slice of it holds whole.
   std::uint64_t bytes = 0;
+};
+
+// A group of rows being encoded on the pool, in the schema of `generation`.
+struct EncodingGroup {
+  PoolTask<Result<WriterGroup>> encoded;
+  std::uint64_t generation = 0;
 };
 
 }  // namespace internal
@@ -51,6 +62,7 @@ struct NdWriter::Impl {
 
   std::vector<nd::NdRecordBatch> open_group;
   std::uint64_t open_values = 0;
+  std::deque<internal::EncodingGroup> encoding;  // closed groups, oldest first
   std::vector<internal::WriterGroup> buffered;
   std::uint64_t buffered_bytes = 0;
   std::uint64_t rows = 0;
@@ -70,14 +82,17 @@ struct NdWriter::Impl {
   const api::internal::RowCastCheck& CastCheck();
   Status WriteRow(const nd::NdRecordBatch& row);
   Status AddRow(nd::NdRecordBatch row);
+  // Hands the open group to the pool for encoding.
   Status CloseGroup();
+  // Buffers the oldest group being encoded, or every one.
+  Status CollectEncoded();
+  Status DrainEncoded();
   // Buffer an encoded group; write a fragment when the buffer reaches the target size.
   Status BufferGroup(internal::WriterGroup group);
   // Rows given in the nd encoding (nd_writer_encoded.cc).
   Status WriteEncoded(const array::RecordBatchPtr& batch);
   Status WriteEncodedAsGiven(const array::RecordBatchPtr& batch);
   Result<array::RecordBatchPtr> EncodeAgain(internal::WriterGroup& group) const;
-  Result<array::RecordBatchPtr> Encode(std::span<const nd::NdRecordBatch> rows) const;
   Status FlushFragment();
   Result<table::Dataset> CommitAll();
   Status Promote(const std::vector<api::internal::Widening>& widenings);
