@@ -98,17 +98,14 @@ Status NdWriter::Impl::AddRow(nd::NdRecordBatch row) {
   open_values += NumValues(row);
   open_group.push_back(std::move(row));
   ++rows;
-  if (open_group.size() >= options.max_rows_per_group ||
-      open_values >= options.max_values_per_group) {
-    return CloseGroup();
-  }
+  if (GroupFull(open_group.size(), open_values)) return CloseGroup();
   return Status::OK();
 }
 
 namespace {
 
 // Rows [first, first + rows.size()) of the writer encoded in `schema`, with their stats columns.
-Result<internal::WriterGroup> EncodeGroup(const std::vector<nd::NdRecordBatch>& rows,
+Result<internal::WriterGroup> EncodeGroup(std::span<const nd::NdRecordBatch> rows,
                                           const array::SchemaPtr& schema, std::uint64_t first) {
   auto encode = [&]() -> Result<internal::WriterGroup> {
     internal::WriterGroup group;
@@ -141,6 +138,63 @@ Status NdWriter::Impl::CloseGroup() {
   open_group = {};
   open_values = 0;
   return Status::OK();
+}
+
+// A group is closed after the row that brings it to max_rows_per_group rows or
+// max_values_per_group values (the same rule for copied and borrowed rows).
+bool NdWriter::Impl::GroupFull(std::size_t group_rows, std::uint64_t group_values) const {
+  return group_rows >= options.max_rows_per_group || group_values >= options.max_values_per_group;
+}
+
+// The number of rows at the start of `given` that make a whole group as they are (the table's
+// types, no new names), or 0.
+std::size_t NdWriter::Impl::BorrowableGroup(std::span<const nd::NdRecordBatch> given) {
+  std::uint64_t values = 0;
+  for (std::size_t n = 0; n < given.size(); ++n) {
+    const nd::NdRecordBatch& row = given[n];
+    if (!CastCheck().Unchanged(row) || !schema.Covers(row)) return 0;
+    values += NumValues(row);
+    if (GroupFull(n + 1, values)) return n + 1;
+  }
+  return 0;
+}
+
+// A whole group of the caller's rows, encoded on the pool without copying them: WriteRows
+// collects it before it returns.
+Status NdWriter::Impl::CloseBorrowedGroup(std::span<const nd::NdRecordBatch> group) {
+  while (encoding.size() >= internal::kGroupsEncodingAtOnce) {
+    LND_RETURN_NOT_OK(CollectEncoded());
+  }
+  const std::uint64_t first = rows;
+  rows += group.size();
+  auto encode = [group, schema = schema.schema(), first]() {
+    return EncodeGroup(group, schema, first);
+  };
+  encoding.push_back({PoolTask<Result<internal::WriterGroup>>(std::move(encode)),
+                      schema.generation()});
+  return Status::OK();
+}
+
+Status NdWriter::Impl::WriteRows(std::span<const nd::NdRecordBatch> given) {
+  Status st;
+  bool borrowed = false;
+  std::size_t i = 0;
+  while (st.ok() && i < given.size()) {
+    const std::size_t whole = open_group.empty() ? BorrowableGroup(given.subspan(i)) : 0;
+    if (whole > 0) {
+      st = CloseBorrowedGroup(given.subspan(i, whole));
+      borrowed = true;
+      i += whole;
+    } else {
+      st = WriteRow(given[i++]);
+    }
+  }
+  if (!borrowed) return st;
+  // The caller's rows may go away once this returns: their groups are encoded first (on an
+  // error, groups not started are dropped and started ones waited for).
+  const Status drained = DrainEncoded();
+  if (!drained.ok()) encoding.clear();
+  return st.ok() ? drained : st;
 }
 
 Status NdWriter::Impl::CollectEncoded() {
@@ -270,8 +324,7 @@ Status NdWriter::WriteEncoded(const array::RecordBatchPtr& batch) {
 
 Status NdWriter::Write(std::span<const nd::NdRecordBatch> rows) {
   LND_RETURN_NOT_OK(impl_->Usable());
-  for (const auto& row : rows) LND_RETURN_NOT_OK(impl_->Fail(impl_->WriteRow(row)));
-  return Status::OK();
+  return impl_->Fail(impl_->WriteRows(rows));
 }
 
 Result<Table> NdWriter::Finish() {

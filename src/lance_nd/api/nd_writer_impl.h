@@ -80,6 +80,12 @@ struct NdWriter::Impl {
   Status Usable() const;
   Status Fail(Status st);
   const api::internal::RowCastCheck& CastCheck();
+  // Rows given to Write: whole groups of rows with the table's types are encoded without a
+  // copy (borrowed until the call returns); other rows go one by one through WriteRow.
+  Status WriteRows(std::span<const nd::NdRecordBatch> given);
+  std::size_t BorrowableGroup(std::span<const nd::NdRecordBatch> given);
+  Status CloseBorrowedGroup(std::span<const nd::NdRecordBatch> group);
+  bool GroupFull(std::size_t group_rows, std::uint64_t group_values) const;
   Status WriteRow(const nd::NdRecordBatch& row);
   Status AddRow(nd::NdRecordBatch row);
   // Hands the open group to the pool for encoding.
