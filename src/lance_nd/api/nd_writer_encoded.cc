@@ -92,10 +92,9 @@ Status NdWriter::Impl::WriteEncoded(const array::RecordBatchPtr& batch) {
 }
 
 // Groups of at most max_rows_per_group rows, closed at max_values_per_group values as the row
-// path closes them, each completed with its stats columns and buffered.
+// path closes them, each completed with its stats columns on the pool and buffered in order.
 Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
   LND_RETURN_NOT_OK(CloseGroup());  // rows written before come first
-  LND_RETURN_NOT_OK(DrainEncoded());
   std::vector<int> nd_columns;
   for (int i = 0; i < batch->num_columns(); ++i) {
     if (!nd::IsGlobalAttributesField(*batch->schema()->field(i))) nd_columns.push_back(i);
@@ -113,15 +112,22 @@ Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
       values += RowValues(*batch, nd_columns, end++);
     }
     LND_ASSIGN_OR_RETURN(array::RecordBatchPtr source, batch->Slice(start, end - start));
-    LND_ASSIGN_OR_RETURN(array::RecordBatchPtr group,
-                         internal::WithStatsColumnsOfEncoded(*source, schema.schema()));
+    while (encoding.size() >= internal::kGroupsEncodingAtOnce) {
+      LND_RETURN_NOT_OK(CollectEncoded());
+    }
+    const auto share = static_cast<std::uint64_t>(bytes_per_row * static_cast<double>(end - start));
+    auto complete = [source = std::move(source), schema = schema.schema(),
+                     share]() -> Result<internal::WriterGroup> {
+      internal::WriterGroup group;
+      LND_ASSIGN_OR_RETURN(group.batch, internal::WithStatsColumnsOfEncoded(*source, schema));
+      // The stats columns are new arrays of the group's own.
+      group.bytes = share + internal::BatchBytes(*group.batch) - internal::BatchBytes(*source);
+      group.source = source;
+      return group;
+    };
+    encoding.push_back({PoolTask<Result<internal::WriterGroup>>(std::move(complete)),
+                        schema.generation()});
     rows += static_cast<std::uint64_t>(end - start);
-    // The stats columns are new arrays of the group's own.
-    const std::uint64_t bytes =
-        static_cast<std::uint64_t>(bytes_per_row * static_cast<double>(end - start)) +
-        internal::BatchBytes(*group) - internal::BatchBytes(*source);
-    LND_RETURN_NOT_OK(
-        BufferGroup({std::move(group), schema.generation(), std::move(source), bytes}));
     start = end;
   }
   return Status::OK();
