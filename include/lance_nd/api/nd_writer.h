@@ -40,7 +40,11 @@ class LANCE_ND_EXPORT NdWriter {
   ~NdWriter();
 
   /// \brief Add rows, in order. After a failed write every later call returns WriterFailed
-  /// naming the first error, and nothing is committed.
+  /// naming the first error, and nothing is committed. Groups are encoded on the worker pool
+  /// while later rows come in; a span's whole groups of rows that already have the table's
+  /// types are encoded without copying the rows, and Write returns once they are encoded, so
+  /// the caller may free or change the rows afterwards. An error in encoding a group may be
+  /// returned by a later Write or by Finish; it names the group's rows.
   Status Write(const nd::NdRecordBatch& row);
   Status Write(std::span<const nd::NdRecordBatch> rows);
   /// \brief Add rows given in the nd encoding (docs/FORMAT.md §2), for example Arrow data that
