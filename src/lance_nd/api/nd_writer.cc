@@ -133,8 +133,8 @@ Status NdWriter::Impl::CloseGroup() {
   auto encode = [group = std::move(open_group), schema = schema.schema(), first]() {
     return EncodeGroup(group, schema, first);
   };
-  encoding.push_back({PoolTask<Result<internal::WriterGroup>>(std::move(encode)),
-                      schema.generation()});
+  encoding.push_back(
+      {PoolTask<Result<internal::WriterGroup>>(std::move(encode)), schema.generation()});
   open_group = {};
   open_values = 0;
   return Status::OK();
@@ -170,8 +170,8 @@ Status NdWriter::Impl::CloseBorrowedGroup(std::span<const nd::NdRecordBatch> gro
   auto encode = [group, schema = schema.schema(), first]() {
     return EncodeGroup(group, schema, first);
   };
-  encoding.push_back({PoolTask<Result<internal::WriterGroup>>(std::move(encode)),
-                      schema.generation()});
+  encoding.push_back(
+      {PoolTask<Result<internal::WriterGroup>>(std::move(encode)), schema.generation()});
   return Status::OK();
 }
 

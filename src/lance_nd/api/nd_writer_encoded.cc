@@ -125,8 +125,8 @@ Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
       group.source = source;
       return group;
     };
-    encoding.push_back({PoolTask<Result<internal::WriterGroup>>(std::move(complete)),
-                        schema.generation()});
+    encoding.push_back(
+        {PoolTask<Result<internal::WriterGroup>>(std::move(complete)), schema.generation()});
     rows += static_cast<std::uint64_t>(end - start);
     start = end;
   }

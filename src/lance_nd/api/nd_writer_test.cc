@@ -237,8 +237,8 @@ TEST(NdWriter, FragmentsAreAboutTheTargetSizeOnDisk) {
       Rng rng(target);
       std::vector<nd::NdRecordBatch> rows;
       for (int r = 0; r < 1500; ++r) {
-        std::vector<std::optional<double>> v;
-        for (int i = 0; i < 64; ++i) v.emplace_back(static_cast<double>(Uniform(rng, 0, 1000)));
+        std::vector<std::optional<double>> v(64);
+        for (auto& x : v) x = static_cast<double>(Uniform(rng, 0, 1000));
         rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
             {{"grid", nd::testing::Nd(nd::testing::F64(v), {{"x", 8}, {"y", 8}})}})));
       }
@@ -292,8 +292,8 @@ TEST(NdWriter, SpansOfAnySizeMakeTheSameTableAsSingleRows) {
         std::vector<std::optional<double>> v64{1.5, 2.5};
         std::vector<std::optional<float>> v32{1.5F, 2.5F};
         auto values = f64 ? nd::testing::F64(v64) : nd::testing::F32(v32);
-        all.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
-            {{"cast", nd::testing::Nd(values, {{"x", 2}})}})));
+        all.push_back(nd::testing::Unwrap(
+            nd::NdRecordBatch::FromArrays({{"cast", nd::testing::Nd(values, {{"x", 2}})}})));
       } else {
         auto row = RandomRows(rng, u, 1, 0.8);
         all.insert(all.end(), row.begin(), row.end());
@@ -303,8 +303,8 @@ TEST(NdWriter, SpansOfAnySizeMakeTheSameTableAsSingleRows) {
     for (const auto& row : all) LND_ASSERT_OK(single.Write(row));
     LND_ASSERT_OK_AND_ASSIGN(NdWriter spans, NdWriter::Create(MemoryTable(), o));
     for (std::size_t at = 0; at < all.size();) {
-      const auto len = std::min<std::size_t>(all.size() - at,
-                                             static_cast<std::size_t>(Uniform(rng, 0, 40)));
+      const auto len =
+          std::min<std::size_t>(all.size() - at, static_cast<std::size_t>(Uniform(rng, 0, 40)));
       LND_ASSERT_OK(spans.Write(std::span(all).subspan(at, len)));
       at += len;
     }
