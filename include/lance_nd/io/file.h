@@ -65,6 +65,10 @@ class LANCE_ND_EXPORT OutputFile {
   /// \brief Flush and make the bytes durable (fsync), with the file's directory entry (the
   /// parent directory is synced on the first call).
   virtual Status Sync() = 0;
+  /// \brief Start writing the bytes written so far to storage without waiting for it (a hint:
+  /// the default does nothing). A later Sync() then has less left to wait for, so a writer that
+  /// calls this as it goes overlaps the disk with its own work.
+  virtual Status StartSync() { return Status::OK(); }
   /// \brief Flush and close; later calls to Write fail. Closing twice is OK.
   virtual Status Close() = 0;
   virtual const std::string& path() const = 0;

@@ -34,23 +34,33 @@ struct RowSlice {
   int64_t end = 0;
 };
 
-// Scan with `less` over the values `key(i)` of the slice; `skip(i)` drops NaN.
+// Scan with `less` over the values `key(i)` of the slice; `skip(i)` drops NaN. The first of equal
+// extremes wins. The running extremes stay in locals: this loop runs once per stored value.
 template <typename Key, typename Skip>
 MinMax Scan(const RowSlice& slice, Key key, Skip skip) {
-  MinMax out;
   const ArrayData& a = *slice.values;
-  const std::uint8_t* bits = a.validity();  // read inline: this loop runs per value
-  for (int64_t i = slice.begin; i < slice.end; ++i) {
-    if ((bits != nullptr && !array::GetBit(bits, a.offset + i)) || skip(i)) continue;
-    if (!out.min) {
-      out.min = out.max = i;
-      continue;
-    }
+  const std::uint8_t* bits = a.validity();
+  auto counted = [&](int64_t i) {
+    return (bits == nullptr || array::GetBit(bits, a.offset + i)) && !skip(i);
+  };
+  int64_t i = slice.begin;
+  while (i < slice.end && !counted(i)) ++i;
+  if (i == slice.end) return {};
+  int64_t min_at = i, max_at = i;
+  auto min = key(i), max = min;
+  for (++i; i < slice.end; ++i) {
+    if (!counted(i)) continue;
     const auto k = key(i);
-    if (k < key(*out.min)) out.min = i;
-    if (key(*out.max) < k) out.max = i;
+    if (k < min) {
+      min = k;
+      min_at = i;
+    }
+    if (max < k) {
+      max = k;
+      max_at = i;
+    }
   }
-  return out;
+  return {min_at, max_at};
 }
 
 template <typename T>

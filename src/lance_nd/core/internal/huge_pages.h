@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 
 namespace lance_nd {
 
@@ -26,5 +28,42 @@ inline void AdviseHugePages(void* p, std::size_t bytes) {
   if (last <= first) return;
   ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
+
+/// \brief A std::allocator stand-in for vectors that are filled right after they are reserved
+/// (levels, offsets): an allocation of 1 MiB or more is 2 MiB-aligned, rounded up to whole huge
+/// pages and advised as such, so filling it faults a few huge pages instead of hundreds of small
+/// ones. Smaller allocations come from malloc.
+template <typename T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr std::size_t kMinBytes = std::size_t{1} << 20;
+
+  HugePageAllocator() = default;
+  template <typename U>
+  HugePageAllocator(const HugePageAllocator<U>& /*other*/) noexcept {}  // NOLINT: rebinding
+
+  T* allocate(std::size_t n) {
+    if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
+    const std::size_t bytes = n * sizeof(T);
+    void* p = nullptr;
+    if (bytes >= kMinBytes) {
+      const std::size_t rounded = (bytes + kHugePageSize - 1) & ~(kHugePageSize - 1);
+      p = std::aligned_alloc(kHugePageSize, rounded);
+      if (p != nullptr && rounded >= kHugePageSize) {
+        ::madvise(p, rounded, MADV_HUGEPAGE);
+      }
+    } else {
+      p = std::malloc(bytes == 0 ? 1 : bytes);
+    }
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t /*n*/) noexcept { std::free(p); }
+
+  template <typename U>
+  bool operator==(const HugePageAllocator<U>& /*other*/) const noexcept {
+    return true;
+  }
+};
 
 }  // namespace lance_nd

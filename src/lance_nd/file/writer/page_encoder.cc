@@ -25,7 +25,7 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-BufferPtr RawLevels(const std::vector<std::uint16_t>& levels) {
+BufferPtr RawLevels(std::span<const std::uint16_t> levels) {
   return Buffer::Copy(levels.data(), static_cast<int64_t>(levels.size() * 2));
 }
 

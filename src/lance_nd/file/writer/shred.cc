@@ -310,10 +310,8 @@ class Shredder {
   }
 
   void Reserve() {
-    const bool levels = page_.has_rep || page_.has_def;
     if (page_.has_rep) page_.rep.reserve(count_levels_);
     if (page_.has_def) page_.def.reserve(count_levels_);
-    (void)levels;
     SlotValues& v = page_.values;
     if (leaf_.kind == LeafKind::kFixedList) {
       v.bytes.reserve(count_slots_ * static_cast<std::uint64_t>(v.slot_bytes));
@@ -572,7 +570,8 @@ class Shredder {
     if (page_.has_rep || page_.has_def) ++page_.num_levels;
   }
 
-  static void AppendBit(std::vector<std::uint8_t>* bits, std::uint64_t index, bool value) {
+  template <typename Bytes>
+  static void AppendBit(Bytes* bits, std::uint64_t index, bool value) {
     if ((index & 7) == 0) bits->push_back(0);
     if (value) bits->back() = static_cast<std::uint8_t>(bits->back() | (1u << (index & 7)));
   }

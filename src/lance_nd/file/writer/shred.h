@@ -9,6 +9,7 @@
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/buffer.h"
+#include "lance_nd/core/internal/huge_pages.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/file/writer/leaf_plan.h"
 
@@ -33,14 +34,14 @@ struct SlotValues {
   // a kFixed page whose values are one contiguous run of an input buffer views that buffer
   // (`external`) instead of copying it into `bytes`.
   std::int64_t slot_bytes = 0;
-  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> bytes;
   array::BufferPtr external;
   std::span<const std::uint8_t> data() const {
     if (external) return external->span();
     return {bytes.data(), bytes.size()};
   }
   // kVariable: num_slots + 1 offsets into `bytes`.
-  std::vector<std::uint64_t> offsets;
+  std::vector<std::uint64_t, HugePageAllocator<std::uint64_t>> offsets;
   std::uint32_t bits_per_offset = 32;
   std::uint64_t max_value_bytes = 0;  // largest slot (fixed: slot_bytes)
   // kFixedList: item validity per nested layer (outermost first), LSB-first; `any_null` tells
@@ -61,8 +62,9 @@ struct ShreddedPage {
   std::vector<Layer> layers;  // innermost first
   bool has_rep = false;
   bool has_def = false;
-  std::vector<std::uint16_t> rep;
-  std::vector<std::uint16_t> def;
+  // A large page's levels are megabytes, filled at once: they get huge pages.
+  std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> rep;
+  std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> def;
   std::uint64_t num_levels = 0;  // entries when has_rep || has_def, else 0
   std::uint16_t max_rep = 0;     // number of list layers
   std::uint16_t max_visible_def = 0;

@@ -47,7 +47,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> EvenChunks(std::uint64_t n,
 }
 
 // Bits [start, start + count) of an LSB-first bitmap, re-based to bit 0.
-std::vector<std::uint8_t> SliceBits(const std::vector<std::uint8_t>& bits, std::uint64_t start,
+std::vector<std::uint8_t> SliceBits(std::span<const std::uint8_t> bits, std::uint64_t start,
                                     std::uint64_t count) {
   std::vector<std::uint8_t> out((count + 7) / 8, 0);
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -109,7 +109,7 @@ Result<MiniBlockValues> EncodeBool(const SlotValues& v, std::uint64_t cap) {
 
 // Lance's variable chunking: double a power-of-two count while offsets + bytes stay <= 4 KiB;
 // the count that first exceeds it is taken (as Lance does); the rest goes whole if it fits.
-std::uint64_t NextVariableChunk(const std::vector<std::uint64_t>& offs, std::uint64_t start,
+std::uint64_t NextVariableChunk(std::span<const std::uint64_t> offs, std::uint64_t start,
                                 std::uint64_t width, std::uint64_t cap) {
   const std::uint64_t n = offs.size() - 1;
   const std::uint64_t limit = cap == 0 ? kMaxChunkValues : std::min(cap, kMaxChunkValues);
@@ -378,7 +378,7 @@ Result<PerValueValues> EncodePlainPerValueValues(const SlotValues& v) {
       auto* var = out.encoding.mutable_variable();
       *var->mutable_offsets() = Flat(v.bits_per_offset);
       out.data = View(v.data(), 0, v.data().size());
-      out.offsets = v.offsets;
+      out.offsets.assign(v.offsets.begin(), v.offsets.end());
       return out;
     }
     case LeafKind::kBool:
