@@ -37,9 +37,9 @@ TEST(HugePageAllocatorTest, VectorsKeepTheirValuesAtAnySize) {
 // them with huge pages); smaller ones are ordinary allocations.
 TEST(HugePageAllocatorTest, LargeAllocationsAreHugePageAligned) {
   HugePageAllocator<std::uint64_t> alloc;
-  for (const std::size_t bytes : {HugePageAllocator<std::uint64_t>::kMinBytes,
-                                  HugePageAllocator<std::uint64_t>::kMinBytes * 3 + 8,
-                                  kHugePageSize * 5}) {
+  for (const std::size_t bytes :
+       {HugePageAllocator<std::uint64_t>::kMinBytes,
+        HugePageAllocator<std::uint64_t>::kMinBytes * 3 + 8, kHugePageSize * 5}) {
     const std::size_t n = bytes / sizeof(std::uint64_t);
     std::uint64_t* p = alloc.allocate(n);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % kHugePageSize, 0u) << bytes;
