@@ -156,8 +156,7 @@ class LocalOutputFile final : public OutputFile {
     if (fd_ < 0 || position_ <= writeback_from_) return Status::OK();
     // Asynchronous writeback of the new range; failures surface at the next Sync().
     (void)::sync_file_range(fd_, static_cast<off_t>(writeback_from_),
-                            static_cast<off_t>(position_ - writeback_from_),
-                            SYNC_FILE_RANGE_WRITE);
+                            static_cast<off_t>(position_ - writeback_from_), SYNC_FILE_RANGE_WRITE);
     writeback_from_ = position_;
     return Status::OK();
   }
