@@ -1,6 +1,7 @@
 // Region reads of COADS, lance-nd against libnetcdf, side by side in one run (see README.md).
 //
-//   lance_nd_region_bench COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only]]
+//   lance_nd_region_bench COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only]
+//                         [--compressed]]
 //
 // COADS.nc is the COADS climatology (TIME 12 x COADSY 90 x COADSX 180, float32, missing values
 // as _FillValue). The tool writes it as chunk rows (TIME=5, COADSY=32, COADSX=50) into
@@ -10,7 +11,9 @@
 // for each read after dropping every in-process cache of lance-nd (ClearReadCaches: what a new
 // process sees), and prints the median times and their ratios (lance-nd / netCDF: < 1 is
 // lance-nd faster). --cold-only times only lance-nd's cold reads, --warm-only
-// all but those (for a profiler).
+// all but those (for a profiler). --compressed writes the table as `lance-nd import` does
+// (zstd on every column, byte-stream split on SST and AIRT), to compare with a CHUNKED.nc4
+// that nccopy wrote with deflate and shuffle (`-d1 -s`).
 #include <netcdf.h>
 
 #include <algorithm>
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "lance_nd/api/chunking.h"
+#include "lance_nd/api/options.h"
 #include "lance_nd/api/region.h"
 #include "lance_nd/api/table.h"
 #include "lance_nd/array/builder.h"
@@ -106,9 +110,24 @@ Result<nd::NdArrowArray> ChunkOf(const NcVariable& v, const lance_nd::ChunkGrid&
   return nd::NdArrowArray::Make(values, std::move(dimensions));
 }
 
+/// The write options of `lance-nd import`: zstd on every column, byte-stream split on the float
+/// variables; or the writer's defaults.
+lance_nd::WriteOptions TableOptions(bool compressed) {
+  lance_nd::WriteOptions options;
+  if (!compressed) return options;
+  lance_nd::ColumnOptions zstd;
+  zstd.compression = lance_nd::Compression::kZstd;
+  options.column_defaults = zstd;
+  lance_nd::ColumnOptions split;
+  split.byte_stream_split = lance_nd::ByteStreamSplit::kOn;
+  options.column_options.emplace("SST", split);
+  options.column_options.emplace("AIRT", split);
+  return options;
+}
+
 /// COADS as chunk rows in `dir` (SST, AIRT and the coordinates; TIME, COADSY, COADSX read as
 /// float, exact for their values).
-Status WriteTable(const std::string& path, const std::string& dir) {
+Status WriteTable(const std::string& path, const std::string& dir, bool compressed) {
   int nc = 0;
   LND_RETURN_NOT_OK(NcStatus(nc_open(path.c_str(), NC_NOWRITE, &nc), path));
   const std::vector<std::string> names = {"SST", "AIRT", "TIME", "COADSY", "COADSX"};
@@ -138,7 +157,7 @@ Status WriteTable(const std::string& path, const std::string& dir) {
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  return lance_nd::Table::Write(dir, rows).status();
+  return lance_nd::Table::Write(dir, rows, TableOptions(compressed)).status();
 }
 
 /// One kind of read: the lance-nd selection and the netCDF start / count of the same region.
@@ -160,8 +179,8 @@ Result<double> TimeMs(F&& read) {
 }
 
 Status Run(const std::string& coads, const std::string& nc4, const std::string& dir, int repeats,
-           bool cold_only, bool warm_only) {
-  LND_RETURN_NOT_OK(WriteTable(coads, dir));
+           bool cold_only, bool warm_only, bool compressed) {
+  LND_RETURN_NOT_OK(WriteTable(coads, dir, compressed));
   LND_ASSIGN_OR_RETURN(lance_nd::Table table, lance_nd::Table::Open(dir));
   int nc = 0, sst = 0;
   LND_RETURN_NOT_OK(NcStatus(nc_open(nc4.c_str(), NC_NOWRITE, &nc), nc4));
@@ -275,14 +294,20 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr,
-                 "usage: %s COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only]]\n",
+                 "usage: %s COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only] "
+                 "[--compressed]]\n",
                  argv[0]);
     return 2;
   }
   const int repeats = argc > 4 ? std::max(1, std::atoi(argv[4])) : 50;
-  const bool cold_only = argc > 5 && std::string(argv[5]) == "--cold-only";
-  const bool warm_only = argc > 5 && std::string(argv[5]) == "--warm-only";
-  const Status st = Run(argv[1], argv[2], argv[3], repeats, cold_only, warm_only);
+  bool cold_only = false, warm_only = false, compressed = false;
+  for (int i = 5; i < argc; ++i) {
+    const std::string flag = argv[i];
+    cold_only |= flag == "--cold-only";
+    warm_only |= flag == "--warm-only";
+    compressed |= flag == "--compressed";
+  }
+  const Status st = Run(argv[1], argv[2], argv[3], repeats, cold_only, warm_only, compressed);
   if (!st.ok()) {
     std::fprintf(stderr, "lance_nd_region_bench: %s\n", st.ToString().c_str());
     return 1;

@@ -168,9 +168,35 @@ def _dataset_info(table, id):
         f"the table holds {len(ids)} datasets: pass id= one of {ids}")
 
 
+class _ArrayLayout:
+    """What a lazy variable needs of chunk 0's array: dims, shape, dtype and attrs."""
+
+    __slots__ = ("dims", "shape", "dtype", "attrs")
+
+    def __init__(self, dims, shape, dtype, attrs):
+        self.dims, self.shape, self.dtype, self.attrs = dims, shape, dtype, attrs
+
+
+class _RowLayout:
+    """A row read without its values (mapping access to _ArrayLayout, as NdRecordBatch)."""
+
+    def __init__(self, table, row):
+        self.global_attrs, arrays = _lance_nd._row_layout(table, row)
+        self._arrays = {name: _ArrayLayout(*rest) for name, *rest in arrays}
+
+    def __iter__(self):
+        return iter(self._arrays)
+
+    def __getitem__(self, name):
+        return self._arrays[name]
+
+
 def _first_row(table, info):
-    """Chunk 0 of the dataset (or its plain row), taken by its row index."""
+    """Chunk 0 of the dataset (its layout only: its values are read lazily), or its plain
+    row, taken by its row index."""
     if "first_row" in info:
+        if "dims" in info:
+            return _RowLayout(table, info["first_row"])
         return table.take([info["first_row"]])[0]
     sql = _id_filter(info["id"])
     if "dims" in info:

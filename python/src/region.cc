@@ -6,7 +6,9 @@
 #include <tuple>
 #include <vector>
 
+#include "attributes.h"
 #include "lance_nd/api/region.h"
+#include "numpy_out.h"
 #include "status.h"
 
 namespace lance_nd::python {
@@ -36,6 +38,21 @@ py::list Datasets(const Table& table) {
   return out;
 }
 
+// (global attributes, [(name, dims, shape, dtype, attrs), ...]) of a row, without its values.
+py::tuple RowLayout(const Table& table, std::uint64_t row) {
+  auto layout = [&] {
+    py::gil_scoped_release release;
+    return Unwrap(ReadRowLayout(table, row));
+  }();
+  py::list arrays;
+  for (const nd::NdArrayLayout& a : layout.arrays) {
+    arrays.append(py::make_tuple(a.name, py::tuple(py::cast(a.dimensions.names())),
+                                 py::tuple(py::cast(a.dimensions.sizes())), DtypeOf(*a.value_type),
+                                 AttributesToDict(a.attributes)));
+  }
+  return py::make_tuple(AttributesToDict(layout.global_attributes), std::move(arrays));
+}
+
 // (dim, is_index, a, b): an index `a`, or the range [a, b).
 using Selector = std::tuple<std::string, bool, std::int64_t, std::int64_t>;
 
@@ -63,6 +80,9 @@ py::tuple Region(const Table& table, const std::string& id, const std::string& v
 void RegisterRegion(py::module_& m) {
   m.def("_list_datasets", &Datasets);
   m.def("_read_region", &Region);
+  m.def("_row_layout", &RowLayout, py::arg("table"), py::arg("row"),
+        "(global_attrs, [(name, dims, shape, dtype, attrs), ...]) of a row, read without the "
+        "values of its arrays.");
   m.def("set_region_cache_capacity", &SetRegionCacheCapacity, py::arg("nbytes"),
         "Bytes of decoded chunk rows that region reads (the xarray backend) keep in memory, "
         "over the process; 0 keeps none.");

@@ -161,3 +161,35 @@ def test_filter_selecting_several_datasets_or_rows_is_an_error(tmp_path):
     with pytest.raises(lance_nd.InvalidArgumentError, match="selects no row"):
         xr.open_dataset(uri, engine="lance_nd", filter="__global_attrs__.serial = 99")
     assert "filter" in lance_nd.LanceNdBackendEntrypoint.open_dataset_parameters
+
+
+def assert_same_attrs(got, want):
+    assert got.keys() == want.keys()
+    for key, value in got.items():
+        assert type(value) is type(want[key]), key
+        np.testing.assert_array_equal(value, want[key], err_msg=key)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_row_layouts_describe_the_rows_without_their_values(tmp_path, seed):
+    """The backend opens a dataset from chunk 0's layout: every row's layout must agree with the
+    row as taken whole (names in order, dims, shape, dtype, attrs, global attrs)."""
+    rng = np.random.default_rng(seed)
+    uri = str(tmp_path / "t.lance")
+    with lance_nd.create(uri) as writer:
+        for k in range(2):
+            ds = random_dataset(seed * 10 + k).assign_attrs(id=f"ds{k}")
+            ds = ds.rename({n: f"k{k}_{n}" for n in ds.variables})  # no type conflicts
+            writer.write(ds, chunks=random_chunks(rng, ds))
+    table = lance_nd.open(uri)
+    for row in range(table.count_rows()):
+        taken = table.take([row])[0]
+        global_attrs, arrays = lance_nd._lance_nd._row_layout(table, row)
+        assert_same_attrs(global_attrs, taken.global_attrs)
+        assert [a[0] for a in arrays] == list(taken)
+        for name, dims, shape, dtype, attrs in arrays:
+            array = taken[name]
+            assert (dims, shape, dtype) == (array.dims, array.shape, array.dtype), name
+            assert_same_attrs(attrs, array.attrs)
+    with pytest.raises(lance_nd.InvalidArgumentError, match="layout of row"):
+        lance_nd._lance_nd._row_layout(table, table.count_rows())

@@ -17,6 +17,7 @@
 #include "lance_nd/export.h"
 #include "lance_nd/nd/nd_array.h"
 #include "lance_nd/nd/record_batch.h"
+#include "lance_nd/nd/row_encoding.h"
 
 namespace lance_nd {
 
@@ -108,5 +109,12 @@ LANCE_ND_EXPORT void ClearReadCaches();
 /// column alone. Rows without an `id` belong to no dataset and are not listed. InvalidArgument
 /// for malformed chunk keys (naming the row).
 LANCE_ND_EXPORT Result<std::vector<DatasetInfo>> ListDatasets(const Table& table);
+
+/// \brief Row `row` (a logical index, as Scanner::Take takes) without the values of its
+/// arrays: each array's name, dimensions, value type and attributes, and the row's global
+/// attributes. Only those parts of the columns are read, so a reader learns a dataset's
+/// variables from its chunk 0 without decoding a chunk of values. InvalidArgument for a row
+/// out of range.
+LANCE_ND_EXPORT Result<nd::NdRowLayout> ReadRowLayout(const Table& table, std::uint64_t row);
 
 }  // namespace lance_nd

@@ -36,6 +36,21 @@ LANCE_ND_EXPORT Result<array::RecordBatchPtr> EncodeRows(std::span<const NdRecor
 LANCE_ND_EXPORT Result<array::RecordBatchPtr> EncodeRowsAs(std::span<const NdRecordBatch> rows,
                                                            const array::Schema& target);
 
+/// \brief One array of a row without its values: what a reader needs to plan reads of it.
+struct LANCE_ND_EXPORT NdArrayLayout {
+  std::string name;
+  Dimensions dimensions;
+  array::DataTypePtr value_type;  // stripped of lance-encoding keys, as the decoded values
+  Attributes attributes;
+};
+
+/// \brief A row without the values of its arrays: its arrays in table column order (those the
+/// row lacks left out) and its global attributes.
+struct LANCE_ND_EXPORT NdRowLayout {
+  std::vector<NdArrayLayout> arrays;
+  Attributes global_attributes;
+};
+
 /// \brief Decodes rows of record batches in the encoded schema back into nd record batches.
 class LANCE_ND_EXPORT RowDecoder {
  public:
@@ -71,6 +86,19 @@ class LANCE_ND_EXPORT RowDecoder {
   /// \brief Validate `batch` fully (array::Validate; errors become Corrupt), then decode every
   /// row in order.
   Result<std::vector<NdRecordBatch>> DecodeAll(const array::RecordBatch& batch) const;
+
+  /// \brief The column paths a row layout is read from: `<v>.dim_names`, `<v>.dim_sizes` and
+  /// `<v>.attrs` (where the column has attributes) of every nd column, and the
+  /// global-attributes column. Values are not among them, except for a column whose name holds
+  /// a '.', which no dotted path can name: it is listed whole.
+  std::vector<std::string> LayoutProjection() const;
+
+  /// \brief The layout of row `row` of `batch`, a batch read with LayoutProjection(): its
+  /// columns are found by name, each nd column a struct of the projected children. Errors:
+  /// InvalidArgument for a row out of range, SchemaMismatch for a column or child missing or
+  /// of another type, Corrupt "invalid nd encoding: ..." as DecodeRow for dimensions and
+  /// attributes.
+  Result<NdRowLayout> DecodeRowLayout(const array::RecordBatch& batch, int64_t row) const;
 
   /// Attribute fields, shared with the rows whose attributes are decoded when first read.
   using FieldList = std::shared_ptr<const std::vector<array::FieldPtr>>;

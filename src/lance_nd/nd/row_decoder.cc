@@ -9,6 +9,7 @@
 #include "lance_nd/nd/row_encoding.h"
 #include "retype.h"
 #include "row_checks.h"
+#include "row_parts.h"
 
 namespace lance_nd::nd {
 namespace {
@@ -18,29 +19,10 @@ using array::ArrayPtr;
 using array::FieldPtr;
 using array::TypeId;
 using internal::CheckRowsBacked;
+using internal::DecodeAttributes;
+using internal::DecodeDimensions;
 using internal::ListRange;
 using internal::Where;
-
-/// The non-null children of struct slot `slot` as attributes (none when the slot is null),
-/// decoded when first read: here only the struct's shape is checked.
-Result<Attributes> DecodeAttributes(const ArrayPtr& attrs, const RowDecoder::FieldList& fields,
-                                    int64_t slot, const Where& where) {
-  if (attrs->IsNull(slot)) return Attributes();
-  if (attrs->children.size() != fields->size()) {
-    return InvalidEncoding(where + "the attributes struct has " +
-                           std::to_string(attrs->children.size()) + " children but its type has " +
-                           std::to_string(fields->size()));
-  }
-  const int64_t child_slot = attrs->offset + slot;
-  for (std::size_t k = 0; k < fields->size(); ++k) {
-    const ArrayPtr& child = attrs->children[k];
-    if (!child || child->length <= child_slot) {
-      return InvalidEncoding(where + "attribute '" + (*fields)[k]->name() +
-                             "' is shorter than the column");
-    }
-  }
-  return Attributes::Deferred(attrs, fields, slot);
-}
 
 /// `fields` without lance-encoding keys, shared with the rows that decode attributes from them.
 RowDecoder::FieldList StrippedFields(const std::vector<FieldPtr>& fields) {
@@ -170,37 +152,13 @@ Result<NdRecordBatch> RowDecoder::DecodeCheckedRow(const array::RecordBatch& bat
     const ArrayData& names_list = *column.children[1];
     const ArrayData& sizes_list = *column.children[2];
     LND_ASSIGN_OR_RETURN(auto value_range, ListRange(values_list, slot, where, kValuesField));
-    LND_ASSIGN_OR_RETURN(auto name_range, ListRange(names_list, slot, where, kDimNamesField));
-    LND_ASSIGN_OR_RETURN(auto size_range, ListRange(sizes_list, slot, where, kDimSizesField));
-    const int64_t rank = name_range.second - name_range.first;
-    if (rank != size_range.second - size_range.first) {
-      return InvalidEncoding(
-          where + "dim_names has " + std::to_string(rank) + " entries but dim_sizes has " +
-          std::to_string(size_range.second - size_range.first) + "; they must be equal (the rank)");
-    }
-    const ArrayData& name_items = *names_list.children[0];
-    const ArrayData& size_items = *sizes_list.children[0];
-    const array::BinaryView name_view(name_items);
-    const array::PrimitiveView<uint32_t> size_view(size_items);
-    std::vector<Dimension> dims;
-    dims.reserve(static_cast<std::size_t>(rank));
-    for (int64_t k = 0; k < rank; ++k) {
-      const int64_t ni = name_range.first + k;
-      const int64_t si = size_range.first + k;
-      if (name_items.IsNull(ni) || size_items.IsNull(si)) {
-        return InvalidEncoding(where + "axis " + std::to_string(k) +
-                               " has a null dimension name or size");
-      }
-      dims.push_back(Dimension{std::string(name_view.Value(ni)), size_view.Value(si)});
-    }
-    auto dimensions = Dimensions::Make(std::move(dims));
-    if (!dimensions.ok())
-      return InvalidEncoding(where + std::string(dimensions.status().message()));
+    LND_ASSIGN_OR_RETURN(Dimensions dimensions,
+                         DecodeDimensions(names_list, sizes_list, slot, where));
     const int64_t length = value_range.second - value_range.first;
-    if (length != dimensions->num_elements()) {
+    if (length != dimensions.num_elements()) {
       return InvalidEncoding(where + "values length " + std::to_string(length) +
-                             " does not match dimensions " + dimensions->ToString() + " (" +
-                             std::to_string(dimensions->num_elements()) + " elements)");
+                             " does not match dimensions " + dimensions.ToString() + " (" +
+                             std::to_string(dimensions.num_elements()) + " elements)");
     }
     LND_ASSIGN_OR_RETURN(ArrayPtr values,
                          array::Slice(values_list.children[0], value_range.first, length));
@@ -210,7 +168,7 @@ Result<NdRecordBatch> RowDecoder::DecodeCheckedRow(const array::RecordBatch& bat
       LND_ASSIGN_OR_RETURN(attributes,
                            DecodeAttributes(column.children[3], c.attribute_fields, slot, where));
     }
-    auto nd = NdArrowArray::Make(std::move(values), std::move(*dimensions), std::move(attributes));
+    auto nd = NdArrowArray::Make(std::move(values), std::move(dimensions), std::move(attributes));
     if (!nd.ok()) return InvalidEncoding(where + std::string(nd.status().message()));
     arrays.push_back(std::move(*nd));
   }

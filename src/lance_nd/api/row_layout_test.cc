@@ -1,0 +1,62 @@
+// ReadRowLayout against the rows Scanner::Take decodes, on generated tables.
+#include <gtest/gtest.h>
+
+#include "lance_nd/api/api_test_util.h"
+#include "lance_nd/api/region.h"
+#include "lance_nd/api/scanner.h"
+#include "lance_nd/testing/status_matchers.h"
+
+namespace lance_nd {
+namespace {
+
+using nd::testing::Rng;
+using nd::testing::Uniform;
+using nd::testing::Unwrap;
+
+/// Expect `layout` to describe `row`: the same arrays in order, dimensions, value types and
+/// attributes, and the same global attributes.
+void ExpectLayoutOf(const nd::NdRecordBatch& row, const nd::NdRowLayout& layout,
+                    const std::string& where) {
+  ASSERT_EQ(layout.arrays.size(), static_cast<std::size_t>(row.num_columns())) << where;
+  for (int i = 0; i < row.num_columns(); ++i) {
+    const nd::NdArrayLayout& got = layout.arrays[static_cast<std::size_t>(i)];
+    const nd::NdArrowArray& want = row.column(i);
+    EXPECT_EQ(got.name, row.column_name(i)) << where;
+    EXPECT_EQ(got.dimensions, want.dimensions()) << where << " array " << got.name;
+    EXPECT_TRUE(got.value_type->Equals(*want.value_type()))
+        << where << " array " << got.name << ": " << got.value_type->ToString() << " vs "
+        << want.value_type()->ToString();
+    EXPECT_EQ(got.attributes, want.attributes()) << where << " array " << got.name;
+  }
+  EXPECT_EQ(layout.global_attributes, row.attributes()) << where;
+}
+
+TEST(ReadRowLayoutTest, GeneratedRowsMatchTheirDecodedRows) {
+  for (int seed = 0; seed < 6; ++seed) {
+    Rng rng(static_cast<std::uint64_t>(700 + seed));
+    const api_testing::Universe u = api_testing::RandomUniverse(rng, 5);
+    Table table =
+        Unwrap(Table::Write(api_testing::MemoryTable(), api_testing::RandomRows(rng, u, 40, 0.6)));
+    // A second commit may extend the schema with keys and variables the first lacked.
+    ASSERT_TRUE(table.Append(api_testing::RandomRows(rng, u, 25, 0.6)).ok());
+    const std::vector<nd::NdRecordBatch> all = Unwrap(table.Scan().ReadAll());
+    for (int k = 0; k < 20; ++k) {
+      const auto r =
+          static_cast<std::uint64_t>(Uniform(rng, 0, static_cast<int64_t>(all.size()) - 1));
+      const nd::NdRowLayout layout = Unwrap(ReadRowLayout(table, r));
+      ExpectLayoutOf(all[r], layout, "seed " + std::to_string(seed) + " row " + std::to_string(r));
+    }
+  }
+}
+
+TEST(ReadRowLayoutTest, ARowOutOfRangeIsInvalidArgument) {
+  Rng rng(3);
+  const api_testing::Universe u = api_testing::RandomUniverse(rng, 2);
+  Table table =
+      Unwrap(Table::Write(api_testing::MemoryTable(), api_testing::RandomRows(rng, u, 5)));
+  LND_EXPECT_ERROR(ReadRowLayout(table, 5), StatusCode::kInvalidArgument,
+                   "reading the layout of row 5");
+}
+
+}  // namespace
+}  // namespace lance_nd
