@@ -20,57 +20,66 @@ struct SourceMap {
   std::vector<std::int64_t> element;
 };
 
-/// C-order strides of `sizes`.
-std::vector<std::uint64_t> Strides(const std::vector<std::uint64_t>& sizes) {
-  std::vector<std::uint64_t> strides(sizes.size(), 1);
-  for (std::size_t k = sizes.size(); k-- > 1;) strides[k - 1] = strides[k] * sizes[k];
-  return strides;
-}
+/// Walks the runs each piece covers in one region. Its scratch is allocated once per region,
+/// not per piece: a coordinate along a chunked dimension has one piece per chunk row.
+class OverlapWalker {
+ public:
+  explicit OverlapWalker(std::span<const DimRange> ranges)
+      : ranges_(ranges),
+        rank_(ranges.size()),
+        out_strides_(rank_, 1),
+        src_strides_(rank_, 1),
+        lo_(rank_),
+        hi_(rank_),
+        idx_(rank_) {
+    for (std::size_t k = rank_; k-- > 1;) out_strides_[k - 1] = out_strides_[k] * ranges[k].size();
+  }
 
-/// Calls `copy(out, src, run)` for each run of consecutive positions that piece `p` covers in
-/// the region: `run` positions from region position `out` (C order over the region) and from
-/// element `src` of the piece. Runs follow the last dimension.
-template <typename Copy>
-void ForEachOverlapRun(const RegionPiece& p, std::span<const DimRange> ranges, Copy&& copy) {
-  const std::size_t rank = ranges.size();
-  if (rank == 0) {
-    copy(std::uint64_t{0}, std::uint64_t{0}, std::uint64_t{1});
-    return;
-  }
-  std::vector<std::uint64_t> out_sizes(rank), src_sizes(rank), lo(rank), hi(rank);
-  for (std::size_t k = 0; k < rank; ++k) {
-    out_sizes[k] = ranges[k].size();
-    src_sizes[k] = (*p.array).dimensions()[k].size;
-    lo[k] = std::max(ranges[k].start, p.offset[k]);
-    hi[k] = std::min(ranges[k].stop, p.offset[k] + src_sizes[k]);
-    if (lo[k] >= hi[k]) return;  // no overlap
-  }
-  const std::vector<std::uint64_t> out_strides = Strides(out_sizes);
-  const std::vector<std::uint64_t> src_strides = Strides(src_sizes);
-  const std::uint64_t run = hi[rank - 1] - lo[rank - 1];
-  std::vector<std::uint64_t> idx = lo;  // odometer over all but the last dimension
-  while (true) {
-    std::uint64_t out = 0, src = 0;
-    for (std::size_t k = 0; k < rank; ++k) {
-      out += (idx[k] - ranges[k].start) * out_strides[k];
-      src += (idx[k] - p.offset[k]) * src_strides[k];
+  /// Calls `copy(out, src, run)` for each run of consecutive positions that piece `p` covers
+  /// in the region: `run` positions from region position `out` (C order over the region) and
+  /// from element `src` of the piece. Runs follow the last dimension.
+  template <typename Copy>
+  void ForEachRun(const RegionPiece& p, Copy&& copy) {
+    if (rank_ == 0) {
+      copy(std::uint64_t{0}, std::uint64_t{0}, std::uint64_t{1});
+      return;
     }
-    copy(out, src, run);
-    std::size_t k = rank - 1;
-    while (k > 0) {
-      --k;
-      if (++idx[k] < hi[k]) break;
-      idx[k] = lo[k];
-      if (k == 0) return;
+    const nd::Dimensions& dims = p.array->dimensions();
+    for (std::size_t k = 0; k < rank_; ++k) {
+      lo_[k] = std::max(ranges_[k].start, p.offset[k]);
+      hi_[k] = std::min(ranges_[k].stop, p.offset[k] + dims[k].size);
+      if (lo_[k] >= hi_[k]) return;  // no overlap
     }
-    if (rank == 1) return;
+    for (std::size_t k = rank_; k-- > 1;) src_strides_[k - 1] = src_strides_[k] * dims[k].size;
+    const std::uint64_t run = hi_[rank_ - 1] - lo_[rank_ - 1];
+    std::copy(lo_.begin(), lo_.end(), idx_.begin());  // odometer over all but the last dim
+    while (true) {
+      std::uint64_t out = 0, src = 0;
+      for (std::size_t k = 0; k < rank_; ++k) {
+        out += (idx_[k] - ranges_[k].start) * out_strides_[k];
+        src += (idx_[k] - p.offset[k]) * src_strides_[k];
+      }
+      copy(out, src, run);
+      std::size_t k = rank_ - 1;
+      while (k > 0) {
+        --k;
+        if (++idx_[k] < hi_[k]) break;
+        idx_[k] = lo_[k];
+        if (k == 0) return;
+      }
+      if (rank_ == 1) return;
+    }
   }
-}
+
+ private:
+  std::span<const DimRange> ranges_;
+  std::size_t rank_;
+  std::vector<std::uint64_t> out_strides_, src_strides_, lo_, hi_, idx_;
+};
 
 /// Record in `map` the positions of the region that piece `p` covers.
-void MapPiece(const RegionPiece& p, std::int32_t id, std::span<const DimRange> ranges,
-              SourceMap& map) {
-  ForEachOverlapRun(p, ranges, [&](std::uint64_t out, std::uint64_t src, std::uint64_t run) {
+void MapPiece(const RegionPiece& p, std::int32_t id, OverlapWalker& walker, SourceMap& map) {
+  walker.ForEachRun(p, [&](std::uint64_t out, std::uint64_t src, std::uint64_t run) {
     for (std::uint64_t j = 0; j < run; ++j) {
       map.piece[out + j] = id;
       map.element[out + j] = static_cast<std::int64_t>(src + j);
@@ -134,12 +143,13 @@ array::ArrayPtr AssembleFixedWidth(const array::DataTypePtr& type, std::uint64_t
   std::uint8_t* out = nullptr;
   array::BufferPtr values = array::Buffer::AllocateZeroed(static_cast<int64_t>(n * width), &out);
   std::vector<std::uint8_t> bits((n + 7) / 8, 0);
+  OverlapWalker walker(ranges);
   for (const RegionPiece& piece : pieces) {
     const array::ArrayData& a = *piece.array->values();
     const auto offset = static_cast<std::uint64_t>(a.offset);
     const std::uint8_t* data = a.buffers[1]->data() + offset * width;
     const std::uint8_t* validity = a.validity();
-    ForEachOverlapRun(piece, ranges, [&](std::uint64_t at, std::uint64_t src, std::uint64_t run) {
+    walker.ForEachRun(piece, [&](std::uint64_t at, std::uint64_t src, std::uint64_t run) {
       std::memcpy(out + at * width, data + src * width, run * width);
       CopyBits(validity, offset + src, bits.data(), at, run);
     });
@@ -168,8 +178,9 @@ Result<array::ArrayPtr> AssembleRegion(const array::DataTypePtr& type,
     return AssembleFixedWidth(type, width, n, pieces, ranges);
   }
   SourceMap map{std::vector<std::int32_t>(n, kMissing), std::vector<std::int64_t>(n, 0)};
+  OverlapWalker walker(ranges);
   for (std::size_t p = 0; p < pieces.size(); ++p) {
-    MapPiece(pieces[p], static_cast<std::int32_t>(p), ranges, map);
+    MapPiece(pieces[p], static_cast<std::int32_t>(p), walker, map);
   }
   std::unique_ptr<array::ArrayBuilder> builder = array::MakeBuilder(type);
   std::uint64_t i = 0;

@@ -19,36 +19,49 @@ std::string NameList(const std::vector<std::string>& names) {
   return "[" + out + "]";
 }
 
+// Whether `dims` names the axes `names`, in order.
+bool SameNames(const nd::Dimensions& dims, const std::vector<std::string>& names) {
+  if (dims.rank() != names.size()) return false;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (dims[k].name != names[k]) return false;
+  }
+  return true;
+}
+
 Status AddPiece(const DatasetRows& d, const DatasetRow& row, const nd::NdArrowArray& array,
                 std::string_view variable, VariablePieces& out) {
-  const std::vector<std::string> names = array.dimensions().names();
-  if (out.pieces.empty()) {
-    out.dim_names = names;
-  } else if (names != out.dim_names) {
+  // Called once per chunk row of a region (thousands for a coordinate along a chunked
+  // dimension): the checks allocate only for the first piece or for a message.
+  const nd::Dimensions& dims = array.dimensions();
+  const bool first = out.pieces.empty();
+  if (first) {
+    out.dim_names = dims.names();
+    out.full_sizes = dims.sizes();
+  } else if (!SameNames(dims, out.dim_names)) {
     return Status::Corrupt("dataset '", d.id, "': variable '", variable, "' has dimensions ",
-                           NameList(names), " in row ", row.row, " but ", NameList(out.dim_names),
+                           NameList(dims.names()), " in row ", row.row, " but ",
+                           NameList(out.dim_names),
                            " in another; expected the same in every chunk row");
   }
-  RegionPiece piece{&array, std::vector<std::uint64_t>(names.size(), 0)};
-  const std::vector<std::uint64_t> shape = array.shape();
-  std::vector<std::uint64_t> full = shape;
-  for (std::size_t k = 0; d.chunked() && k < names.size(); ++k) {
-    const int dim = d.layout->DimIndex(names[k]);
+  RegionPiece piece{&array, std::vector<std::uint64_t>(dims.rank(), 0)};
+  for (std::size_t k = 0; d.chunked() && k < dims.rank(); ++k) {
+    const int dim = d.layout->DimIndex(dims[k].name);
     if (dim < 0) {
       return Status::Corrupt("dataset '", d.id, "' row ", row.row, ": variable '", variable,
-                             "' has dimension '", names[k], "', which is not among its ",
+                             "' has dimension '", dims[k].name, "', which is not among its ",
                              chunk_keys::kDims, " ", NameList(d.layout->dim_names));
     }
-    piece.offset[k] = row.position->offset[static_cast<std::size_t>(dim)];
-    full[k] = d.layout->dim_sizes[static_cast<std::size_t>(dim)];
-    if (piece.offset[k] + shape[k] > full[k]) {
+    const auto g = static_cast<std::size_t>(dim);
+    piece.offset[k] = row.position->offset[g];
+    const std::uint64_t full = d.layout->dim_sizes[g];
+    if (piece.offset[k] + dims[k].size > full) {
       return Status::Corrupt("dataset '", d.id, "' row ", row.row, ": variable '", variable,
-                             "' covers indices ", piece.offset[k], "..", piece.offset[k] + shape[k],
-                             " of dimension '", names[k], "', beyond its size ", full[k], " in ",
-                             chunk_keys::kShape);
+                             "' covers indices ", piece.offset[k], "..",
+                             piece.offset[k] + dims[k].size, " of dimension '", dims[k].name,
+                             "', beyond its size ", full, " in ", chunk_keys::kShape);
     }
+    if (first) out.full_sizes[k] = full;
   }
-  out.full_sizes = std::move(full);
   out.pieces.push_back(std::move(piece));
   return Status::OK();
 }
