@@ -4,6 +4,7 @@
 
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/errors.h"
+#include "lance_nd/nd/format.h"
 
 namespace lance_nd::nd::internal {
 
@@ -69,6 +70,20 @@ Result<std::pair<int64_t, int64_t>> ListRange(const ArrayData& list, int64_t slo
                            std::to_string(list.children[0]->length) + " items");
   }
   return std::make_pair(begin, end);
+}
+
+Result<AxisRanges> DimensionRanges(const array::ArrayData& names_list,
+                                   const array::ArrayData& sizes_list, int64_t slot,
+                                   const Where& where) {
+  AxisRanges r;
+  LND_ASSIGN_OR_RETURN(r.names, ListRange(names_list, slot, where, kDimNamesField));
+  LND_ASSIGN_OR_RETURN(r.sizes, ListRange(sizes_list, slot, where, kDimSizesField));
+  if (r.rank() != r.sizes.second - r.sizes.first) {
+    return InvalidEncoding(
+        where + "dim_names has " + std::to_string(r.rank()) + " entries but dim_sizes has " +
+        std::to_string(r.sizes.second - r.sizes.first) + "; they must be equal (the rank)");
+  }
+  return r;
 }
 
 }  // namespace lance_nd::nd::internal

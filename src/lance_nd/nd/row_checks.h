@@ -33,4 +33,14 @@ Status CheckRowsBacked(const array::RecordBatch& batch);
 Result<std::pair<int64_t, int64_t>> ListRange(const array::ArrayData& list, int64_t slot,
                                               const Where& where, std::string_view what);
 
+/// \brief The item ranges of list slot `slot` of the `dim_names` and `dim_sizes` children,
+/// checked against their items and against each other (one size per name: the rank).
+struct AxisRanges {
+  std::pair<int64_t, int64_t> names, sizes;
+  int64_t rank() const { return names.second - names.first; }
+};
+Result<AxisRanges> DimensionRanges(const array::ArrayData& names_list,
+                                   const array::ArrayData& sizes_list, int64_t slot,
+                                   const Where& where);
+
 }  // namespace lance_nd::nd::internal

@@ -13,14 +13,8 @@ namespace lance_nd::nd::internal {
 Result<Dimensions> DecodeDimensions(const array::ArrayData& names_list,
                                     const array::ArrayData& sizes_list, int64_t slot,
                                     const Where& where) {
-  LND_ASSIGN_OR_RETURN(auto name_range, ListRange(names_list, slot, where, kDimNamesField));
-  LND_ASSIGN_OR_RETURN(auto size_range, ListRange(sizes_list, slot, where, kDimSizesField));
-  const int64_t rank = name_range.second - name_range.first;
-  if (rank != size_range.second - size_range.first) {
-    return InvalidEncoding(
-        where + "dim_names has " + std::to_string(rank) + " entries but dim_sizes has " +
-        std::to_string(size_range.second - size_range.first) + "; they must be equal (the rank)");
-  }
+  LND_ASSIGN_OR_RETURN(const AxisRanges axes, DimensionRanges(names_list, sizes_list, slot, where));
+  const int64_t rank = axes.rank();
   const array::ArrayData& name_items = *names_list.children[0];
   const array::ArrayData& size_items = *sizes_list.children[0];
   const array::BinaryView name_view(name_items);
@@ -28,8 +22,8 @@ Result<Dimensions> DecodeDimensions(const array::ArrayData& names_list,
   std::vector<Dimension> dims;
   dims.reserve(static_cast<std::size_t>(rank));
   for (int64_t k = 0; k < rank; ++k) {
-    const int64_t ni = name_range.first + k;
-    const int64_t si = size_range.first + k;
+    const int64_t ni = axes.names.first + k;
+    const int64_t si = axes.sizes.first + k;
     if (name_items.IsNull(ni) || size_items.IsNull(si)) {
       return InvalidEncoding(where + "axis " + std::to_string(k) +
                              " has a null dimension name or size");

@@ -15,6 +15,8 @@ namespace lance_nd::nd {
 namespace {
 
 using array::ArrayData;
+using internal::AxisRanges;
+using internal::DimensionRanges;
 using internal::ListRange;
 using internal::Where;
 
@@ -44,14 +46,11 @@ Status CheckArrayRow(const ArrayData& column, std::string_view name, bool has_at
     }
   }
   LND_ASSIGN_OR_RETURN(auto values, ListRange(*column.children[0], slot, where, kValuesField));
-  LND_ASSIGN_OR_RETURN(auto names, ListRange(*column.children[1], slot, where, kDimNamesField));
-  LND_ASSIGN_OR_RETURN(auto sizes, ListRange(*column.children[2], slot, where, kDimSizesField));
-  const int64_t rank = names.second - names.first;
-  if (rank != sizes.second - sizes.first) {
-    return InvalidEncoding(
-        where + "dim_names has " + std::to_string(rank) + " entries but dim_sizes has " +
-        std::to_string(sizes.second - sizes.first) + "; they must be equal (the rank)");
-  }
+  LND_ASSIGN_OR_RETURN(const AxisRanges ranges,
+                       DimensionRanges(*column.children[1], *column.children[2], slot, where));
+  const auto names = ranges.names;
+  const auto sizes = ranges.sizes;
+  const int64_t rank = ranges.rank();
   const ArrayData& name_items = *column.children[1]->children[0];
   const ArrayData& size_items = *column.children[2]->children[0];
   const array::BinaryView name_view(name_items);
