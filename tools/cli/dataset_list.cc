@@ -4,11 +4,9 @@
 #include <utility>
 
 #include "lance_nd/api/chunking.h"
+#include "lance_nd/api/region.h"
 #include "lance_nd/api/scanner.h"
-#include "lance_nd/array/view.h"
-#include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
-#include "lance_nd/table/scan.h"
 #include "term_values.h"
 
 namespace lance_nd::cli {
@@ -72,78 +70,6 @@ Result<std::vector<Group>> GroupRows(const Table& table) {
   return groups;
 }
 
-/// The struct child of `type` named `name`, or -1.
-int ChildIndex(const array::DataType& type, std::string_view name) {
-  for (std::size_t i = 0; i < type.children().size(); ++i) {
-    if (type.children()[i]->name() == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-/// Row `row` of the attrs struct `attrs` (row already in its logical coordinates).
-nd::Attributes AttributesAt(const array::ArrayData& attrs, int64_t row) {
-  nd::Attributes out;
-  for (std::size_t k = 0; k < attrs.children.size(); ++k) {
-    const array::ArrayPtr& child = attrs.children[k];
-    const int64_t slot = attrs.offset + row;
-    if (child->IsNull(slot)) continue;
-    auto value = array::Slice(child, slot, 1);
-    if (value.ok()) (void)out.SetValue(attrs.type->children()[k]->name(), *value);
-  }
-  return out;
-}
-
-/// The variable of nd column `column` (dims and attrs projected) at `row`, or nullopt when
-/// the row lacks it.
-std::optional<VariableSummary> VariableAt(const array::Field& field, const array::ArrayData& column,
-                                          int64_t row, const std::string& dtype) {
-  if (column.IsNull(row)) return std::nullopt;
-  VariableSummary v;
-  v.name = field.name();
-  v.dtype = dtype;
-  const int64_t slot = column.offset + row;
-  const int names = ChildIndex(*column.type, nd::kDimNamesField);
-  const int sizes = ChildIndex(*column.type, nd::kDimSizesField);
-  const int attrs = ChildIndex(*column.type, nd::kAttrsField);
-  if (names >= 0 && sizes >= 0) {
-    const array::ListView name_lists(*column.children[static_cast<std::size_t>(names)]);
-    const array::BinaryView name_values(*name_lists.values());
-    const array::ListView size_lists(*column.children[static_cast<std::size_t>(sizes)]);
-    const array::PrimitiveView<std::uint32_t> size_values(*size_lists.values());
-    for (int64_t k = name_lists.ValueOffset(slot); k < name_lists.ValueOffset(slot + 1); ++k) {
-      v.dim_names.emplace_back(name_values.Value(k));
-    }
-    for (int64_t k = size_lists.ValueOffset(slot); k < size_lists.ValueOffset(slot + 1); ++k) {
-      v.dim_sizes.push_back(size_values.Value(k));
-    }
-  }
-  if (attrs >= 0 && !column.children[static_cast<std::size_t>(attrs)]->IsNull(slot)) {
-    v.attributes = AttributesAt(*column.children[static_cast<std::size_t>(attrs)], slot);
-  }
-  return v;
-}
-
-/// Dims and attributes of each variable: the nd columns without their values (a name with a
-/// dot is projected whole, since a path would split it).
-Result<table::TableScanOptions> DimsAndAttrsProjection(const Table& table) {
-  table::TableScanOptions options;
-  for (const array::FieldPtr& field : table.schema()->fields()) {
-    if (!nd::IsNdField(*field)) continue;
-    LND_ASSIGN_OR_RETURN(nd::NdStorageLayout layout, nd::ParseNdField(*field));
-    const std::string& name = field->name();
-    if (name.find('.') != std::string::npos) {
-      options.projection.push_back(name);
-      continue;
-    }
-    options.projection.push_back(name + "." + std::string(nd::kDimNamesField));
-    options.projection.push_back(name + "." + std::string(nd::kDimSizesField));
-    if (layout.has_attrs_child) {
-      options.projection.push_back(name + "." + std::string(nd::kAttrsField));
-    }
-  }
-  return options;
-}
-
 /// Full sizes for a chunked dataset: the layout's size of each dimension the variable uses.
 void UseDatasetSizes(const DatasetSummary& d, VariableSummary& v) {
   for (std::size_t i = 0; i < v.dim_names.size() && i < v.dim_sizes.size(); ++i) {
@@ -168,27 +94,17 @@ void DimsFromVariables(DatasetSummary& d) {
 
 Status ReadVariables(const Table& table, std::vector<Group>& groups) {
   if (groups.empty()) return Status::OK();
-  LND_ASSIGN_OR_RETURN(table::TableScanOptions options, DimsAndAttrsProjection(table));
-  if (options.projection.empty()) return Status::OK();  // no variables
   std::vector<std::uint64_t> rows;
   rows.reserve(groups.size());
   for (const Group& g : groups) rows.push_back(*g.row_read);
-  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch,
-                       table::TakeRows(table.dataset(), rows, options));
-  std::vector<std::string> dtypes;
-  for (const array::FieldPtr& field : batch->schema()->fields()) {
-    const array::FieldPtr stored = table.schema()->GetField(field->name());
-    LND_ASSIGN_OR_RETURN(nd::NdStorageLayout layout, nd::ParseNdField(*stored));
-    dtypes.push_back(DtypeText(*layout.value_field->type()));
-  }
+  LND_ASSIGN_OR_RETURN(std::vector<nd::NdRowLayout> layouts, ReadRowLayouts(table, rows));
   for (std::size_t i = 0; i < groups.size(); ++i) {
     DatasetSummary& d = groups[i].summary;
-    for (int c = 0; c < batch->num_columns(); ++c) {
-      auto v = VariableAt(*batch->schema()->field(c), *batch->column(c), static_cast<int64_t>(i),
-                          dtypes[static_cast<std::size_t>(c)]);
-      if (!v) continue;
-      if (d.chunked) UseDatasetSizes(d, *v);
-      d.variables.push_back(std::move(*v));
+    for (nd::NdArrayLayout& a : layouts[i].arrays) {
+      VariableSummary v{std::move(a.name), DtypeText(*a.value_type), a.dimensions.names(),
+                        a.dimensions.sizes(), std::move(a.attributes)};
+      if (d.chunked) UseDatasetSizes(d, v);
+      d.variables.push_back(std::move(v));
     }
     if (!d.chunked) DimsFromVariables(d);
   }

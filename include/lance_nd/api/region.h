@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -116,5 +117,8 @@ LANCE_ND_EXPORT Result<std::vector<DatasetInfo>> ListDatasets(const Table& table
 /// variables from its chunk 0 without decoding a chunk of values. InvalidArgument for a row
 /// out of range.
 LANCE_ND_EXPORT Result<nd::NdRowLayout> ReadRowLayout(const Table& table, std::uint64_t row);
+/// \brief ReadRowLayout of each of `rows` (in the order given), read in one take.
+LANCE_ND_EXPORT Result<std::vector<nd::NdRowLayout>> ReadRowLayouts(
+    const Table& table, std::span<const std::uint64_t> rows);
 
 }  // namespace lance_nd
