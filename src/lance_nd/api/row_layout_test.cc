@@ -40,6 +40,19 @@ TEST(ReadRowLayoutTest, GeneratedRowsMatchTheirDecodedRows) {
     // A second commit may extend the schema with keys and variables the first lacked.
     ASSERT_TRUE(table.Append(api_testing::RandomRows(rng, u, 25, 0.6)).ok());
     const std::vector<nd::NdRecordBatch> all = Unwrap(table.Scan().ReadAll());
+    // Many rows in one read, in any order, with repeats.
+    std::vector<std::uint64_t> rows;
+    for (int k = 0; k < 30; ++k) {
+      rows.push_back(
+          static_cast<std::uint64_t>(Uniform(rng, 0, static_cast<int64_t>(all.size()) - 1)));
+    }
+    const std::vector<nd::NdRowLayout> layouts = Unwrap(ReadRowLayouts(table, rows));
+    ASSERT_EQ(layouts.size(), rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      ExpectLayoutOf(all[rows[k]], layouts[k],
+                     "seed " + std::to_string(seed) + " rows[" + std::to_string(k) + "]");
+    }
+    EXPECT_TRUE(Unwrap(ReadRowLayouts(table, {})).empty());
     for (int k = 0; k < 20; ++k) {
       const auto r =
           static_cast<std::uint64_t>(Uniform(rng, 0, static_cast<int64_t>(all.size()) - 1));
