@@ -4,32 +4,16 @@
 #include "lance_nd/api/api_test_util.h"
 #include "lance_nd/api/region.h"
 #include "lance_nd/api/scanner.h"
+#include "lance_nd/testing/nd_test_util.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd {
 namespace {
 
+using nd::testing::ExpectLayoutOf;
 using nd::testing::Rng;
 using nd::testing::Uniform;
 using nd::testing::Unwrap;
-
-/// Expect `layout` to describe `row`: the same arrays in order, dimensions, value types and
-/// attributes, and the same global attributes.
-void ExpectLayoutOf(const nd::NdRecordBatch& row, const nd::NdRowLayout& layout,
-                    const std::string& where) {
-  ASSERT_EQ(layout.arrays.size(), static_cast<std::size_t>(row.num_columns())) << where;
-  for (int i = 0; i < row.num_columns(); ++i) {
-    const nd::NdArrayLayout& got = layout.arrays[static_cast<std::size_t>(i)];
-    const nd::NdArrowArray& want = row.column(i);
-    EXPECT_EQ(got.name, row.column_name(i)) << where;
-    EXPECT_EQ(got.dimensions, want.dimensions()) << where << " array " << got.name;
-    EXPECT_TRUE(got.value_type->Equals(*want.value_type()))
-        << where << " array " << got.name << ": " << got.value_type->ToString() << " vs "
-        << want.value_type()->ToString();
-    EXPECT_EQ(got.attributes, want.attributes()) << where << " array " << got.name;
-  }
-  EXPECT_EQ(layout.global_attributes, row.attributes()) << where;
-}
 
 TEST(ReadRowLayoutTest, GeneratedRowsMatchTheirDecodedRows) {
   for (int seed = 0; seed < 6; ++seed) {

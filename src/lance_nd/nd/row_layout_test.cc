@@ -9,6 +9,7 @@
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/testing/nd_random_rows.h"
+#include "lance_nd/testing/nd_test_util.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd::nd {
@@ -86,15 +87,8 @@ TEST(RowLayoutTest, LayoutsOfRandomRowsDescribeTheDecodedRows) {
             testing::Unwrap(decoder.DecodeRow(*batch, static_cast<int64_t>(r)));
         const NdRowLayout got =
             testing::Unwrap(decoder.DecodeRowLayout(*read, static_cast<int64_t>(r)));
-        ASSERT_EQ(got.arrays.size(), static_cast<std::size_t>(want.num_columns()));
-        for (int c = 0; c < want.num_columns(); ++c) {
-          const NdArrayLayout& a = got.arrays[static_cast<std::size_t>(c)];
-          EXPECT_EQ(a.name, want.column_name(c)) << "seed " << seed;
-          EXPECT_EQ(a.dimensions, want.column(c).dimensions()) << "seed " << seed << " " << a.name;
-          EXPECT_TRUE(a.value_type->Equals(*want.column(c).value_type())) << a.name;
-          EXPECT_EQ(a.attributes, want.column(c).attributes()) << "seed " << seed << " " << a.name;
-        }
-        EXPECT_EQ(got.global_attributes, want.attributes()) << "seed " << seed;
+        testing::ExpectLayoutOf(want, got,
+                                "seed " + std::to_string(seed) + " row " + std::to_string(r));
       }
     }
   }

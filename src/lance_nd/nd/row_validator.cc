@@ -48,8 +48,6 @@ Status CheckArrayRow(const ArrayData& column, std::string_view name, bool has_at
   LND_ASSIGN_OR_RETURN(auto values, ListRange(*column.children[0], slot, where, kValuesField));
   LND_ASSIGN_OR_RETURN(const AxisRanges ranges,
                        DimensionRanges(*column.children[1], *column.children[2], slot, where));
-  const auto names = ranges.names;
-  const auto sizes = ranges.sizes;
   const int64_t rank = ranges.rank();
   const ArrayData& name_items = *column.children[1]->children[0];
   const ArrayData& size_items = *column.children[2]->children[0];
@@ -61,8 +59,8 @@ Status CheckArrayRow(const ArrayData& column, std::string_view name, bool has_at
   bool overflow = false;
   bool zero = false;
   for (int64_t k = 0; k < rank; ++k) {
-    const int64_t ni = names.first + k;
-    const int64_t si = sizes.first + k;
+    const int64_t ni = ranges.names.first + k;
+    const int64_t si = ranges.sizes.first + k;
     if (name_items.IsNull(ni) || size_items.IsNull(si)) {
       return InvalidEncoding(where + "axis " + std::to_string(k) +
                              " has a null dimension name or size");

@@ -12,6 +12,7 @@
 #include "lance_nd/array/builder.h"
 #include "lance_nd/nd/nd_array.h"
 #include "lance_nd/nd/record_batch.h"
+#include "lance_nd/nd/row_encoding.h"
 
 namespace lance_nd::nd::testing {
 
@@ -23,6 +24,24 @@ T Unwrap(Result<T> r) {
     std::abort();
   }
   return std::move(*r);
+}
+
+/// Expect `layout` to describe `row`: the same arrays in order, dimensions, value types and
+/// attributes, and the same global attributes. `where` names the case in messages.
+inline void ExpectLayoutOf(const NdRecordBatch& row, const NdRowLayout& layout,
+                           const std::string& where) {
+  ASSERT_EQ(layout.arrays.size(), static_cast<std::size_t>(row.num_columns())) << where;
+  for (int i = 0; i < row.num_columns(); ++i) {
+    const NdArrayLayout& got = layout.arrays[static_cast<std::size_t>(i)];
+    const NdArrowArray& want = row.column(i);
+    EXPECT_EQ(got.name, row.column_name(i)) << where;
+    EXPECT_EQ(got.dimensions, want.dimensions()) << where << " array " << got.name;
+    EXPECT_TRUE(got.value_type->Equals(*want.value_type()))
+        << where << " array " << got.name << ": " << got.value_type->ToString() << " vs "
+        << want.value_type()->ToString();
+    EXPECT_EQ(got.attributes, want.attributes()) << where << " array " << got.name;
+  }
+  EXPECT_EQ(layout.global_attributes, row.attributes()) << where;
 }
 
 inline array::ArrayPtr F32(const std::vector<std::optional<float>>& v) {
