@@ -31,6 +31,8 @@
 #include "lance_nd/api/table.h"
 #include "lance_nd/array/builder.h"
 
+#include "fresh_process.h"
+
 namespace {
 
 namespace nd = lance_nd::nd;
@@ -166,6 +168,37 @@ struct Region {
   std::vector<std::size_t> start, count;
 };
 
+constexpr int kKinds = 3;
+
+/// The name of read kind `kind`, as the results print it.
+const char* KindName(int kind) {
+  static const char* const names[kKinds] = {"map (one TIME, 90 x 180)",
+                                            "time series (12 at one point)", "box (6 x 30 x 80)"};
+  return names[kind];
+}
+
+/// A read of kind `kind` at a random position drawn from `rng`.
+Region MakeRegion(int kind, std::mt19937_64& rng) {
+  auto draw = [&rng](std::uint64_t n) { return static_cast<std::int64_t>(rng() % n); };
+  auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
+  if (kind == 0) {
+    const std::int64_t t = draw(12);
+    return Region{{{"TIME", DimSelector::Index(t)}}, {at(t), 0, 0}, {1, 90, 180}};
+  }
+  if (kind == 1) {
+    const std::int64_t y = draw(90), x = draw(180);
+    return Region{{{"COADSY", DimSelector::Index(y)}, {"COADSX", DimSelector::Index(x)}},
+                  {0, at(y), at(x)},
+                  {12, 1, 1}};
+  }
+  const std::int64_t t = draw(7), y = draw(60), x = draw(100);
+  return Region{{{"TIME", DimSelector::Range(t, t + 6)},
+                 {"COADSY", DimSelector::Range(y, y + 30)},
+                 {"COADSX", DimSelector::Range(x, x + 80)}},
+                {at(t), at(y), at(x)},
+                {6, 30, 80}};
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -178,6 +211,56 @@ Result<double> TimeMs(F&& read) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// `--one-read`: one open + read of kind `kind` (position from `seed`) on a new process's first
+/// use of the library, timed from before the open to after the close. Prints the time in ms.
+Status OneRead(const std::string& side, const std::string& path, int kind, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const Region r = MakeRegion(kind, rng);
+  std::vector<float> buffer(r.count[0] * r.count[1] * r.count[2]);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (side == "lance") {
+    LND_ASSIGN_OR_RETURN(lance_nd::Table t, lance_nd::Table::Open(path));
+    LND_RETURN_NOT_OK(lance_nd::ReadRegion(t, "coads", "SST", r.selection).status());
+  } else {
+    int f = 0, v = 0;
+    LND_RETURN_NOT_OK(NcStatus(nc_open(path.c_str(), NC_NOWRITE, &f), path));
+    LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(f, "SST", &v), "SST"));
+    const int rc = nc_get_vara_float(f, v, r.start.data(), r.count.data(), buffer.data());
+    nc_close(f);
+    LND_RETURN_NOT_OK(NcStatus(rc, "SST"));
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%.4f\n", ms);
+  return Status::OK();
+}
+
+/// Each kind of read in new processes, `repeats` times a side, the sides taking turns.
+Status RunFresh(const std::string& nc4, const std::string& dir, int repeats) {
+  std::printf("\n%-30s %9s %9s %7s %13s %13s %7s\n", "new process (median ms)", "lance-nd",
+              "netCDF", "ratio", "lance-nd proc", "netCDF proc", "ratio");
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  for (int kind = 0; kind < kKinds; ++kind) {
+    std::vector<double> ours, theirs, ours_proc, theirs_proc;
+    for (int i = 0; i < repeats; ++i) {
+      const std::string k = std::to_string(kind), seed = std::to_string(1000 + i);
+      LND_ASSIGN_OR_RETURN(region_bench::FreshRun a,
+                           region_bench::RunFresh({self, "--one-read", "lance", dir, k, seed}));
+      LND_ASSIGN_OR_RETURN(region_bench::FreshRun b,
+                           region_bench::RunFresh({self, "--one-read", "netcdf", nc4, k, seed}));
+      ours.push_back(a.reported_ms);
+      ours_proc.push_back(a.process_ms);
+      theirs.push_back(b.reported_ms);
+      theirs_proc.push_back(b.process_ms);
+    }
+    const double mo = Median(ours), mt = Median(theirs);
+    const double po = Median(ours_proc), pt = Median(theirs_proc);
+    std::printf("%-30s %9.3f %9.3f %7.2f %13.3f %13.3f %7.2f\n", KindName(kind), mo, mt, mo / mt,
+                po, pt, po / pt);
+  }
+  return Status::OK();
+}
+
 Status Run(const std::string& coads, const std::string& nc4, const std::string& dir, int repeats,
            bool cold_only, bool warm_only, bool compressed) {
   LND_RETURN_NOT_OK(WriteTable(coads, dir, compressed));
@@ -186,38 +269,13 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
   LND_RETURN_NOT_OK(NcStatus(nc_open(nc4.c_str(), NC_NOWRITE, &nc), nc4));
   LND_RETURN_NOT_OK(NcStatus(nc_inq_varid(nc, "SST", &sst), "SST"));
   std::mt19937_64 rng(42);
-  const std::vector<std::pair<std::string, std::function<Region()>>> kinds = {
-      {"map (one TIME, 90 x 180)",
-       [&] {
-         const auto t = static_cast<std::int64_t>(rng() % 12);
-         return Region{
-             {{"TIME", DimSelector::Index(t)}}, {static_cast<std::size_t>(t), 0, 0}, {1, 90, 180}};
-       }},
-      {"time series (12 at one point)",
-       [&] {
-         const auto y = static_cast<std::int64_t>(rng() % 90),
-                    x = static_cast<std::int64_t>(rng() % 180);
-         return Region{{{"COADSY", DimSelector::Index(y)}, {"COADSX", DimSelector::Index(x)}},
-                       {0, static_cast<std::size_t>(y), static_cast<std::size_t>(x)},
-                       {12, 1, 1}};
-       }},
-      {"box (6 x 30 x 80)",
-       [&] {
-         const auto t = static_cast<std::int64_t>(rng() % 7),
-                    y = static_cast<std::int64_t>(rng() % 60),
-                    x = static_cast<std::int64_t>(rng() % 100);
-         return Region{{{"TIME", DimSelector::Range(t, t + 6)},
-                        {"COADSY", DimSelector::Range(y, y + 30)},
-                        {"COADSX", DimSelector::Range(x, x + 80)}},
-                       {static_cast<std::size_t>(t), static_cast<std::size_t>(y),
-                        static_cast<std::size_t>(x)},
-                       {6, 30, 80}};
-       }},
-  };
+
   std::printf("%-30s %9s %9s %7s %11s %11s %7s %11s %7s %5s\n", "read (median ms)", "lance-nd",
               "netCDF", "ratio", "lance-nd+op", "netCDF+op", "ratio", "lance-nd+cold", "ratio",
               "rows");
-  for (const auto& [name, make] : kinds) {
+  for (int kind = 0; kind < kKinds; ++kind) {
+    const auto make = [&rng, kind] { return MakeRegion(kind, rng); };
+    const char* name = KindName(kind);
     std::vector<double> ours, theirs, ours_open, theirs_open, ours_cold;
     lance_nd::RegionReadStats stats;
     for (int i = 0; i < (cold_only ? 0 : repeats); ++i) {
@@ -266,15 +324,15 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
       ours_cold.push_back(e);
     }
     if (cold_only) {
-      std::printf("%-30s %9s %9s %7s %11s %11s %7s %11.3f\n", name.c_str(), "", "", "", "", "", "",
+      std::printf("%-30s %9s %9s %7s %11s %11s %7s %11.3f\n", name, "", "", "", "", "", "",
                   Median(ours_cold));
       continue;
     }
     if (warm_only) ours_cold.push_back(0);
     const double mo = Median(ours), mt = Median(theirs);
     const double mo2 = Median(ours_open), mt2 = Median(theirs_open), mo3 = Median(ours_cold);
-    std::printf("%-30s %9.3f %9.3f %7.2f %11.3f %11.3f %7.2f %11.3f %7.2f %5llu\n", name.c_str(),
-                mo, mt, mo / mt, mo2, mt2, mo2 / mt2, mo3, mo3 / mt2,
+    std::printf("%-30s %9.3f %9.3f %7.2f %11.3f %11.3f %7.2f %11.3f %7.2f %5llu\n", name, mo, mt,
+                mo / mt, mo2, mt2, mo2 / mt2, mo3, mo3 / mt2,
                 static_cast<unsigned long long>(stats.rows_read));
   }
   std::vector<double> listing;
@@ -286,12 +344,20 @@ Status Run(const std::string& coads, const std::string& nc4, const std::string& 
   std::printf("%-30s %9.3f  (the per-version index every read starts with)\n",
               "ListDatasets (kept index)", Median(listing));
   nc_close(nc);
-  return Status::OK();
+  if (cold_only || warm_only) return Status::OK();
+  // Each child process costs a few ms: at most 40 of them a kind and a side.
+  return RunFresh(nc4, dir, std::min(repeats, 40));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 6 && std::string(argv[1]) == "--one-read") {
+    const Status st =
+        OneRead(argv[2], argv[3], std::atoi(argv[4]), std::strtoull(argv[5], nullptr, 10));
+    if (!st.ok()) std::printf("%s\n", st.ToString().c_str());
+    return st.ok() ? 0 : 1;
+  }
   if (argc < 4) {
     std::fprintf(stderr,
                  "usage: %s COADS.nc CHUNKED.nc4 TABLE_DIR [REPEATS [--cold-only|--warm-only] "

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "lance_nd/core/internal/big_blocks.h"
 #include "lance_nd/core/internal/checked_math.h"
 #include "lance_nd/core/internal/huge_pages.h"
 
@@ -14,7 +15,6 @@ namespace lance_nd::array {
 namespace {
 
 constexpr std::size_t kAlign = static_cast<std::size_t>(Buffer::kAlignment);
-constexpr int64_t kHugePage = static_cast<int64_t>(kHugePageSize);
 constexpr int64_t kHugeThreshold = static_cast<int64_t>(kHugePageAdviceMin);
 
 // The bytes an allocation of `size` really takes: rounded up to a multiple of 64, at least 64
@@ -30,13 +30,11 @@ std::uint8_t* AllocateAligned(int64_t size, bool zero_all = true) {
   const int64_t padded = PaddedSize(size);
   std::uint8_t* p = nullptr;
   if (padded >= kHugeThreshold) {
-    // Big buffers (decoded pages, whole columns) are touched once, right away: back them with
-    // transparent huge pages where the kernel allows it (THP "madvise" mode, Debian's default),
-    // which cuts page faults 512-fold; a scan of a large file spent more time in the kernel
-    // faulting 4 KiB pages than decoding.
-    const std::size_t bytes = static_cast<std::size_t>(AlignUp(padded, kHugePage));
-    p = static_cast<std::uint8_t*>(std::aligned_alloc(kHugePageSize, bytes));
-    AdviseHugePages(p, bytes);
+    // Big buffers (decoded pages, whole columns) are touched once, right away: big blocks are
+    // backed by transparent huge pages where the kernel allows it (THP "madvise" mode, Debian's
+    // default), which cuts page faults 512-fold, and freed ones are recycled, so that a
+    // repeated or streamed scan does not wait for the kernel to zero fresh pages.
+    p = static_cast<std::uint8_t*>(internal::AllocateBigBlock(static_cast<std::size_t>(padded)));
   } else {
     // Small buffers (decoded chunks, one per few kilobytes of a page) come from plain malloc,
     // aligned by hand with the block's address stored just before the data: glibc's
@@ -57,7 +55,7 @@ std::uint8_t* AllocateAligned(int64_t size, bool zero_all = true) {
 void FreeAligned(std::uint8_t* p, int64_t padded) {
   if (p == nullptr) return;
   if (padded >= kHugeThreshold) {
-    std::free(p);
+    internal::FreeBigBlock(p);
     return;
   }
   void* raw = nullptr;

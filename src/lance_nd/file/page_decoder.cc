@@ -40,7 +40,7 @@ Status CheckLayers(const std::vector<int>& layers, const std::string& where) {
 // Append `n` u16 levels decoded from a block to `out`.
 // `what` is a string or a callable returning one (built only on error).
 template <typename What>
-Status AppendLevels(const DataBlock& block, std::uint64_t n, std::vector<std::uint16_t>* out,
+Status AppendLevels(const DataBlock& block, std::uint64_t n, LevelVector* out,
                     const What& what_in) {
   auto what = [&]() -> std::string {
     if constexpr (std::is_invocable_v<What>) {
@@ -97,8 +97,7 @@ bool AllZeroLevels(const DataBlock& block, std::uint64_t n) {
   return any == 0;
 }
 
-Status AppendRawLevels(const BufferPtr& buf, std::vector<std::uint16_t>* out,
-                       const std::string& what) {
+Status AppendRawLevels(const BufferPtr& buf, LevelVector* out, const std::string& what) {
   if (buf->size() % 2 != 0) {
     return Status::Corrupt(what, " has ", static_cast<std::uint64_t>(buf->size()),
                            " bytes, not a whole number of u16 levels");
@@ -371,7 +370,7 @@ Status MiniBlockDecoder::KeepChunk(std::uint64_t ci, std::uint64_t nvals, std::u
   const std::uint16_t* def = out_.has_def ? out_.def.data() + level_start : nullptr;
   LND_RETURN_NOT_OK_CTX(keeper_->Chunk(rep, def, levels ? num_levels : nvals, nvals),
                         ChunkWhere(ci));
-  auto cut = [&](std::vector<std::uint16_t>* v) {
+  auto cut = [&](LevelVector* v) {
     std::size_t at = level_start;
     for (const auto& [b, e] : keeper_->entries()) {
       std::memmove(v->data() + at, v->data() + level_start + b, (e - b) * 2);
@@ -655,8 +654,8 @@ Result<BufferPtr> ParseConstantValueBuffer(const BufferPtr& buf, const std::stri
 // Levels of a constant page: block-compressed when the layout names a compression (2.2), else
 // raw u16 values.
 Status DecodeConstantLevels(bool compressed, const pb::CompressiveEncoding& compression,
-                            std::uint64_t num_values, const BufferPtr& buf,
-                            std::vector<std::uint16_t>* out, const std::string& what) {
+                            std::uint64_t num_values, const BufferPtr& buf, LevelVector* out,
+                            const std::string& what) {
   if (!compressed) return AppendRawLevels(buf, out, what);
   if (num_values == 0) return Status::OK();
   LND_ASSIGN_OR_RETURN(DataBlock b, encoding::DecodeBlock(compression, buf, num_values));

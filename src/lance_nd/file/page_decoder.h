@@ -10,6 +10,7 @@
 
 #include "encodings_v2_1.pb.h"
 #include "lance_nd/array/buffer.h"
+#include "lance_nd/core/internal/huge_pages.h"
 #include "lance_nd/core/result.h"
 #include "lance_nd/file/encoding/compressive.h"
 #include "lance_nd/file/keep_rows.h"
@@ -18,11 +19,14 @@ namespace lance_nd::file::internal {
 
 using encoding::DataBlock;
 
+/// Levels of a page: big ones are recycled blocks (core/internal/big_blocks.h).
+using LevelVector = std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>>;
+
 struct DecodedPage {
   std::uint64_t num_rows = 0;
-  std::vector<int> layers;         // RepDefLayer values, innermost first
-  std::vector<std::uint16_t> rep;  // empty when has_rep is false
-  std::vector<std::uint16_t> def;  // empty when has_def is false, or def_zero or stored_def_zero
+  std::vector<int> layers;  // RepDefLayer values, innermost first
+  LevelVector rep;          // empty when has_rep is false
+  LevelVector def;          // empty when has_def is false, or def_zero or stored_def_zero
   bool has_rep = false;
   bool has_def = false;
   /// Set by the mini-block decoder: the page has def levels and every one, as stored, is 0, so

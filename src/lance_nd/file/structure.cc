@@ -119,7 +119,7 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
       }
     }
     if (any == 0) {
-      std::vector<std::uint16_t>().swap(page->def);
+      LevelVector().swap(page->def);
       page->def_zero = true;
     } else {
       page->def_zero = false;

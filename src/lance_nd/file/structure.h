@@ -49,8 +49,8 @@ class LevelScheme {
 
 /// \brief Levels and values of one leaf column for a range of rows (canonical levels).
 struct LeafLevels {
-  std::vector<std::uint16_t> rep;  // empty when the path has no lists
-  std::vector<std::uint16_t> def;  // canonical
+  LevelVector rep;  // empty when the path has no lists
+  LevelVector def;  // canonical
   std::uint64_t num_rows = 0;
 };
 

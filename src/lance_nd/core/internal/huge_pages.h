@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "lance_nd/core/internal/big_blocks.h"
+
 namespace lance_nd {
 
 /// Buffers smaller than this are left alone (the advice would cover no whole huge page).
@@ -30,13 +32,14 @@ inline void AdviseHugePages(void* p, std::size_t bytes) {
 }
 
 /// \brief A std::allocator stand-in for vectors that are filled right after they are reserved
-/// (levels, offsets): an allocation of 1 MiB or more is 2 MiB-aligned, rounded up to whole huge
-/// pages and advised as such, so filling it faults a few huge pages instead of hundreds of small
-/// ones. Smaller allocations come from malloc.
+/// (levels, offsets): an allocation of 1 MiB or more is a big block (big_blocks.h), 2 MiB-aligned,
+/// rounded up to whole huge pages and advised as such, so filling it faults a few huge pages
+/// instead of hundreds of small ones, or none when the block is recycled. Smaller allocations
+/// come from malloc.
 template <typename T>
 struct HugePageAllocator {
   using value_type = T;
-  static constexpr std::size_t kMinBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kMinBytes = internal::kBigBlockMin;
 
   HugePageAllocator() = default;
   template <typename U>
@@ -45,20 +48,18 @@ struct HugePageAllocator {
   T* allocate(std::size_t n) {
     if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
     const std::size_t bytes = n * sizeof(T);
-    void* p = nullptr;
-    if (bytes >= kMinBytes) {
-      const std::size_t rounded = (bytes + kHugePageSize - 1) & ~(kHugePageSize - 1);
-      p = std::aligned_alloc(kHugePageSize, rounded);
-      if (p != nullptr && rounded >= kHugePageSize) {
-        ::madvise(p, rounded, MADV_HUGEPAGE);
-      }
-    } else {
-      p = std::malloc(bytes == 0 ? 1 : bytes);
-    }
+    if (bytes >= kMinBytes) return static_cast<T*>(internal::AllocateBigBlock(bytes));
+    void* p = std::malloc(bytes == 0 ? 1 : bytes);
     if (p == nullptr) throw std::bad_alloc();
     return static_cast<T*>(p);
   }
-  void deallocate(T* p, std::size_t /*n*/) noexcept { std::free(p); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n * sizeof(T) >= kMinBytes) {
+      internal::FreeBigBlock(p);
+    } else {
+      std::free(p);
+    }
+  }
 
   template <typename U>
   bool operator==(const HugePageAllocator<U>& /*other*/) const noexcept {

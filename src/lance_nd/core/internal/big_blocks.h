@@ -1,0 +1,37 @@
+// Big memory blocks (decoded pages, whole columns, level vectors), recycled within the process.
+//
+// A scan or a write allocates blocks of megabytes, fills each once, and frees it soon after.
+// Fresh blocks come from the kernel, which zeroes every page before handing it out: a repeated
+// or streamed scan spent a quarter of its time there. A freed block is therefore kept (up to a
+// bounded total) and handed out again for a request of about its size.
+#pragma once
+
+#include <cstddef>
+
+namespace lance_nd::internal {
+
+/// Requests smaller than this are not big blocks (use malloc).
+inline constexpr std::size_t kBigBlockMin = std::size_t{1} << 20;
+
+/// \brief A block of at least `bytes` (>= kBigBlockMin), 2 MiB-aligned and advised for
+/// transparent huge pages. Its contents are unspecified: a recycled block holds old data.
+/// `*capacity`, when given, receives the usable size (at least `bytes`). Throws
+/// std::bad_alloc when memory is exhausted. Free it with FreeBigBlock.
+void* AllocateBigBlock(std::size_t bytes, std::size_t* capacity = nullptr);
+
+/// \brief Gives back a block from AllocateBigBlock: kept for reuse while the kept blocks stay
+/// within the recycling capacity, else freed.
+void FreeBigBlock(void* block) noexcept;
+
+/// \brief The most bytes of freed blocks kept for reuse. The default is 256 MiB (0 under
+/// AddressSanitizer, whose use-after-free checks need blocks really freed); the environment
+/// variable LANCE_ND_RECYCLE_MB overrides it at start. Lowering it frees what no longer fits.
+void SetBigBlockRecycling(std::size_t bytes);
+
+/// \brief The recycling capacity now (SetBigBlockRecycling).
+std::size_t BigBlockRecycling();
+
+/// \brief The bytes of freed blocks kept for reuse now.
+std::size_t RecycledBigBlockBytes();
+
+}  // namespace lance_nd::internal
