@@ -51,7 +51,7 @@ TEST(LevelSchemeTest, NormalizeMapsPageLevels) {
   page.has_rep = page.has_def = true;
   page.num_entries = 5;
   LND_ASSERT_OK(s.Normalize(&page, "p"));
-  EXPECT_EQ(page.def, (std::vector<std::uint16_t>{0, 0, 4, 3, 0}));
+  EXPECT_EQ(page.def, (LevelVector{0, 0, 4, 3, 0}));
   page.def = {0, 0, 5, 0, 0};
   page.layers = {pb::REPDEF_ALL_VALID_ITEM, pb::REPDEF_NULL_AND_EMPTY_LIST,
                  pb::REPDEF_NULLABLE_ITEM};
@@ -152,7 +152,7 @@ TEST(UnravelDenseTest, MatchesGeneralUnravelOnRandomLevels) {
     }
     LeafLevels lv;
     lv.num_rows = rows;
-    if (R > 0) lv.rep = rep;
+    if (R > 0) lv.rep.assign(rep.begin(), rep.end());
     lv.def.assign(rep.size(), 0);
     std::vector<RepSpan> spans;
     std::size_t start = 0;
@@ -254,7 +254,7 @@ TEST(RowIndexTest, NormalizeKeepsNonZeroDefAndChecksCounts) {
   page.num_entries = 3;
   LND_ASSERT_OK(s.Normalize(&page, "p"));
   EXPECT_FALSE(page.def_zero);
-  EXPECT_EQ(page.def, (std::vector<std::uint16_t>{0, 1, 2}));
+  EXPECT_EQ(page.def, (LevelVector{0, 1, 2}));
   page.def = {0, 1};
   page.def_zero = false;
   LND_EXPECT_ERROR(s.Normalize(&page, "p"), StatusCode::kCorrupt, "2 def levels for 3 entries");
