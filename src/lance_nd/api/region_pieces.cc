@@ -6,7 +6,7 @@
 
 #include "lance_nd/api/dataset_index.h"
 #include "lance_nd/api/decoded_rows.h"
-#include "lance_nd/api/scanner.h"
+#include "lance_nd/api/scan_columns.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/table/scan.h"
@@ -105,8 +105,9 @@ Status ReadPieces(const Table& table, const DatasetRows& d, const std::string& v
     if (!found[i]) missing.push_back(rows[i]);
   }
   if (!missing.empty()) {
+    // Only the variable: its rows' global attributes are in the dataset index already.
     LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> taken,
-                         table.Scan().Project({variable}).Take(missing));
+                         TakeDecoded(table.dataset(), missing, {variable}));
     for (std::size_t i = 0, k = 0; i < rows.size(); ++i) {
       if (found[i]) continue;
       found[i] = std::make_shared<const nd::NdRecordBatch>(std::move(taken[k++]));

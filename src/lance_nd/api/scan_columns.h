@@ -2,14 +2,18 @@
 // and the (cheapest) columns a filter needs.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/core/result.h"
+#include "lance_nd/nd/record_batch.h"
 #include "lance_nd/query/filter.h"
+#include "lance_nd/table/dataset.h"
 
 namespace lance_nd::api_internal {
 
@@ -32,5 +36,12 @@ std::vector<std::string> FilterColumns(const array::Schema& table_schema,
 /// meaning "every column" (unchanged when there is none).
 array::SchemaPtr WithoutRowAddress(const array::SchemaPtr& schema);
 array::RecordBatchPtr WithoutRowAddress(const array::RecordBatchPtr& batch);
+
+/// \brief Rows `rows` (logical indices, any order) of `dataset`, decoded: the table columns
+/// `projection` (a table::TableScanOptions projection of whole top-level columns; empty reads
+/// none). Rows decoded without the global-attributes column have no global attributes.
+Result<std::vector<nd::NdRecordBatch>> TakeDecoded(const table::Dataset& dataset,
+                                                   std::span<const std::uint64_t> rows,
+                                                   std::vector<std::string> projection);
 
 }  // namespace lance_nd::api_internal

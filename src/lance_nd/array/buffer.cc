@@ -15,7 +15,7 @@ namespace lance_nd::array {
 namespace {
 
 constexpr std::size_t kAlign = static_cast<std::size_t>(Buffer::kAlignment);
-constexpr int64_t kHugeThreshold = static_cast<int64_t>(kHugePageAdviceMin);
+constexpr int64_t kBigThreshold = static_cast<int64_t>(internal::kBigBlockMin);
 
 // The bytes an allocation of `size` really takes: rounded up to a multiple of 64, at least 64
 // (so that empty buffers still have a valid aligned pointer).
@@ -29,7 +29,7 @@ int64_t PaddedSize(int64_t size) {
 std::uint8_t* AllocateAligned(int64_t size, bool zero_all = true) {
   const int64_t padded = PaddedSize(size);
   std::uint8_t* p = nullptr;
-  if (padded >= kHugeThreshold) {
+  if (padded >= kBigThreshold) {
     // Big buffers (decoded pages, whole columns) are touched once, right away: big blocks are
     // backed by transparent huge pages where the kernel allows it (THP "madvise" mode, Debian's
     // default), which cuts page faults 512-fold, and freed ones are recycled, so that a
@@ -54,7 +54,7 @@ std::uint8_t* AllocateAligned(int64_t size, bool zero_all = true) {
 
 void FreeAligned(std::uint8_t* p, int64_t padded) {
   if (p == nullptr) return;
-  if (padded >= kHugeThreshold) {
+  if (padded >= kBigThreshold) {
     internal::FreeBigBlock(p);
     return;
   }

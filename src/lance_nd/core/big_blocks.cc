@@ -1,5 +1,7 @@
 #include "lance_nd/core/internal/big_blocks.h"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -25,6 +27,7 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
+constexpr std::size_t kSmallGrain = std::size_t{64} << 10;
 constexpr std::size_t kDefaultCapacity = std::size_t{256} << 20;
 
 std::size_t InitialCapacity() {
@@ -39,7 +42,9 @@ std::size_t InitialCapacity() {
 class Recycler {
  public:
   void* Allocate(std::size_t bytes, std::size_t* capacity) {
-    const std::size_t rounded = (bytes + kHugePageSize - 1) & ~(kHugePageSize - 1);
+    // Blocks of a huge page or more are whole huge pages; smaller ones whole 64 KiB.
+    const std::size_t grain = bytes >= kHugePageSize ? kHugePageSize : kSmallGrain;
+    const std::size_t rounded = (bytes + grain - 1) & ~(grain - 1);
     {
       std::lock_guard lock(mu_);
       // The smallest kept block that fits, unless it would waste more than a quarter.
@@ -54,9 +59,9 @@ class Recycler {
         return block;
       }
     }
-    void* block = std::aligned_alloc(kHugePageSize, rounded);
+    void* block = std::aligned_alloc(grain, rounded);
     if (block == nullptr) throw std::bad_alloc();
-    AdviseHugePages(block, rounded);
+    if (rounded >= kHugePageSize) ::madvise(block, rounded, MADV_HUGEPAGE);
     {
       std::lock_guard lock(mu_);
       live_.emplace(block, rounded);

@@ -76,6 +76,18 @@ TEST(BigBlocksTest, KeptBlocksStayWithinTheCapacityOldestFreedFirst) {
   EXPECT_EQ(RecycledBigBlockBytes(), 0u);
 }
 
+TEST(BigBlocksTest, BlocksBelowAHugePageAreWhole64KiB) {
+  Recycling recycling(8 * kMiB);
+  std::size_t capacity = 0;
+  void* a = AllocateBigBlock(kBigBlockMin + 1, &capacity);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % (64 * 1024), 0u);
+  EXPECT_EQ(capacity, kBigBlockMin + 64 * 1024);
+  FreeBigBlock(a);
+  void* b = AllocateBigBlock(kBigBlockMin + 100, &capacity);
+  EXPECT_EQ(b, a);
+  FreeBigBlock(b);
+}
+
 // Threads allocate and free blocks of generated sizes; each fills its block with its own
 // pattern and checks it before freeing, so two live blocks never share memory.
 TEST(BigBlocksTest, ConcurrentBlocksNeverOverlap) {

@@ -33,16 +33,18 @@ TEST(HugePageAllocatorTest, VectorsKeepTheirValuesAtAnySize) {
   }
 }
 
-// Allocations of at least kMinBytes start on a huge-page boundary (so that the kernel can back
-// them with huge pages); smaller ones are ordinary allocations.
+// Allocations of a huge page or more start on a huge-page boundary (so that the kernel can back
+// them with huge pages); big blocks below that on a 64 KiB boundary; smaller ones are ordinary
+// allocations.
 TEST(HugePageAllocatorTest, LargeAllocationsAreHugePageAligned) {
   HugePageAllocator<std::uint64_t> alloc;
   for (const std::size_t bytes :
        {HugePageAllocator<std::uint64_t>::kMinBytes,
-        HugePageAllocator<std::uint64_t>::kMinBytes * 3 + 8, kHugePageSize * 5}) {
+        HugePageAllocator<std::uint64_t>::kMinBytes * 3 + 8, kHugePageSize, kHugePageSize * 5}) {
     const std::size_t n = bytes / sizeof(std::uint64_t);
     std::uint64_t* p = alloc.allocate(n);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % kHugePageSize, 0u) << bytes;
+    const std::size_t alignment = bytes >= kHugePageSize ? kHugePageSize : std::size_t{64} << 10;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignment, 0u) << bytes;
     for (std::size_t i = 0; i < n; ++i) p[i] = i;  // the whole range is usable
     EXPECT_EQ(p[n - 1], n - 1);
     alloc.deallocate(p, n);

@@ -11,10 +11,10 @@
 namespace lance_nd::internal {
 
 /// Requests smaller than this are not big blocks (use malloc).
-inline constexpr std::size_t kBigBlockMin = std::size_t{1} << 20;
+inline constexpr std::size_t kBigBlockMin = std::size_t{256} << 10;
 
-/// \brief A block of at least `bytes` (>= kBigBlockMin), 2 MiB-aligned and advised for
-/// transparent huge pages. Its contents are unspecified: a recycled block holds old data.
+/// \brief A block of at least `bytes` (>= kBigBlockMin): from 2 MiB on, 2 MiB-aligned, whole
+/// huge pages and advised for transparent huge pages; below, 64 KiB-aligned whole 64 KiB. Its contents are unspecified: a recycled block holds old data.
 /// `*capacity`, when given, receives the usable size (at least `bytes`). Throws
 /// std::bad_alloc when memory is exhausted. Free it with FreeBigBlock.
 void* AllocateBigBlock(std::size_t bytes, std::size_t* capacity = nullptr);
