@@ -78,15 +78,36 @@ def to_xarray(batch):
 
 
 def make_dataset(data_vars, coord_vars, attrs):
-    """xr.Dataset(data_vars, coord_vars, attrs=attrs) of xr.Variable objects. When no variable
-    is named like a dimension (so none needs an index), the Dataset is built directly: the
-    general constructor's alignment and merge cost several times more than the rows a scan
-    decodes. Sizes that disagree raise ValueError on both paths."""
+    """xr.Dataset(data_vars, coord_vars, attrs=attrs) of xr.Variable objects, built directly:
+    the general constructor's alignment and merge cost several times more than the rows a scan
+    decodes. A variable named like its only dimension is a coordinate with an index, as the
+    constructor makes it; anything else named like a dimension takes the general constructor.
+    Sizes that disagree raise ValueError on both paths."""
     import xarray as xr
 
-    construct = getattr(xr.Dataset, "_construct_direct", None)
     variables = {**data_vars, **coord_vars}
-    dims = {d for v in variables.values() for d in v.dims}
-    if construct is None or not dims.isdisjoint(variables):
+    construct = getattr(xr.Dataset, "_construct_direct", None)
+    indexes = _dimension_indexes(variables) if construct is not None else None
+    if indexes is None:
         return xr.Dataset(data_vars, coord_vars, attrs=attrs)
-    return construct(variables, set(coord_vars), None, attrs)
+    for name, index in indexes.items():
+        variables.update(index.create_variables({name: variables[name]}))
+    return construct(variables, set(coord_vars) | set(indexes), None, attrs, indexes)
+
+
+def _dimension_indexes(variables):
+    """{name: PandasIndex} of the variables named like their only dimension; None when another
+    variable is named like a dimension, or this xarray makes indexes another way."""
+    dims = {d for v in variables.values() for d in v.dims}
+    named = [name for name in variables if name in dims]
+    if any(variables[name].dims != (name,) for name in named):
+        return None
+    if not named:
+        return {}
+    try:
+        from xarray.core.indexes import PandasIndex
+
+        return {name: PandasIndex.from_variables({name: variables[name]}, options={})
+                for name in named}
+    except (ImportError, TypeError, AttributeError):
+        return None

@@ -121,6 +121,47 @@ def test_dataset_built_directly_equals_the_constructors(seed):
     assert_same_dataset(ds, fast)
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_dataset_with_dimension_coordinates_built_directly_equals_the_constructors(seed):
+    # Variables named like their dimension become indexed coordinates on both paths, whether
+    # given as data variables or as coordinates.
+    from lance_nd._xarray import make_dataset
+
+    ds = generated_dataset(seed)
+    indexed = [name for name in ds.variables if ds[name].dims == (name,)]
+    rng = np.random.default_rng(seed)
+    for name in indexed:  # indexes of other kinds than int64 too
+        kind = rng.integers(4)
+        values = ds[name].values
+        if kind == 1:
+            ds = ds.assign_coords({name: values.astype("float32") / 2})
+        elif kind == 2:
+            ds = ds.assign_coords({name: values.astype("datetime64[ns]")})
+        elif kind == 3:
+            ds = ds.assign_coords({name: np.array([f"v{v}" for v in values])})
+    as_data = {name for name in indexed if rng.random() < 0.5}
+    data_vars = {n: ds[n].variable for n in ds.variables if n not in ds.coords or n in as_data}
+    coords = {n: ds[n].variable for n in ds.coords if n not in as_data}
+    fast = make_dataset(data_vars, coords, dict(ds.attrs))
+    slow = xr.Dataset(data_vars, coords, attrs=dict(ds.attrs))
+    xr.testing.assert_identical(fast, slow)
+    assert list(fast.variables) == list(slow.variables)
+    assert set(fast.xindexes) == set(slow.xindexes) == set(indexed)
+    for name in indexed:
+        assert fast.xindexes[name].equals(slow.xindexes[name])
+
+
+def test_a_dimension_named_variable_that_is_not_its_index_takes_the_general_constructor():
+    from lance_nd._xarray import make_dataset
+
+    x = xr.Variable(("x", "y"), np.zeros((2, 3)))
+    with pytest.raises(Exception) as fast:
+        make_dataset({"x": x}, {}, {})
+    with pytest.raises(Exception) as slow:
+        xr.Dataset({"x": x})
+    assert type(fast.value) is type(slow.value)
+
+
 def test_dataset_built_directly_refuses_sizes_that_disagree():
     from lance_nd._xarray import make_dataset
 
