@@ -33,7 +33,7 @@ constexpr std::size_t kDefaultCapacity = std::size_t{256} << 20;
 std::size_t InitialCapacity() {
   if (const char* mb = std::getenv("LANCE_ND_RECYCLE_MB")) {
     char* end = nullptr;
-    const unsigned long long v = std::strtoull(mb, &end, 10);
+    const std::uint64_t v = std::strtoull(mb, &end, 10);
     if (end != mb && *end == '\0') return static_cast<std::size_t>(v) << 20;
   }
   return kAddressSanitizer ? 0 : kDefaultCapacity;

@@ -63,6 +63,7 @@ TEST(BigBlocksTest, ABlockIsNotHandedOutForARequestMuchSmallerThanIt) {
 TEST(BigBlocksTest, KeptBlocksStayWithinTheCapacityOldestFreedFirst) {
   Recycling recycling(20 * kMiB);
   std::vector<void*> blocks;
+  blocks.reserve(4);
   for (int i = 0; i < 4; ++i) blocks.push_back(AllocateBigBlock(8 * kMiB));
   for (void* b : blocks) FreeBigBlock(b);
   EXPECT_EQ(RecycledBigBlockBytes(), 16 * kMiB);  // the first two were freed for the last two
@@ -80,8 +81,9 @@ TEST(BigBlocksTest, BlocksBelowAHugePageAreWhole64KiB) {
   Recycling recycling(8 * kMiB);
   std::size_t capacity = 0;
   void* a = AllocateBigBlock(kBigBlockMin + 1, &capacity);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % (64 * 1024), 0u);
-  EXPECT_EQ(capacity, kBigBlockMin + 64 * 1024);
+  constexpr std::size_t k64KiB = std::size_t{64} << 10;
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % k64KiB, 0u);
+  EXPECT_EQ(capacity, kBigBlockMin + k64KiB);
   FreeBigBlock(a);
   void* b = AllocateBigBlock(kBigBlockMin + 100, &capacity);
   EXPECT_EQ(b, a);
@@ -116,6 +118,7 @@ TEST(BigBlocksTest, ConcurrentBlocksNeverOverlap) {
   };
   std::vector<char> ok(4, 0);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] { ok[static_cast<std::size_t>(t)] = worker(100 + t) ? 1 : 0; });
   }
