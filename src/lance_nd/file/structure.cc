@@ -1,6 +1,7 @@
 #include "lance_nd/file/structure.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -20,6 +21,21 @@ class BitWriter {
         static_cast<std::uint8_t>(static_cast<unsigned>(v) << (len_ & 7));
     nulls_ += v ? 0 : 1;
     ++len_;
+  }
+  /// The low `count` bits of `bits` (1 = valid), 1 <= count <= 64, in one go.
+  void PushBits(std::uint64_t bits, unsigned count) {
+    nulls_ += static_cast<int64_t>(count) - std::popcount(bits);
+    std::uint64_t at = static_cast<std::uint64_t>(len_);
+    unsigned done = 0;
+    while (done < count) {
+      const unsigned shift = static_cast<unsigned>(at & 7);
+      const unsigned take = std::min(8 - shift, count - done);
+      const auto part = static_cast<unsigned>((bits >> done) & ((1u << take) - 1));
+      bytes_[static_cast<std::size_t>(at >> 3)] |= static_cast<std::uint8_t>(part << shift);
+      at += take;
+      done += take;
+    }
+    len_ += count;
   }
   int64_t nulls() const { return nulls_; }
   int64_t length() const { return len_; }
@@ -144,6 +160,48 @@ Status LevelScheme::Normalize(DecodedPage* page, const std::string& where) const
   return Status::OK();
 }
 
+namespace {
+
+// The row starts among entries [0, n) (rep level R), into idx->entry; with kValues, also each
+// row's first value slot into idx->value, counting the visible entries (def <= maxvis) before
+// it. *values ends as the number of value slots. Blocks of entries without a row start (most
+// of a long list) are only counted.
+template <bool kValues>
+Status IndexRows(const std::uint16_t* rep, const std::uint16_t* def, std::uint64_t n,
+                 std::uint16_t R, std::uint16_t maxvis, const std::string& where, RowIndex* idx,
+                 std::uint64_t* values) {
+  constexpr std::uint64_t kBlock = 64;
+  std::uint64_t v = 0;
+  auto one = [&](std::uint64_t e) -> Status {
+    if (rep[e] > R) return Status::Corrupt(where, ": rep level ", rep[e], " exceeds ", R);
+    if (rep[e] == R) {
+      idx->entry.push_back(e);
+      if constexpr (kValues) idx->value.push_back(v);
+    }
+    if constexpr (kValues) v += def[e] <= maxvis ? 1 : 0;
+    return Status::OK();
+  };
+  std::uint64_t e = 0;
+  for (; e + kBlock <= n; e += kBlock) {
+    std::uint16_t hit = 0;
+    std::uint64_t visible = 0;
+    for (std::uint64_t i = 0; i < kBlock; ++i) {
+      hit |= static_cast<std::uint16_t>(rep[e + i] >= R);
+      if constexpr (kValues) visible += def[e + i] <= maxvis ? 1 : 0;
+    }
+    if (hit == 0) {
+      v += visible;
+      continue;
+    }
+    for (std::uint64_t i = e; i < e + kBlock; ++i) LND_RETURN_NOT_OK(one(i));
+  }
+  for (; e < n; ++e) LND_RETURN_NOT_OK(one(e));
+  *values = kValues ? v : n;
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& scheme,
                                const std::string& where) {
   const std::uint64_t n = page.num_entries;
@@ -175,37 +233,11 @@ Result<RowIndex> BuildRowIndex(const DecodedPage& page, const LevelScheme& schem
   const std::uint16_t* rep = page.rep.data();
   std::uint64_t v = 0;
   if (page.def_zero) {
-    // Every entry is a visible value: value index == entry index. Rows are found a block of
-    // entries at a time (row starts are rare in long lists).
-    constexpr std::uint64_t kBlock = 64;
-    std::uint64_t e = 0;
-    for (; e + kBlock <= n; e += kBlock) {
-      std::uint16_t hit = 0;
-      for (std::uint64_t i = 0; i < kBlock; ++i) hit |= static_cast<std::uint16_t>(rep[e + i] >= R);
-      if (hit == 0) continue;
-      for (std::uint64_t i = e; i < e + kBlock; ++i) {
-        if (rep[i] > R) return Status::Corrupt(where, ": rep level ", rep[i], " exceeds ", R);
-        if (rep[i] == R) idx.entry.push_back(i);
-      }
-    }
-    for (; e < n; ++e) {
-      if (rep[e] > R) return Status::Corrupt(where, ": rep level ", rep[e], " exceeds ", R);
-      if (rep[e] == R) idx.entry.push_back(e);
-    }
-    v = n;
+    LND_RETURN_NOT_OK(IndexRows<false>(rep, nullptr, n, R, 0, where, &idx, &v));
   } else {
     idx.value.reserve(std::min<std::uint64_t>(page.num_rows, n) + 1);
-    const std::uint16_t maxvis = scheme.max_visible();
-    for (std::uint64_t e = 0; e < n; ++e) {
-      if (rep[e] > R) {
-        return Status::Corrupt(where, ": rep level ", rep[e], " exceeds ", R);
-      }
-      if (rep[e] == R) {
-        idx.entry.push_back(e);
-        idx.value.push_back(v);
-      }
-      if (page.def[e] <= maxvis) ++v;
-    }
+    LND_RETURN_NOT_OK(
+        IndexRows<true>(rep, page.def.data(), n, R, scheme.max_visible(), where, &idx, &v));
     idx.value.push_back(v);
   }
   idx.entry.push_back(n);
@@ -287,14 +319,36 @@ std::vector<std::size_t> ListsByRepLevel(const LevelScheme& scheme) {
 // first entry not taken (the general loop checks and reports whatever stopped the run).
 std::uint64_t ContinueInnerList(const LevelScheme& scheme, const std::vector<int>& owner,
                                 const LeafLevels& levels, std::uint64_t e, std::uint64_t room,
-                                BitWriter& leaf) {
+                                BitWriter& leaf, bool blocks) {
   const std::size_t leaf_layer = scheme.path().size() - 1;
   const std::uint16_t null_level = scheme.null_level(leaf_layer);
   const std::uint16_t max_level = scheme.max_level();
   const std::uint64_t end = std::min<std::uint64_t>(levels.def.size(), e + room);
   const std::uint16_t* rep = levels.rep.data();
   const std::uint16_t* def = levels.def.data();
+  // Whole blocks of 64 entries that continue the list with def levels 0 (a value) or the
+  // leaf's null level (the only one a leaf item owns): their validity bits at once.
+  const bool only_null_owned = null_level != 0 && null_level <= max_level &&
+                               owner[null_level] == static_cast<int>(leaf_layer);
+  constexpr std::uint64_t kBlock = 64;
   std::uint64_t f = e;
+  while (blocks && only_null_owned && f + kBlock <= end) {
+    std::uint16_t other = 0;
+    for (std::uint64_t i = 0; i < kBlock; ++i) {
+      const std::uint16_t d = def[f + i];
+      other |= static_cast<std::uint16_t>(rep[f + i] | ((d != 0 && d != null_level) ? 1 : 0));
+    }
+    if (other != 0) break;
+    std::uint64_t bits = 0;
+    for (std::uint64_t g = 0; g < kBlock; g += 8) {
+      unsigned byte = 0;
+      for (unsigned j = 0; j < 8; ++j)
+        byte |= static_cast<unsigned>(def[f + g + j] != null_level) << j;
+      bits |= static_cast<std::uint64_t>(byte) << g;
+    }
+    leaf.PushBits(bits, kBlock);
+    f += kBlock;
+  }
   for (; f < end && rep[f] == 0; ++f) {
     const std::uint16_t d = def[f];
     if (d != 0 && (d > max_level || owner[d] != static_cast<int>(leaf_layer))) break;
@@ -401,8 +455,11 @@ Result<std::vector<LayerArrays>> UnravelDense(const LevelScheme& scheme,
   return out;
 }
 
-Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLevels& levels,
-                                         std::uint64_t num_values, const std::string& where) {
+namespace {
+
+Result<std::vector<LayerArrays>> UnravelWith(const LevelScheme& scheme, const LeafLevels& levels,
+                                             std::uint64_t num_values, const std::string& where,
+                                             bool blocks) {
   const auto& path = scheme.path();
   const std::size_t K = path.size();
   const int R = scheme.num_lists();
@@ -441,7 +498,7 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
   for (std::uint64_t e = 0; e < n; ++e) {
     if (leaf_in_inner && levels.rep[e] == 0 && open[inner]) {
       const std::uint64_t f =
-          ContinueInnerList(scheme, owner, levels, e, num_values - vi, valid[K - 1]);
+          ContinueInnerList(scheme, owner, levels, e, num_values - vi, valid[K - 1], blocks);
       offsets[inner].back() += static_cast<int64_t>(f - e);
       vi += f - e;
       if (f > e) {
@@ -523,6 +580,20 @@ Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLe
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<LayerArrays>> Unravel(const LevelScheme& scheme, const LeafLevels& levels,
+                                         std::uint64_t num_values, const std::string& where) {
+  return UnravelWith(scheme, levels, num_values, where, /*blocks=*/true);
+}
+
+Result<std::vector<LayerArrays>> UnravelEntryByEntryForTesting(const LevelScheme& scheme,
+                                                               const LeafLevels& levels,
+                                                               std::uint64_t num_values,
+                                                               const std::string& where) {
+  return UnravelWith(scheme, levels, num_values, where, /*blocks=*/false);
 }
 
 }  // namespace lance_nd::file::internal

@@ -96,6 +96,13 @@ struct RepSpan {
   std::uint64_t num_entries = 0;
 };
 
+/// \brief Unravel without its block fast path (runs of 64 list entries at a time), entry by
+/// entry: the reference the fast path is tested against.
+Result<std::vector<LayerArrays>> UnravelEntryByEntryForTesting(const LevelScheme& scheme,
+                                                               const LeafLevels& levels,
+                                                               std::uint64_t num_values,
+                                                               const std::string& where);
+
 /// \brief Bulk Unravel for the common case where every def level is 0 (no nulls, no empty
 /// lists, pages with def_zero): list offsets are computed from the rep levels a block of entries
 /// at a time, no layer has validity. `spans` must start at row starts (as AppendRowLevels
