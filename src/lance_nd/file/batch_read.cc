@@ -56,12 +56,25 @@ Result<std::vector<LeafResult>> AssembleLeaves(const ReaderState& state,
   return out;
 }
 
+// Reads of little data stay on the calling thread: handing a page or a leaf to another core
+// cost more than it saved (a take of 12 rows of a 0.8 MB page: 635 us on two threads, 520 us
+// on one).
+int ReadThreads(const ReaderState& state, const std::vector<int>& leaves,
+                const std::vector<PageWork>& work) {
+  constexpr std::uint64_t kOneThreadBytes = std::uint64_t{2} << 20;
+  std::uint64_t bytes = 0;
+  for (const PageWork& w : work) {
+    bytes += StoredBytes(state.column_meta(leaves[w.leaf]).pages[w.page]);
+  }
+  return bytes < kOneThreadBytes ? 1 : std::max(1, state.options.num_threads);
+}
+
 // Decode the pages of every leaf in parallel, then assemble each leaf.
 Result<std::vector<LeafResult>> ReadLeaves(const ReaderState& state, PageCache& cache,
                                            const std::vector<int>& leaves, const Runs& runs,
                                            bool take) {
   LND_ASSIGN_OR_RETURN(std::vector<PageWork> work, PlanPageWork(state, leaves, runs));
-  const int threads = std::max(1, state.options.num_threads);
+  const int threads = ReadThreads(state, leaves, work);
   std::vector<array::BufferPtr> column_values(leaves.size());
   if (!take) column_values = PlanColumnBuffers(state, leaves, &work);
   const std::vector<std::size_t> order = DecodeOrder(state, leaves, work);

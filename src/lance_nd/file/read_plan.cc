@@ -40,13 +40,13 @@ Result<std::map<std::size_t, Runs>> WantedPages(const ReaderState& state, int c,
   return wanted;
 }
 
+}  // namespace
+
 std::uint64_t StoredBytes(const PageMeta& meta) {
   std::uint64_t n = 0;
   for (const auto& b : meta.buffers) n += b.size;
   return n;
 }
-
-}  // namespace
 
 Result<std::vector<PageWork>> PlanPageWork(const ReaderState& state, const std::vector<int>& leaves,
                                            const Runs& runs) {

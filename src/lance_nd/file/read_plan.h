@@ -53,6 +53,9 @@ std::vector<array::BufferPtr> PlanColumnBuffers(const ReaderState& state,
                                                 const std::vector<int>& leaves,
                                                 std::vector<PageWork>* work);
 
+/// \brief The bytes of a page's buffers in the file.
+std::uint64_t StoredBytes(const PageMeta& meta);
+
 /// \brief Indices into `work`, biggest pages first, so the decoding threads finish together.
 std::vector<std::size_t> DecodeOrder(const ReaderState& state, const std::vector<int>& leaves,
                                      const std::vector<PageWork>& work);
