@@ -342,8 +342,9 @@ std::uint64_t ContinueInnerList(const LevelScheme& scheme, const std::vector<int
     std::uint64_t bits = 0;
     for (std::uint64_t g = 0; g < kBlock; g += 8) {
       unsigned byte = 0;
-      for (unsigned j = 0; j < 8; ++j)
+      for (unsigned j = 0; j < 8; ++j) {
         byte |= static_cast<unsigned>(def[f + g + j] != null_level) << j;
+      }
       bits |= static_cast<std::uint64_t>(byte) << g;
     }
     leaf.PushBits(bits, kBlock);

@@ -188,12 +188,13 @@ TEST(UnravelTest, BlocksOfEntriesMatchEntryByEntry) {
   for (std::uint64_t seed = 0; seed < 200; ++seed) {
     testing::Rng rng(seed);
     std::vector<PathLayer> path;
+    path.reserve(4);
     const int outer = static_cast<int>(rng.Below(3));
     for (int i = 0; i < outer; ++i) path.push_back({rng.Chance(0.5) ? Kind::kItem : Kind::kList});
     path.push_back({rng.Chance(0.5) ? Kind::kList : Kind::kLargeList});
     path.push_back({Kind::kItem});
     LevelScheme scheme(path);
-    const auto R = static_cast<std::uint16_t>(scheme.num_lists());
+    const auto lists = static_cast<std::uint16_t>(scheme.num_lists());
     const std::uint16_t leaf_null = scheme.null_level(path.size() - 1);
     const double null_share = rng.Chance(0.3) ? 0.0 : rng.Chance(0.5) ? 0.02 : 0.5;
     LeafLevels lv;
@@ -201,12 +202,12 @@ TEST(UnravelTest, BlocksOfEntriesMatchEntryByEntry) {
     for (std::uint64_t r = 0; r < lv.num_rows; ++r) {
       const std::uint64_t len = 1 + rng.Below(rng.Chance(0.5) ? 400 : 3000);
       for (std::uint64_t i = 0; i < len; ++i) {
-        lv.rep.push_back(i == 0 ? R : static_cast<std::uint16_t>(rng.Chance(0.995) ? 0 : 1));
+        lv.rep.push_back(i == 0 ? lists : static_cast<std::uint16_t>(rng.Chance(0.995) ? 0 : 1));
         lv.def.push_back(rng.Chance(null_share) ? leaf_null : 0);
       }
-      if (R > 1 && lv.rep.back() == 1) lv.rep.back() = 0;  // keep outer lists simple
+      if (lists > 1 && lv.rep.back() == 1) lv.rep.back() = 0;  // keep outer lists simple
     }
-    if (R == 1) {
+    if (lists == 1) {
       for (auto& r : lv.rep) r = r == 1 ? 1 : 0;
     }
     if (rng.Chance(0.2) && !lv.def.empty()) {  // a level the scheme does not allow
