@@ -30,10 +30,11 @@ std::uint8_t* AllocateAligned(int64_t size, bool zero_all = true) {
   const int64_t padded = PaddedSize(size);
   std::uint8_t* p = nullptr;
   if (padded >= kBigThreshold) {
-    // Big buffers (decoded pages, whole columns) are touched once, right away: big blocks are
-    // backed by transparent huge pages where the kernel allows it (THP "madvise" mode, Debian's
-    // default), which cuts page faults 512-fold, and freed ones are recycled, so that a
-    // repeated or streamed scan does not wait for the kernel to zero fresh pages.
+    // Big buffers (decoded pages, whole columns) are touched once, right away: big blocks of
+    // 2 MiB and more are backed by transparent huge pages where the kernel allows it (THP
+    // "madvise" mode, Debian's default), which cuts page faults 512-fold, and freed blocks are
+    // recycled, so that a repeated or streamed scan does not wait for the kernel to zero fresh
+    // pages.
     p = static_cast<std::uint8_t*>(internal::AllocateBigBlock(static_cast<std::size_t>(padded)));
   } else {
     // Small buffers (decoded chunks, one per few kilobytes of a page) come from plain malloc,

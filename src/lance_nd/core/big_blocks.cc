@@ -60,6 +60,11 @@ class Recycler {
       }
     }
     void* block = std::aligned_alloc(grain, rounded);
+    if (block == nullptr) {
+      // Out of memory: what is kept goes back first, then one more try.
+      ReleaseKept();
+      block = std::aligned_alloc(grain, rounded);
+    }
     if (block == nullptr) throw std::bad_alloc();
     if (rounded >= kHugePageSize) ::madvise(block, rounded, MADV_HUGEPAGE);
     {
@@ -87,6 +92,13 @@ class Recycler {
     kept_.emplace(size, Kept{block, next_++});
     kept_bytes_ += size;
     TrimLocked();
+  }
+
+  void ReleaseKept() {
+    std::lock_guard lock(mu_);
+    for (const auto& entry : kept_) std::free(entry.second.block);
+    kept_.clear();
+    kept_bytes_ = 0;
   }
 
   void SetCapacity(std::size_t bytes) {
