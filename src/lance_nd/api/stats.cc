@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,9 +64,32 @@ MinMax Scan(const RowSlice& slice, Key key, Skip skip) {
   return {min_at, max_at};
 }
 
+// Scan of values without a validity buffer: the extremes first, in a branch-free loop the
+// compiler vectorises, then the first position of each, which is the one Scan keeps among equal
+// extremes (for floats -0.0 == 0.0). NaN fails every comparison, so it is skipped; a slice of
+// only NaN finds no position and counts no value.
+template <typename T>
+MinMax ScanDense(const T* values, int64_t begin, int64_t end) {
+  T min = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                               : std::numeric_limits<T>::max();
+  T max = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                               : std::numeric_limits<T>::lowest();
+  for (int64_t i = begin; i < end; ++i) {
+    const T x = values[i];
+    min = x < min ? x : min;
+    max = max < x ? x : max;
+  }
+  int64_t min_at = begin, max_at = begin;
+  while (min_at < end && !(values[min_at] == min)) ++min_at;
+  if (min_at == end) return {};
+  while (!(values[max_at] == max)) ++max_at;
+  return {min_at, max_at};
+}
+
 template <typename T>
 MinMax ScanPrimitive(const RowSlice& a) {
   array::PrimitiveView<T> v(*a.values);
+  if (a.values->validity() == nullptr) return ScanDense(v.raw_values(), a.begin, a.end);
   if constexpr (std::is_floating_point_v<T>) {
     return Scan(
         a, [&](int64_t i) { return v.Value(i); },

@@ -2,6 +2,7 @@
 // nulls and NaN, absent variables, appends.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <variant>
@@ -181,6 +182,58 @@ TEST(Stats, NullsAndNanAreNotCounted) {
   o.max_rows_per_group = 7;
   LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Write(MemoryTable(), rows, o));
   CheckStats(t.dataset(), rows);
+}
+
+// Rows without nulls take the dense scan: NaN is skipped, a row of only NaN has no extremes,
+// and among equal extremes (0.0 and -0.0) the first is kept, bit for bit.
+TEST(Stats, DenseFloatRowsKeepTheFirstOfEqualExtremes) {
+  const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
+                             0.0,
+                             -0.0,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             1.5,
+                             -2.0};
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    SCOPED_TRACE(seed);
+    Rng rng(seed);
+    std::vector<nd::NdRecordBatch> rows;
+    std::vector<std::vector<double>> values;
+    for (int r = 0; r < 80; ++r) {
+      const int n = static_cast<int>(Uniform(rng, 1, 40));
+      std::vector<std::optional<double>> v;
+      values.emplace_back();
+      for (int i = 0; i < n; ++i) {
+        const double x = specials[Uniform(rng, 0, 6)];
+        v.emplace_back(x);
+        values.back().push_back(x);
+      }
+      rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(
+          {{"f", nd::testing::Nd(nd::testing::F64(v), {{"x", static_cast<std::uint64_t>(n)}})}})));
+    }
+    WriteOptions o;
+    o.stats = true;
+    LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Write(MemoryTable(), rows, o));
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, table::ReadTable(t.dataset()));
+    const auto& s = *batch->GetColumnByName("__stats__:f");
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      std::optional<double> min, max;
+      for (double x : values[r]) {
+        if (std::isnan(x)) continue;
+        if (!min || x < *min) min = x;
+        if (!max || *max < x) max = x;
+      }
+      const int64_t slot = s.offset + static_cast<int64_t>(r);
+      ASSERT_EQ(s.children[0]->IsNull(slot), !min.has_value()) << "row " << r;
+      if (!min) continue;
+      const double got_min = array::PrimitiveView<double>(*s.children[0]).Value(slot);
+      const double got_max = array::PrimitiveView<double>(*s.children[1]).Value(slot);
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got_min), std::bit_cast<std::uint64_t>(*min))
+          << "row " << r;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got_max), std::bit_cast<std::uint64_t>(*max))
+          << "row " << r;
+    }
+  }
 }
 
 TEST(Stats, AppendsKeepStatsAndTablesWithoutStayWithout) {

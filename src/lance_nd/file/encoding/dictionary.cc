@@ -9,6 +9,7 @@
 
 #include "lance_nd/core/internal/endian.h"
 #include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/distinct_values.h"
 #include "lance_nd/file/encoding/encode_internal.h"
 #include "lance_nd/file/encoding/util.h"
 #include "lance_nd/file/encoding/variable_util.h"
@@ -43,78 +44,15 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
     }
     return {reinterpret_cast<const char*>(values.data->data() + i * 8), 8};
   };
-  // Unique values by open addressing in a table sized for max_unique + 1 entries (no
-  // allocation per value; most pages give up after max_unique distinct values).
-  // splitmix64's finaliser: a full-avalanche mix of one word.
-  auto mix = [](std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-  };
-  // Short strings (most dictionary candidates: names, units, labels) hash from two words and
-  // their length, without std::hash's byte loop; the hash only places values in the table,
-  // so the result does not depend on it.
-  auto hash_of = [&](std::string_view v) -> std::uint64_t {
-    if (variable && v.size() > 16) return std::hash<std::string_view>{}(v);
-    std::uint64_t lo = 0, hi = 0;
-    if (!v.empty()) std::memcpy(&lo, v.data(), std::min<std::size_t>(v.size(), 8));
-    if (v.size() > 8) std::memcpy(&hi, v.data() + 8, v.size() - 8);
-    return mix(lo ^ mix(hi ^ (static_cast<std::uint64_t>(v.size()) << 56)));
-  };
-  constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
-  // The table starts small and doubles at half full: most pages have few distinct values or
-  // give up early, and a table sized for max_unique would cost them its whole fill.
-  std::uint64_t mask = 1023;
-  std::vector<std::uint32_t> slots(mask + 1, kEmpty);  // unique id, or kEmpty
-  std::vector<std::uint64_t> order;                    // first occurrence of each unique value
-  std::vector<std::uint64_t> unique_hash;              // its hash
-  auto grow = [&] {
-    mask = mask * 2 + 1;
-    slots.assign(mask + 1, kEmpty);
-    for (std::uint32_t id = 0; id < unique_hash.size(); ++id) {
-      std::uint64_t pos = unique_hash[id] & mask;
-      while (slots[pos] != kEmpty) pos = (pos + 1) & mask;
-      slots[pos] = id;
-    }
-  };
-  std::vector<std::uint32_t> indices;  // filled as values come: a page that gives up never
-  indices.reserve(n);                  // touches most of it
-  std::uint64_t unique_bytes = 0;
-  // The size test below, checked as the dictionary grows (its size only grows): a page of
-  // mostly distinct values gives up as soon as the dictionary cannot pay any more.
-  const std::uint64_t index_bytes = n * 4;
-  const std::uint64_t offset_bytes = variable ? values.bits_per_offset / 8 : 0;
-  const double size_limit = request.dict_size_ratio * static_cast<double>(values.DataSize());
-  if (static_cast<double>(index_bytes) >= size_limit) return std::optional<DictionaryEncoded>();
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const std::string_view v = value_at(i);
-    const std::uint64_t h = hash_of(v);
-    std::uint64_t pos = h & mask;
-    while (slots[pos] != kEmpty) {
-      const std::uint32_t id = slots[pos];
-      if (unique_hash[id] == h && value_at(order[id]) == v) break;
-      pos = (pos + 1) & mask;
-    }
-    if (slots[pos] == kEmpty) {
-      const auto id = static_cast<std::uint32_t>(order.size());
-      slots[pos] = id;
-      order.push_back(i);
-      unique_hash.push_back(h);
-      unique_bytes += v.size();
-      if (order.size() > max_unique) return std::optional<DictionaryEncoded>();
-      const std::uint64_t grown = index_bytes + unique_bytes + (order.size() + 1) * offset_bytes;
-      if (static_cast<double>(grown) >= size_limit) return std::optional<DictionaryEncoded>();
-      if (order.size() * 2 > mask) grow();
-      indices.push_back(id);
-      continue;
-    }
-    indices.push_back(slots[pos]);
-  }
-  const std::uint64_t dict_bytes = unique_bytes + (order.size() + 1) * offset_bytes;
-  if (static_cast<double>(dict_bytes + index_bytes) >= size_limit) {
-    return std::optional<DictionaryEncoded>();
-  }
+  detail::DistinctLimits limits;
+  limits.max_unique = max_unique;
+  limits.offset_bytes = variable ? values.bits_per_offset / 8 : 0;
+  limits.size_limit = request.dict_size_ratio * static_cast<double>(values.DataSize());
+  if (static_cast<double>(n * 4) >= limits.size_limit) return std::optional<DictionaryEncoded>();
+  std::optional<detail::DistinctValues> distinct = detail::FindDistinctValues(values, limits);
+  if (!distinct) return std::optional<DictionaryEncoded>();
+  std::vector<std::uint32_t>& indices = distinct->indices;
+  const std::vector<std::uint64_t>& order = distinct->first;
   DictionaryEncoded out;
   if (variable && values.bits_per_offset == 64) {
     std::vector<std::uint64_t> wide(indices.begin(), indices.end());

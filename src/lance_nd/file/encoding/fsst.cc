@@ -139,15 +139,15 @@ class Table {
       long_.push_back(c);
     }
   }
-  // Longest symbol matching at p (n >= 1 bytes left); -1 if none. The next (up to) 8 bytes are
-  // loaded once and each candidate is compared under its length mask: this runs for every
-  // input byte.
-  int Match(const std::uint8_t* p, std::size_t n) const {
+  // Longest symbol matching at p (n >= 1 bytes left, readable memory up to `end`); -1 if none.
+  // The next 8 bytes are loaded once and each candidate is compared under its length mask:
+  // this runs for every input byte. A word may reach past the value into readable bytes that
+  // no candidate of at most n bytes looks at; only at the end of the memory are fewer copied.
+  int Match(const std::uint8_t* p, std::size_t n, const std::uint8_t* end) const {
     if (n >= 2) {
       std::uint64_t word = 0;
-      if (n >= 8) {
-        std::memcpy(&word, p, 8);
-        word = LoadLE<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(&word));
+      if (n >= 8 || end - p >= 8) {
+        word = LoadLE<std::uint64_t>(p);
       } else {
         std::uint8_t buf[8] = {};
         std::memcpy(buf, p, n);
@@ -275,7 +275,8 @@ class GainCounter {
   std::size_t used_ = 0;
 };
 
-Table Train(const std::vector<std::pair<const std::uint8_t*, std::size_t>>& sample) {
+Table Train(const std::vector<std::pair<const std::uint8_t*, std::size_t>>& sample,
+            const std::uint8_t* end) {
   Table table({});
   for (int round = 0; round < 5; ++round) {
     // Count symbols (codes 0..254) and literal bytes, and adjacent pairs, while greedily
@@ -285,7 +286,7 @@ Table Train(const std::vector<std::pair<const std::uint8_t*, std::size_t>>& samp
       std::size_t i = 0;
       std::size_t prev_start = 0, prev_len = 0;
       while (i < n) {
-        const int c = table.Match(p + i, n - i);
+        const int c = table.Match(p + i, n - i, end);
         const std::size_t len = c >= 0 ? table.syms()[static_cast<std::size_t>(c)].len : 1;
         gain.Add(p + i, len, len);  // gain of the symbol itself
         if (prev_len > 0 && prev_len + len <= 8) {
@@ -331,7 +332,8 @@ Result<FsstCompressed> FsstCompress(const DataBlock& values, bool force) {
     sample.emplace_back(data + b, static_cast<std::size_t>(n));
     taken += n;
   }
-  Table table = Train(sample);
+  const std::uint8_t* const end = data + values.data->size();
+  Table table = Train(sample, end);
   out.table.enabled = true;
   out.table.num_symbols = static_cast<std::uint32_t>(table.syms().size());
   for (std::size_t i = 0; i < table.syms().size(); ++i) {
@@ -360,7 +362,7 @@ Result<FsstCompressed> FsstCompress(const DataBlock& values, bool force) {
       const std::uint8_t* p = data + b;
       std::size_t i = 0;
       while (i < n) {
-        const int c = table.Match(p + i, n - i);
+        const int c = table.Match(p + i, n - i, end);
         if (c >= 0) {
           *o++ = static_cast<std::uint8_t>(c);
           i += table.syms()[static_cast<std::size_t>(c)].len;

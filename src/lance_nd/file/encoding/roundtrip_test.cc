@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "lance_nd/array/type.h"
@@ -420,6 +422,83 @@ TEST(Heuristics, DictionaryCardinalityLimitIsExact) {
     LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
     EXPECT_EQ(ToVector<std::uint64_t>(back), v);
   }
+}
+
+// The exact rule a dictionary follows when every value is looked at: fewer distinct values
+// than the limit, and indices + distinct bytes + their offsets below the size ratio.
+bool DictionaryPays(const std::vector<std::string>& s, std::uint32_t width,
+                    const EncodingRequest& r) {
+  std::set<std::string> distinct(s.begin(), s.end());
+  std::uint64_t data = 0, distinct_bytes = 0;
+  for (const auto& v : s) data += v.size();
+  for (const auto& v : distinct) distinct_bytes += v.size();
+  const double size = static_cast<double>((s.size() + 1) * (width / 8) + data);
+  const std::uint64_t dict = s.size() * 4 + distinct_bytes + (distinct.size() + 1) * (width / 8);
+  return distinct.size() <= r.dict_max_cardinality &&
+         static_cast<double>(dict) < r.dict_size_ratio * size;
+}
+
+// Generated pages of fewer than 1024 distinct values (short values compared by words, long ones
+// by bytes, prefixes of each other, empty ones), laid out at random, in runs or in cycles:
+// the sample of 1024 values always repeats, so the choice is exactly the full rule's, and a
+// dictionary gives back every value.
+TEST(Heuristics, DictionaryOfGeneratedPagesFollowsTheExactRule) {
+  std::mt19937_64 rng(17);
+  int with_dictionary = 0;
+  for (int page = 0; page < 120; ++page) {
+    const std::size_t distinct = 1 + rng() % 1000;
+    std::vector<std::string> pool;
+    for (std::size_t i = 0; i < distinct; ++i) {
+      const std::size_t len = rng() % 3 == 0 ? rng() % 40 : rng() % 17;
+      std::string v(len, 'a');
+      for (auto& c : v) c = static_cast<char>('a' + rng() % 3);
+      pool.push_back(v + std::to_string(i % 50 == 0 ? 0 : i));  // some repeat in the pool
+    }
+    const std::size_t n = 100 + rng() % 30000;
+    const int layout = static_cast<int>(rng() % 3);
+    const std::size_t run = 1 + n / distinct;
+    std::vector<std::string> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = layout == 0 ? rng() % distinct : layout == 1 ? (i / run) % distinct
+                                                                           : i % distinct;
+      s[i] = pool[k];
+    }
+    const std::uint32_t width = rng() % 2 ? 32 : 64;
+    EncodingRequest r;
+    r.dict_max_cardinality = 1 + rng() % 1200;
+    LND_ASSERT_OK_AND_ASSIGN(auto d, MaybeDictionaryEncode(StringsOf(s, width), r));
+    ASSERT_EQ(d.has_value(), DictionaryPays(s, width, r))
+        << "page " << page << ": " << n << " values, " << distinct << " distinct";
+    if (!d) continue;
+    ++with_dictionary;
+    LND_ASSERT_OK_AND_ASSIGN(auto dict, DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes,
+                                                    d->dictionary.num_values));
+    const std::vector<std::string> items = ToStrings(dict);
+    EXPECT_EQ(std::set<std::string>(items.begin(), items.end()).size(), items.size());
+    LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
+    EXPECT_EQ(ToStrings(back), s) << "page " << page;
+  }
+  EXPECT_GT(with_dictionary, 20);  // the pages exercise both outcomes
+  EXPECT_LT(with_dictionary, 110);
+}
+
+// A large page whose sample never repeats (ids) gives up without a full pass; one whose values
+// come in runs of repeats (a sorted column) keeps its dictionary.
+TEST(Heuristics, DictionarySampleGivesUpOnlyOnDistinctSamples) {
+  std::vector<std::string> ids, sorted;
+  for (int i = 0; i < 50000; ++i) {
+    ids.push_back("r" + std::to_string(i));
+    sorted.push_back("category-" + std::to_string(i / 8));  // 6250 values, each 8 times
+  }
+  LND_ASSERT_OK_AND_ASSIGN(auto none, MaybeDictionaryEncode(StringsOf(ids), EncodingRequest{}));
+  EXPECT_FALSE(none.has_value());
+  LND_ASSERT_OK_AND_ASSIGN(auto d, MaybeDictionaryEncode(StringsOf(sorted), EncodingRequest{}));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->dictionary.num_values, 6250u);
+  LND_ASSERT_OK_AND_ASSIGN(auto dict,
+                           DecodeBlock(*d->dictionary_encoding, d->dictionary_bytes, 6250));
+  LND_ASSERT_OK_AND_ASSIGN(auto back, GatherDictionary(dict, d->indices));
+  EXPECT_EQ(ToStrings(back), sorted);
 }
 
 TEST(Heuristics, Dictionary64BitOnlyIn22) {
