@@ -187,13 +187,9 @@ TEST(Stats, NullsAndNanAreNotCounted) {
 // Rows without nulls take the dense scan: NaN is skipped, a row of only NaN has no extremes,
 // and among equal extremes (0.0 and -0.0) the first is kept, bit for bit.
 TEST(Stats, DenseFloatRowsKeepTheFirstOfEqualExtremes) {
-  const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
-                             0.0,
-                             -0.0,
-                             std::numeric_limits<double>::infinity(),
-                             -std::numeric_limits<double>::infinity(),
-                             1.5,
-                             -2.0};
+  const double specials[] = {
+      std::numeric_limits<double>::quiet_NaN(), 0.0, -0.0, std::numeric_limits<double>::infinity(),
+      -std::numeric_limits<double>::infinity(), 1.5, -2.0};
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
     SCOPED_TRACE(seed);
     Rng rng(seed);

@@ -459,8 +459,9 @@ TEST(Heuristics, DictionaryOfGeneratedPagesFollowsTheExactRule) {
     const std::size_t run = 1 + n / distinct;
     std::vector<std::string> s(n);
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t k = layout == 0 ? rng() % distinct : layout == 1 ? (i / run) % distinct
-                                                                           : i % distinct;
+      const std::size_t k = layout == 0   ? rng() % distinct
+                            : layout == 1 ? (i / run) % distinct
+                                          : i % distinct;
       s[i] = pool[k];
     }
     const std::uint32_t width = rng() % 2 ? 32 : 64;
