@@ -23,7 +23,7 @@ struct LANCE_ND_EXPORT WriterOptions {
   /// and writes finished ones, in order (the file's bytes do not depend on it). 0 encodes each
   /// page on the calling thread before Write() returns. With background pages, an encoding
   /// error is returned by the next Write() or by Finish(), naming the column and rows.
-  std::uint32_t pages_in_flight = 4;
+  std::uint32_t pages_in_flight = 8;
 };
 
 }  // namespace lance_nd::file

@@ -92,15 +92,19 @@ Status NdWriter::Impl::WriteEncoded(const array::RecordBatchPtr& batch) {
 }
 
 // Groups of at most max_rows_per_group rows, closed at max_values_per_group values as the row
-// path closes them, each completed with its stats columns on the pool and buffered in order.
+// path closes them, buffered in order. The stats columns are computed for the whole batch at
+// once and sliced with the groups: per group, a pool task cost more than its stats.
 Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
   LND_RETURN_NOT_OK(CloseGroup());  // rows written before come first
+  LND_RETURN_NOT_OK(DrainEncoded());
+  LND_ASSIGN_OR_RETURN(array::RecordBatchPtr complete,
+                       internal::WithStatsColumnsOfEncoded(*batch, schema.schema()));
   std::vector<int> nd_columns;
   for (int i = 0; i < batch->num_columns(); ++i) {
     if (!nd::IsGlobalAttributesField(*batch->schema()->field(i))) nd_columns.push_back(i);
   }
   // Each group is a slice holding the batch's buffers whole: it counts its share of them.
-  const double bytes_per_row = static_cast<double>(internal::BatchBytes(*batch)) /
+  const double bytes_per_row = static_cast<double>(internal::BatchBytes(*complete)) /
                                static_cast<double>(std::max<int64_t>(batch->num_rows(), 1));
   int64_t start = 0;
   while (start < batch->num_rows()) {
@@ -111,22 +115,12 @@ Status NdWriter::Impl::WriteEncodedAsGiven(const array::RecordBatchPtr& batch) {
            values < options.max_values_per_group) {
       values += RowValues(*batch, nd_columns, end++);
     }
-    LND_ASSIGN_OR_RETURN(array::RecordBatchPtr source, batch->Slice(start, end - start));
-    while (encoding.size() >= internal::kGroupsEncodingAtOnce) {
-      LND_RETURN_NOT_OK(CollectEncoded());
-    }
-    const auto share = static_cast<std::uint64_t>(bytes_per_row * static_cast<double>(end - start));
-    auto complete = [source = std::move(source), schema = schema.schema(),
-                     share]() -> Result<internal::WriterGroup> {
-      internal::WriterGroup group;
-      LND_ASSIGN_OR_RETURN(group.batch, internal::WithStatsColumnsOfEncoded(*source, schema));
-      // The stats columns are new arrays of the group's own.
-      group.bytes = share + internal::BatchBytes(*group.batch) - internal::BatchBytes(*source);
-      group.source = source;
-      return group;
-    };
-    encoding.push_back(
-        {PoolTask<Result<internal::WriterGroup>>(std::move(complete)), schema.generation()});
+    internal::WriterGroup group;
+    LND_ASSIGN_OR_RETURN(group.batch, complete->Slice(start, end - start));
+    LND_ASSIGN_OR_RETURN(group.source, batch->Slice(start, end - start));
+    group.bytes = static_cast<std::uint64_t>(bytes_per_row * static_cast<double>(end - start));
+    group.generation = schema.generation();
+    LND_RETURN_NOT_OK(BufferGroup(std::move(group)));
     rows += static_cast<std::uint64_t>(end - start);
     start = end;
   }

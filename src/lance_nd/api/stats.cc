@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "lance_nd/array/buffer.h"
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/format.h"
@@ -64,32 +65,76 @@ MinMax Scan(const RowSlice& slice, Key key, Skip skip) {
   return {min_at, max_at};
 }
 
-// Scan of values without a validity buffer: the extremes first, in a branch-free loop the
-// compiler vectorises, then the first position of each, which is the one Scan keeps among equal
-// extremes (for floats -0.0 == 0.0). NaN fails every comparison, so it is skipped; a slice of
-// only NaN finds no position and counts no value.
+// The extremes of values without nulls, as Scan picks them: NaN fails every comparison and is
+// skipped, and among equal extremes the first is kept (only 0.0 and -0.0 differ, so a zero
+// extreme is taken from its first position). The lanes are independent, so the loop has no
+// dependency chain and vectorises. nullopt when there is no value or every value is NaN.
+template <typename T>
+std::optional<std::pair<T, T>> DenseExtremes(const T* values, int64_t begin, int64_t end) {
+  if (begin == end) return std::nullopt;
+  constexpr int kLanes = 8;
+  constexpr T kHigh = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                           : std::numeric_limits<T>::max();
+  constexpr T kLow = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                          : std::numeric_limits<T>::lowest();
+  T min[kLanes], max[kLanes];
+  for (int k = 0; k < kLanes; ++k) min[k] = kHigh, max[k] = kLow;
+  int64_t i = begin;
+  for (; i + kLanes <= end; i += kLanes) {
+    for (int k = 0; k < kLanes; ++k) {
+      const T x = values[i + k];
+      min[k] = x < min[k] ? x : min[k];
+      max[k] = max[k] < x ? x : max[k];
+    }
+  }
+  for (int k = 0; i < end; ++i, ++k) {
+    min[k] = values[i] < min[k] ? values[i] : min[k];
+    max[k] = max[k] < values[i] ? values[i] : max[k];
+  }
+  for (int k = 1; k < kLanes; ++k) {
+    min[0] = min[k] < min[0] ? min[k] : min[0];
+    max[0] = max[0] < max[k] ? max[k] : max[0];
+  }
+  if constexpr (std::numeric_limits<T>::has_infinity) {
+    auto first_equal = [&](T v) {
+      int64_t at = begin;
+      while (at < end && !(values[at] == v)) ++at;
+      return at;
+    };
+    // Untouched lanes leave min at +inf: a value +inf, or only NaN.
+    if (min[0] == kHigh && first_equal(kHigh) == end) return std::nullopt;
+    if (min[0] == 0) min[0] = values[first_equal(0)];
+    if (max[0] == 0) max[0] = values[first_equal(0)];
+  }
+  return std::pair<T, T>(min[0], max[0]);
+}
+
+// Positions of the extremes of values without nulls.
 template <typename T>
 MinMax ScanDense(const T* values, int64_t begin, int64_t end) {
-  T min = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                               : std::numeric_limits<T>::max();
-  T max = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                               : std::numeric_limits<T>::lowest();
-  for (int64_t i = begin; i < end; ++i) {
-    const T x = values[i];
-    min = x < min ? x : min;
-    max = max < x ? x : max;
-  }
-  int64_t min_at = begin, max_at = begin;
-  while (min_at < end && !(values[min_at] == min)) ++min_at;
-  if (min_at == end) return {};
-  while (!(values[max_at] == max)) ++max_at;
-  return {min_at, max_at};
+  const std::optional<std::pair<T, T>> extremes = DenseExtremes(values, begin, end);
+  if (!extremes) return {};
+  auto first_equal = [&](T v) {
+    int64_t at = begin;
+    while (!(values[at] == v)) ++at;
+    return at;
+  };
+  return {first_equal(extremes->first), first_equal(extremes->second)};
+}
+
+// Whether the slice has no null: no validity buffer, a null count of 0, or every bit set.
+bool AllValid(const RowSlice& a) {
+  const ArrayData& values = *a.values;
+  const std::uint8_t* bits = values.validity();
+  if (bits == nullptr || values.null_count_hint == 0) return true;
+  const int64_t n = a.end - a.begin;
+  return array::CountSetBits(bits, values.offset + a.begin, n) == n;
 }
 
 template <typename T>
 MinMax ScanPrimitive(const RowSlice& a) {
   array::PrimitiveView<T> v(*a.values);
-  if (a.values->validity() == nullptr) return ScanDense(v.raw_values(), a.begin, a.end);
+  if (AllValid(a)) return ScanDense(v.raw_values(), a.begin, a.end);
   if constexpr (std::is_floating_point_v<T>) {
     return Scan(
         a, [&](int64_t i) { return v.Value(i); },
@@ -138,34 +183,47 @@ MinMax ScanStrings(const RowSlice& a) {
       a, [&](int64_t i) { return v.Value(i); }, [](int64_t) { return false; });
 }
 
-Result<MinMax> ScanValues(const RowSlice& a) {
-  switch (a.values->type->id()) {
+// Calls f(T{}) with the C++ type of a primitive value type id (float16 aside, which has none);
+// false when the id has none.
+template <typename F>
+bool WithPrimitiveType(TypeId id, F&& f) {
+  switch (id) {
     case TypeId::kInt8:
-      return ScanPrimitive<int8_t>(a);
+      return f(int8_t{}), true;
     case TypeId::kInt16:
-      return ScanPrimitive<int16_t>(a);
+      return f(int16_t{}), true;
     case TypeId::kInt32:
     case TypeId::kDate32:
-      return ScanPrimitive<int32_t>(a);
+      return f(int32_t{}), true;
     case TypeId::kInt64:
     case TypeId::kDate64:
     case TypeId::kTimestamp:
     case TypeId::kDuration:
-      return ScanPrimitive<int64_t>(a);
+      return f(int64_t{}), true;
     case TypeId::kUInt8:
-      return ScanPrimitive<uint8_t>(a);
+      return f(uint8_t{}), true;
     case TypeId::kUInt16:
-      return ScanPrimitive<uint16_t>(a);
+      return f(uint16_t{}), true;
     case TypeId::kUInt32:
-      return ScanPrimitive<uint32_t>(a);
+      return f(uint32_t{}), true;
     case TypeId::kUInt64:
-      return ScanPrimitive<uint64_t>(a);
+      return f(uint64_t{}), true;
+    case TypeId::kFloat32:
+      return f(float{}), true;
+    case TypeId::kFloat64:
+      return f(double{}), true;
+    default:
+      return false;
+  }
+}
+
+Result<MinMax> ScanValues(const RowSlice& a) {
+  const TypeId id = a.values->type->id();
+  MinMax out;
+  if (WithPrimitiveType(id, [&](auto t) { out = ScanPrimitive<decltype(t)>(a); })) return out;
+  switch (id) {
     case TypeId::kFloat16:
       return ScanHalf(a);
-    case TypeId::kFloat32:
-      return ScanPrimitive<float>(a);
-    case TypeId::kFloat64:
-      return ScanPrimitive<double>(a);
     case TypeId::kUtf8:
     case TypeId::kLargeUtf8:
       return ScanStrings(a);
@@ -249,6 +307,18 @@ class FixedWidthStats {
         counted_(array::Buffer::AllocateZeroed(array::BytesForBits(n_), &counted_bits_)) {}
 
   void Absent() { ++absent_, ++uncounted_, ++next_; }
+  template <typename T>
+  void AddExtremes(const std::optional<std::pair<T, T>>& extremes) {
+    array::SetBit(rows_bits_, next_);
+    if (extremes) {
+      array::SetBit(counted_bits_, next_);
+      std::memcpy(min_data_ + next_ * width_, &extremes->first, sizeof(T));
+      std::memcpy(max_data_ + next_ * width_, &extremes->second, sizeof(T));
+    } else {
+      ++uncounted_;
+    }
+    ++next_;
+  }
   void Add(const ArrayData& values, const MinMax& mm) {  // mm indexes `values`
     array::SetBit(rows_bits_, next_);
     if (mm.min) {
@@ -301,9 +371,33 @@ bool HasFixedWidthStats(const array::DataType& stats_type) {
 }
 
 // StatsArray for fixed-width value types: one pass, no builders.
+// Rows of a primitive type T (Rows::At checks each row's type): rows without nulls give their
+// extremes as values, the others by position.
+template <typename T, typename Rows>
+Result<array::ArrayPtr> PrimitiveStatsArray(const Rows& rows,
+                                            const array::DataTypePtr& stats_type) {
+  FixedWidthStats out(stats_type, static_cast<std::size_t>(rows.size()));
+  for (std::int64_t r = 0; r < rows.size(); ++r) {
+    LND_ASSIGN_OR_RETURN(RowSlice slice, rows.At(r));
+    if (slice.values == nullptr) {
+      out.Absent();
+    } else if (AllValid(slice)) {
+      const T* values = array::PrimitiveView<T>(*slice.values).raw_values();
+      out.AddExtremes(DenseExtremes(values, slice.begin, slice.end));
+    } else {
+      out.Add(*slice.values, ScanPrimitive<T>(slice));
+    }
+  }
+  return out.Finish();
+}
+
 template <typename Rows>
 Result<array::ArrayPtr> FixedWidthStatsArray(const Rows& rows, std::string_view variable,
                                              const array::DataTypePtr& stats_type) {
+  std::optional<Result<array::ArrayPtr>> typed;
+  WithPrimitiveType(stats_type->children().at(0)->type()->id(),
+                    [&](auto t) { typed = PrimitiveStatsArray<decltype(t)>(rows, stats_type); });
+  if (typed) return std::move(*typed);
   FixedWidthStats out(stats_type, static_cast<std::size_t>(rows.size()));
   for (std::int64_t r = 0; r < rows.size(); ++r) {
     LND_ASSIGN_OR_RETURN(RowSlice slice, rows.At(r));
