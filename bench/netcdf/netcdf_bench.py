@@ -1,30 +1,31 @@
 #!/usr/bin/python3
 """Import throughput and table size against netCDF-4 (deflate level 1 + shuffle).
 
-    netcdf_bench.py LANCE_ND_BINARY [DATA_DIR] [--runs N]
+    netcdf_bench.py LANCE_ND_BINARY [DATA_DIR] [--runs N] [--levels L1,L2,...]
 
 For each ferret-datasets file (DATA_DIR, default /usr/share/ferret-vis/data), with one chunk
 per TIME step where the file has a TIME dimension and whole otherwise:
-  - `lance-nd import TABLE FILE --chunks TIME=1` into a fresh table;
+  - `lance-nd import TABLE FILE --chunks TIME=1 [--compression-level L]` into a fresh table,
+    once per level of --levels (`default`: the option left out, level 9);
   - `nccopy -k nc4 -d1 -s -c TIME/1,<other dims whole> FILE OUT.nc`, the same chunking.
 Each is run N times (default 3); the fastest run counts. Prints the times, the source size,
 the sizes on disk and the ratios (lance-nd / nccopy). Not a test: nothing is asserted.
 """
+import argparse
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 
-argv = sys.argv[1:]
-if "--runs" in argv:  # drop the flag and its value from the positional arguments
-    i = argv.index("--runs")
-    argv = argv[:i] + argv[i + 2:]
-args = [a for a in argv if not a.startswith("--")]
-BIN = args[0]
-DATA = args[1] if len(args) > 1 else "/usr/share/ferret-vis/data"
-RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
+parser = argparse.ArgumentParser()
+parser.add_argument("binary")
+parser.add_argument("data", nargs="?", default="/usr/share/ferret-vis/data")
+parser.add_argument("--runs", type=int, default=3)
+parser.add_argument("--levels", default="default")
+opts = parser.parse_args()
+BIN, DATA, RUNS = opts.binary, opts.data, opts.runs
+LEVELS = opts.levels.split(",")
 FILES = ["coads_climatology.cdf", "esku_heat_budget.cdf", "levitus_climatology.cdf",
          "monthly_navy_winds.cdf", "ocean_atlas_subset.nc", "etopo20.cdf", "etopo5.cdf"]
 
@@ -60,7 +61,7 @@ def fastest(make_command, output):
     return best, size_on_disk(output)
 
 
-print(f"{'file':26} {'MB':>6} {'import s':>9} {'nccopy s':>9} {'time x':>7} "
+print(f"{'file':26} {'level':>7} {'MB':>6} {'import s':>9} {'nccopy s':>9} {'time x':>7} "
       f"{'table MB':>9} {'nc4 MB':>8} {'size x':>7}")
 with tempfile.TemporaryDirectory() as tmp:
     for name in FILES:
@@ -71,10 +72,14 @@ with tempfile.TemporaryDirectory() as tmp:
         has_time = any(n == "TIME" for n, _ in d)
         table = os.path.join(tmp, "t.lance")
         nc = os.path.join(tmp, "out.nc")
-        chunk_args = ["--chunks", "TIME=1"] if has_time else []
-        t_lance, s_lance = fastest(lambda: [BIN, "import", table, src, *chunk_args], table)
         spec = ",".join(f"{n}/{1 if n == 'TIME' else s}" for n, s in d)
         t_nc, s_nc = fastest(lambda: ["nccopy", "-k", "nc4", "-d1", "-s", "-c", spec, src, nc], nc)
-        mb = 1 << 20
-        print(f"{name:26} {os.path.getsize(src) / mb:6.1f} {t_lance:9.3f} {t_nc:9.3f} "
-              f"{t_lance / t_nc:7.2f} {s_lance / mb:9.2f} {s_nc / mb:8.2f} {s_lance / s_nc:7.3f}")
+        for level in LEVELS:
+            extra = ["--chunks", "TIME=1"] if has_time else []
+            if level != "default":
+                extra += ["--compression-level", level]
+            t_lance, s_lance = fastest(lambda: [BIN, "import", table, src, *extra], table)
+            mb = 1 << 20
+            print(f"{name:26} {level:>7} {os.path.getsize(src) / mb:6.1f} {t_lance:9.3f} "
+                  f"{t_nc:9.3f} {t_lance / t_nc:7.2f} {s_lance / mb:9.2f} {s_nc / mb:8.2f} "
+                  f"{s_lance / s_nc:7.3f}")

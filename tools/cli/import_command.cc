@@ -1,7 +1,9 @@
 // `lance-nd import TABLE FILE.nc... [--id ID] [--chunks dim=n,...] [--skip-bad] [--casting MODE]
-// [--stats]`: netCDF files into a lance-nd table, one commit (docs/netcdf.md).
+// [--stats] [--compression-level N]`: netCDF files into a lance-nd table, one commit
+// (docs/netcdf.md).
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@ struct ImportArgs {
   bool skip_bad = false;
   bool stats = false;
   std::string casting = "no";
+  std::optional<int> compression_level;
 };
 
 void Run(const ImportArgs& a) {
@@ -30,6 +33,7 @@ void Run(const ImportArgs& a) {
   if (!a.id.empty()) options.id = a.id;
   options.chunks = OrFail(kCommand, netcdf::ParseChunkSizes(a.chunks));
   options.skip_bad = a.skip_bad;
+  options.compression_level = a.compression_level;
   options.write.casting = OrFail(kCommand, ParseCasting(a.casting));
   options.write.stats = a.stats;
   // A bar on a terminal over chunk rows: the total is known for the dataset being read, so it
@@ -76,9 +80,13 @@ void AddImportCommand(CLI::App& app) {
                   "how a type that differs from the table's is handled: no (default), safe, "
                   "same_kind, promote");
   cmd->add_flag("--stats", a->stats, "write per-row min/max stats (a new table only)");
+  cmd->add_option("--compression-level", a->compression_level,
+                  "zstd level (1-22) of the columns the import adds; higher is smaller and "
+                  "slower (default: 9 on a new table, else the table's own)");
   cmd->footer(
       "Example:\n"
       "  lance-nd import coads.lance coads_climatology.cdf --chunks TIME=1\n"
+      "  lance-nd import levitus.lance levitus_climatology.cdf --compression-level 15\n"
       "  lance-nd cat coads.lance --filter \"__global_attrs__.chunk_index = 0\" --project SST");
   cmd->callback([a] { Run(*a); });
 }

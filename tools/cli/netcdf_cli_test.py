@@ -112,6 +112,11 @@ with tempfile.TemporaryDirectory() as tmp:
     fails(["export", table, os.path.join(tmp, "x.nc"), "--id", "missing"], 1, "no rows")
     check(not os.path.exists(os.path.join(tmp, "x.nc")), "a failed export left a file")
     fails(["import", table], 2, "files is required")
+    for level in ("0", "23"):
+        fails(["import", table, features, "--id", "f2", "--compression-level", level], 1,
+              f"compression level {level} is out of range; zstd levels are 1 to 22")
+    fails(["import", table, features, "--id", "f2", "--compression-level", "high"], 2,
+          "--compression-level")
     check(version(table) == 1, f"table version moved to {version(table)}")
 
     # --skip-bad: the bad file is listed, the others are imported.
@@ -143,7 +148,7 @@ with tempfile.TemporaryDirectory() as tmp:
     if os.path.exists(coads):
         for chunks in ("TIME=1", "COADSX=7", "TIME=5,COADSY=40"):
             t = os.path.join(tmp, "coads_" + chunks.replace("=", "").replace(",", "_") + ".lance")
-            ok("import", t, coads, "--chunks", chunks, "--stats")
+            ok("import", t, coads, "--chunks", chunks, "--stats", "--compression-level", "4")
             round_trip(tmp, coads, t, ["--filter", "__global_attrs__.id = 'coads_climatology'"],
                        "coads_" + chunks)
     else:

@@ -40,6 +40,12 @@ struct LANCE_ND_EXPORT ImportOptions {
   std::vector<std::pair<std::string, std::uint64_t>> chunks;
   /// Skip files that cannot be read (listed in ImportResult::skipped) instead of failing.
   bool skip_bad = false;
+  /// The zstd level (1 to 22) of the columns this import adds: on a new table it is the
+  /// column default; on an existing table it applies to the variables the table does not have
+  /// yet (columns it has keep their stored options). Unset: 9 on a new table (unless
+  /// write.column_defaults is given), the table's defaults otherwise. Higher levels give
+  /// smaller tables and slower imports (docs/netcdf.md).
+  std::optional<int> compression_level;
   /// Casting and stats of the write. The mode is always append (the table is created when it
   /// is missing); column defaults of a new table are chosen by the import when unset.
   WriteOptions write;
