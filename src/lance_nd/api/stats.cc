@@ -1,11 +1,13 @@
 // Stats columns: per row, the smallest and largest counted value of a variable.
 #include "lance_nd/api/stats.h"
 
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/view.h"
+#include "lance_nd/core/internal/thread_pool.h"
 #include "lance_nd/nd/format.h"
 
 namespace lance_nd::internal {
@@ -306,45 +309,49 @@ class FixedWidthStats {
         rows_valid_(array::Buffer::AllocateZeroed(array::BytesForBits(n_), &rows_bits_)),
         counted_(array::Buffer::AllocateZeroed(array::BytesForBits(n_), &counted_bits_)) {}
 
-  void Absent() { ++absent_, ++uncounted_, ++next_; }
-  template <typename T>
-  void AddExtremes(const std::optional<std::pair<T, T>>& extremes) {
-    array::SetBit(rows_bits_, next_);
-    if (extremes) {
-      array::SetBit(counted_bits_, next_);
-      std::memcpy(min_data_ + next_ * width_, &extremes->first, sizeof(T));
-      std::memcpy(max_data_ + next_ * width_, &extremes->second, sizeof(T));
-    } else {
-      ++uncounted_;
-    }
-    ++next_;
+  // Row r of the output. Rows may be filled from several threads when each thread owns whole
+  // bytes of the bitmaps (ranges of rows starting at multiples of 8).
+  void Absent(int64_t /*r*/) {
+    absent_.fetch_add(1, std::memory_order_relaxed);
+    uncounted_.fetch_add(1, std::memory_order_relaxed);
   }
-  void Add(const ArrayData& values, const MinMax& mm) {  // mm indexes `values`
-    array::SetBit(rows_bits_, next_);
-    if (mm.min) {
-      array::SetBit(counted_bits_, next_);
-      Copy(values, *mm.min, min_data_);
-      Copy(values, *mm.max, max_data_);
+  template <typename T>
+  void AddExtremes(int64_t r, const std::optional<std::pair<T, T>>& extremes) {
+    array::SetBit(rows_bits_, r);
+    if (extremes) {
+      array::SetBit(counted_bits_, r);
+      std::memcpy(min_data_ + r * width_, &extremes->first, sizeof(T));
+      std::memcpy(max_data_ + r * width_, &extremes->second, sizeof(T));
     } else {
-      ++uncounted_;
+      uncounted_.fetch_add(1, std::memory_order_relaxed);
     }
-    ++next_;
+  }
+  void Add(int64_t r, const ArrayData& values, const MinMax& mm) {  // mm indexes `values`
+    array::SetBit(rows_bits_, r);
+    if (mm.min) {
+      array::SetBit(counted_bits_, r);
+      Copy(values, *mm.min, min_data_ + r * width_);
+      Copy(values, *mm.max, max_data_ + r * width_);
+    } else {
+      uncounted_.fetch_add(1, std::memory_order_relaxed);
+    }
   }
   array::ArrayPtr Finish() {
     const auto& children = type_->children();
-    const array::BufferPtr counted = uncounted_ == 0 ? nullptr : counted_;
+    const int64_t uncounted = uncounted_.load(), absent = absent_.load();
+    const array::BufferPtr counted = uncounted == 0 ? nullptr : counted_;
     array::ArrayPtr min =
-        array::MakeArrayData(children[0]->type(), n_, {counted, min_}, {}, uncounted_);
+        array::MakeArrayData(children[0]->type(), n_, {counted, min_}, {}, uncounted);
     array::ArrayPtr max =
-        array::MakeArrayData(children[1]->type(), n_, {counted, max_}, {}, uncounted_);
-    return array::MakeArrayData(type_, n_, {absent_ == 0 ? nullptr : rows_valid_},
-                                {std::move(min), std::move(max)}, absent_);
+        array::MakeArrayData(children[1]->type(), n_, {counted, max_}, {}, uncounted);
+    return array::MakeArrayData(type_, n_, {absent == 0 ? nullptr : rows_valid_},
+                                {std::move(min), std::move(max)}, absent);
   }
 
  private:
   void Copy(const ArrayData& values, int64_t i, std::uint8_t* out) const {
     const std::uint8_t* src = values.buffers.at(1)->data() + (values.offset + i) * width_;
-    std::memcpy(out + next_ * width_, src, static_cast<std::size_t>(width_));
+    std::memcpy(out, src, static_cast<std::size_t>(width_));
   }
 
   array::DataTypePtr type_;
@@ -358,10 +365,33 @@ class FixedWidthStats {
   array::BufferPtr max_;
   array::BufferPtr rows_valid_;
   array::BufferPtr counted_;
-  int64_t next_ = 0;
-  int64_t absent_ = 0;
-  int64_t uncounted_ = 0;
+  std::atomic<int64_t> absent_{0};
+  std::atomic<int64_t> uncounted_{0};
 };
+
+// Calls fill(r) for every row r in [0, n), ranges of rows on the pool; each range starts at a
+// multiple of 8, so that it owns whole bytes of the output bitmaps. Returns the error of the
+// first failing row, if any.
+template <typename Fill>
+Status FillRows(std::int64_t n, const Fill& fill) {
+  constexpr std::uint64_t kRowsPerTask = 8192;  // a multiple of 8
+  constexpr int kThreads = 4;
+  std::mutex mu;
+  std::int64_t failed_at = n;
+  Status first;
+  ParallelRanges(static_cast<std::uint64_t>(n), kRowsPerTask, kThreads,
+                 [&](std::uint64_t begin, std::uint64_t end) {
+                   for (auto r = static_cast<std::int64_t>(begin);
+                        r < static_cast<std::int64_t>(end); ++r) {
+                     Status st = fill(r);
+                     if (st.ok()) continue;
+                     std::lock_guard<std::mutex> lock(mu);
+                     if (r < failed_at) failed_at = r, first = std::move(st);
+                     return;
+                   }
+                 });
+  return first;
+}
 
 bool HasFixedWidthStats(const array::DataType& stats_type) {
   const auto& children = stats_type.children();
@@ -377,17 +407,18 @@ template <typename T, typename Rows>
 Result<array::ArrayPtr> PrimitiveStatsArray(const Rows& rows,
                                             const array::DataTypePtr& stats_type) {
   FixedWidthStats out(stats_type, static_cast<std::size_t>(rows.size()));
-  for (std::int64_t r = 0; r < rows.size(); ++r) {
+  LND_RETURN_NOT_OK(FillRows(rows.size(), [&](std::int64_t r) -> Status {
     LND_ASSIGN_OR_RETURN(RowSlice slice, rows.At(r));
     if (slice.values == nullptr) {
-      out.Absent();
+      out.Absent(r);
     } else if (AllValid(slice)) {
       const T* values = array::PrimitiveView<T>(*slice.values).raw_values();
-      out.AddExtremes(DenseExtremes(values, slice.begin, slice.end));
+      out.AddExtremes(r, DenseExtremes(values, slice.begin, slice.end));
     } else {
-      out.Add(*slice.values, ScanPrimitive<T>(slice));
+      out.Add(r, *slice.values, ScanPrimitive<T>(slice));
     }
-  }
+    return Status::OK();
+  }));
   return out.Finish();
 }
 
@@ -399,16 +430,17 @@ Result<array::ArrayPtr> FixedWidthStatsArray(const Rows& rows, std::string_view 
                     [&](auto t) { typed = PrimitiveStatsArray<decltype(t)>(rows, stats_type); });
   if (typed) return std::move(*typed);
   FixedWidthStats out(stats_type, static_cast<std::size_t>(rows.size()));
-  for (std::int64_t r = 0; r < rows.size(); ++r) {
+  LND_RETURN_NOT_OK(FillRows(rows.size(), [&](std::int64_t r) -> Status {
     LND_ASSIGN_OR_RETURN(RowSlice slice, rows.At(r));
     if (slice.values == nullptr) {
-      out.Absent();
-      continue;
+      out.Absent(r);
+      return Status::OK();
     }
     LND_ASSIGN_OR_RETURN(
         MinMax mm, ScanValues(slice).WithContext("stats of variable '", variable, "' in row ", r));
-    out.Add(*slice.values, mm);
-  }
+    out.Add(r, *slice.values, mm);
+    return Status::OK();
+  }));
   return out.Finish();
 }
 

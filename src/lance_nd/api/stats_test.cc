@@ -8,11 +8,13 @@
 #include <variant>
 
 #include "lance_nd/api/api_test_util.h"
+#include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/table.h"
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
+#include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd {
@@ -384,6 +386,52 @@ TEST(Stats, LargeStringsByBytes) {
     if (!want[r]) continue;
     EXPECT_EQ(array::BinaryView(*s.children[0]).Value(slot), want[r]->first) << r;
     EXPECT_EQ(array::BinaryView(*s.children[1]).Value(slot), want[r]->second) << r;
+  }
+}
+
+// Batches of many rows get their stats in parallel ranges of rows: every row must still get its
+// own extremes, nulls, NaN and absent rows included, on the row path (one large group) and on
+// the encoded path (the whole batch at once).
+TEST(Stats, ManyRowsInParallelRangesMatchAnIndependentComputation) {
+  for (std::uint64_t seed = 0; seed < 2; ++seed) {
+    SCOPED_TRACE(seed);
+    Rng rng(100 + seed);
+    std::vector<nd::NdRecordBatch> rows;
+    const int n = static_cast<int>(Uniform(rng, 17000, 26000));
+    for (int r = 0; r < n; ++r) {
+      std::vector<std::optional<double>> f;
+      std::vector<std::optional<int32_t>> i;
+      const int k = static_cast<int>(Uniform(rng, 0, 4));
+      for (int j = 0; j < k; ++j) {
+        const auto kind = Uniform(rng, 0, 9);
+        f.emplace_back(kind == 0   ? std::nullopt
+                       : kind == 1 ? std::optional<double>(std::nan(""))
+                                   : static_cast<double>(Uniform(rng, -1000, 1000)) / 8);
+        i.emplace_back(kind == 2
+                           ? std::nullopt
+                           : std::optional<int32_t>(static_cast<int32_t>(Uniform(rng, 0, 99))));
+      }
+      const std::vector<std::pair<std::string, std::uint64_t>> dims{
+          {"x", static_cast<std::uint64_t>(k)}};
+      std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
+      if (!nd::testing::Chance(rng, 0.1))
+        arrays.emplace_back("f", nd::testing::Nd(nd::testing::F64(f), dims));
+      if (!nd::testing::Chance(rng, 0.1))
+        arrays.emplace_back("i", nd::testing::Nd(nd::testing::I32(i), dims));
+      if (arrays.empty()) arrays.emplace_back("other", nd::testing::Nd(nd::testing::I32({r}), {}));
+      rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(std::move(arrays))));
+    }
+    WriteOptions o;
+    o.stats = true;
+    o.max_rows_per_group = rows.size();
+    LND_ASSERT_OK_AND_ASSIGN(Table by_rows, Table::Write(MemoryTable("rows"), rows, o));
+    CheckStats(by_rows.dataset(), rows);
+
+    LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr encoded, nd::EncodeRows(rows));
+    LND_ASSERT_OK_AND_ASSIGN(NdWriter w, NdWriter::Create(MemoryTable("encoded"), o));
+    LND_ASSERT_OK(w.WriteEncoded(encoded));
+    LND_ASSERT_OK_AND_ASSIGN(Table by_batch, w.Finish());
+    CheckStats(by_batch.dataset(), rows);
   }
 }
 

@@ -5,8 +5,10 @@
 #include "row_validator_fast.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "lance_nd/array/buffer.h"
+#include "lance_nd/core/internal/thread_pool.h"
 
 namespace lance_nd::nd::internal {
 
@@ -144,17 +146,10 @@ bool GridShared(const std::vector<FastAxis>& axes) {
   return true;
 }
 
-}  // namespace
-
-bool RowsFitFast(std::span<const FastColumn> columns, const ArrayData* globals,
-                 std::size_t num_global_fields, int64_t rows) {
-  if (globals != nullptr && !AttributesFit(*globals, num_global_fields, 0, rows)) return false;
-  std::vector<ColumnView> views(columns.size());
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (!MakeView(columns[c], rows, &views[c])) return false;
-  }
+// Rows [begin, end) of the viewed columns.
+bool RangeFits(const std::vector<ColumnView>& views, int64_t begin, int64_t end) {
   std::vector<FastAxis> axes;
-  for (int64_t row = 0; row < rows; ++row) {
+  for (int64_t row = begin; row < end; ++row) {
     axes.clear();
     for (const ColumnView& v : views) {
       const std::uint8_t* bits = v.column->validity();
@@ -164,6 +159,30 @@ bool RowsFitFast(std::span<const FastColumn> columns, const ArrayData* globals,
     if (axes.size() > 1 && !GridShared(axes)) return false;
   }
   return true;
+}
+
+constexpr std::uint64_t kRowsPerTask = 16384;
+constexpr int kThreads = 4;
+
+}  // namespace
+
+bool RowsFitFast(std::span<const FastColumn> columns, const ArrayData* globals,
+                 std::size_t num_global_fields, int64_t rows) {
+  if (globals != nullptr && !AttributesFit(*globals, num_global_fields, 0, rows)) return false;
+  std::vector<ColumnView> views(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (!MakeView(columns[c], rows, &views[c])) return false;
+  }
+  // Rows are independent: ranges of them are checked on the pool, and any failure says no.
+  std::atomic<bool> fits{true};
+  ParallelRanges(static_cast<std::uint64_t>(rows), kRowsPerTask, kThreads,
+                 [&](std::uint64_t begin, std::uint64_t end) {
+                   if (!fits.load(std::memory_order_relaxed)) return;
+                   if (!RangeFits(views, static_cast<int64_t>(begin), static_cast<int64_t>(end))) {
+                     fits.store(false, std::memory_order_relaxed);
+                   }
+                 });
+  return fits.load();
 }
 
 }  // namespace lance_nd::nd::internal

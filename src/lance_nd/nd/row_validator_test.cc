@@ -88,5 +88,41 @@ TEST(RowValidatorTest, RowsWhoseArraysDisagreeOnAnAxisAreRefused) {
   ExpectAgreement(spliced, "spliced");
 }
 
+// Large batches are checked in ranges of rows on several threads: a single broken row is found
+// wherever it lies, and named. The batch is damaged by giving one row's array a size its values
+// do not have.
+TEST(RowValidatorTest, ABrokenRowIsFoundInAnyRangeOfALargeBatch) {
+  Rng rng(13);
+  std::vector<NdRecordBatch> rows;
+  const int n = 40000;
+  for (int r = 0; r < n; ++r) {
+    const auto k = static_cast<std::uint64_t>(Uniform(rng, 1, 3));
+    std::vector<std::optional<double>> v(k, static_cast<double>(r));
+    rows.push_back(testing::Batch({{"v", testing::Nd(testing::F64(v), {{"x", k}})}}));
+  }
+  LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr batch, EncodeRows(rows));
+  LND_ASSERT_OK_AND_ASSIGN(RowDecoder decoder, RowDecoder::Make(batch->schema()));
+  LND_EXPECT_OK(decoder.ValidateRows(*batch));
+  for (int trial = 0; trial < 6; ++trial) {
+    const int64_t bad = trial == 0 ? n - 1 : Uniform(rng, 0, n - 1);
+    SCOPED_TRACE("row " + std::to_string(bad));
+    // dim_sizes is child 2 of the array's struct, a list of uint32: one size per row here.
+    auto column = std::make_shared<array::ArrayData>(*batch->column(0));
+    auto sizes = std::make_shared<array::ArrayData>(*column->children[2]);
+    auto items = std::make_shared<array::ArrayData>(*sizes->children[0]);
+    const array::Buffer& old = *items->buffers[1];
+    items->buffers[1] = array::Buffer::Copy(old.data(), old.size());
+    auto* data = const_cast<std::uint32_t*>(
+        reinterpret_cast<const std::uint32_t*>(items->buffers[1]->data()));
+    data[items->offset + bad] += 1;
+    sizes->children[0] = items;
+    column->children[2] = sizes;
+    LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr damaged,
+                             array::RecordBatch::Make(batch->schema(), n, {column}));
+    LND_EXPECT_ERROR(decoder.ValidateRows(*damaged), StatusCode::kCorrupt,
+                     "row " + std::to_string(bad) + ":");
+  }
+}
+
 }  // namespace
 }  // namespace lance_nd::nd

@@ -123,15 +123,18 @@ Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
     std::span<const std::uint16_t> levels, FileVersion version) {
   const std::uint64_t n = levels.size();
   if (n == 0) return detail::Share(MakeFlat(16));
-  if (version >= FileVersion::kV2_2) {
-    std::uint64_t runs = 1;
-    for (std::size_t i = 1; i < levels.size(); ++i) runs += levels[i] != levels[i - 1] ? 1 : 0;
-    if (static_cast<double>(runs) < 0.5 * static_cast<double>(n)) {
-      return detail::Share(MakeRle(16));
-    }
+  // One pass, branch-free so that it vectorises: the run count and the union of the bits.
+  const std::uint16_t* l = levels.data();
+  std::uint64_t changes = 0;
+  std::uint16_t acc = l[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    changes += static_cast<std::uint64_t>(l[i] != l[i - 1]);
+    acc = static_cast<std::uint16_t>(acc | l[i]);
   }
-  std::uint16_t acc = 0;
-  for (std::uint16_t l : levels) acc = static_cast<std::uint16_t>(acc | l);
+  if (version >= FileVersion::kV2_2 &&
+      static_cast<double>(changes + 1) < 0.5 * static_cast<double>(n)) {
+    return detail::Share(MakeRle(16));
+  }
   std::uint64_t width = 0;
   while (acc != 0) {
     ++width;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -154,6 +155,46 @@ TEST(WriterBulkPathsTest, RandomTypes) {
                               "seed " + std::to_string(seed) + " " + type->ToString());
   }
   EXPECT_GE(compared, 100);
+}
+
+// Leaf values whose array has a validity bitmap without nulls (as Arrow IPC readers often give)
+// are viewed, not copied, when the page's slices follow each other in one buffer; a null in a
+// later slice makes the page copy them. Both must equal the per-value reference.
+TEST(WriterBulkPathsTest, AllValidBitmapsAreViewedAndANullCopies) {
+  const auto type = a::List(a::MakeField("item", a::Float32(), true));
+  const auto field = a::MakeField("l", type, true);
+  auto plan = PlanSchema(*a::MakeSchema({field}), {});
+  ASSERT_TRUE(plan.ok());
+  const LeafColumn& leaf = plan->leaves.at(0);
+  for (int null_at : {-1, 5, 3000}) {
+    SCOPED_TRACE("null at " + std::to_string(null_at));
+    const int rows = 1000, per_row = 4, n = rows * per_row;
+    std::vector<std::uint8_t> values(static_cast<std::size_t>(n) * 4), bits((n + 7) / 8, 0xFF);
+    for (int i = 0; i < n; ++i) {
+      const float f = static_cast<float>(i) * 0.5F;
+      std::memcpy(values.data() + static_cast<std::size_t>(i) * 4, &f, 4);
+    }
+    if (null_at >= 0)
+      bits[static_cast<std::size_t>(null_at / 8)] &=
+          static_cast<std::uint8_t>(~(1u << (null_at % 8)));
+    std::vector<std::uint8_t> offsets(static_cast<std::size_t>(rows + 1) * 4);
+    for (int r = 0; r <= rows; ++r) {
+      const std::int32_t o = r * per_row;
+      std::memcpy(offsets.data() + static_cast<std::size_t>(r) * 4, &o, 4);
+    }
+    auto items = a::MakeArrayData(a::Float32(), n,
+                                  {a::Buffer::FromVector(bits), a::Buffer::FromVector(values)}, {},
+                                  null_at >= 0 ? 1 : 0);
+    auto list = a::MakeArrayData(type, rows, {nullptr, a::Buffer::FromVector(offsets)}, {items}, 0);
+    std::vector<a::ArrayPtr> slices;
+    for (int start = 0; start < rows; start += 250) {
+      LND_ASSERT_OK_AND_ASSIGN(a::ArrayPtr slice, a::Slice(list, start, 250));
+      slices.push_back(slice);
+    }
+    LND_ASSERT_OK_AND_ASSIGN(ShreddedPage bulk, ShredLeaf(leaf, slices, ShredMode::kBulk));
+    EXPECT_EQ(bulk.values.external != nullptr, null_at < 0);
+    EXPECT_EQ(CompareLeaves(field, slices, "all-valid bitmap"), 1);
+  }
 }
 
 TEST(WriterBulkPathsTest, LargePageWithManyChunks) {

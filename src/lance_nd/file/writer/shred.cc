@@ -344,6 +344,14 @@ class Shredder {
     AppendLeafRun(a, b, e);
   }
 
+  // No null among slots [b, b + count) of `a` (a validity bitmap may still be there).
+  static bool NoNulls(const ArrayData& a, int64_t b, std::size_t count) {
+    const std::uint8_t* bits = a.validity();
+    if (bits == nullptr) return true;
+    const auto n = static_cast<int64_t>(count);
+    return array::CountSetBits(bits, a.offset + b, n) == n;
+  }
+
   // The value slots of leaf slots [b, e) of `a` (count > 0).
   void AppendLeafRun(const ArrayData& a, int64_t b, int64_t e) {
     const auto count = static_cast<std::size_t>(e - b);
@@ -353,7 +361,7 @@ class Shredder {
     if (leaf_.kind == LeafKind::kFixed) {
       const auto w = static_cast<std::size_t>(leaf_.byte_width);
       const std::uint64_t src_offset = static_cast<std::uint64_t>(a.offset + b) * w;
-      if (bits == nullptr && v.bytes.empty() &&
+      if (v.bytes.empty() && NoNulls(a, b, count) &&
           (!run_ || (run_.get() == a.buffers[1].get() && run_offset_ + run_bytes_ == src_offset))) {
         // Still one contiguous run of the input: no copy (yet).
         if (!run_) {

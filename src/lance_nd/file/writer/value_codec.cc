@@ -224,15 +224,16 @@ Result<encoding::DataBlock> ToDataBlock(const SlotValues& v) {
     case LeafKind::kVariable: {
       BufferPtr offsets;
       if (v.bits_per_offset == 32) {
-        std::vector<std::uint32_t> o(v.offsets.size());
-        for (std::size_t i = 0; i < o.size(); ++i) {
-          if (v.offsets[i] > 0xFFFFFFFFu) {
-            return Status::NotImplemented(
-                "a page of 32-bit-offset strings exceeds 4 GiB; write smaller batches");
-          }
-          o[i] = static_cast<std::uint32_t>(v.offsets[i]);
+        // Offsets only grow: the last one bounds them all.
+        if (!v.offsets.empty() && v.offsets.back() > 0xFFFFFFFFu) {
+          return Status::NotImplemented(
+              "a page of 32-bit-offset strings exceeds 4 GiB; write smaller batches");
         }
-        offsets = encoding::detail::BufferFromValues(std::move(o));
+        std::uint8_t* out = nullptr;
+        offsets = Buffer::AllocateUninitialized(static_cast<int64_t>(v.offsets.size() * 4), &out);
+        for (std::size_t i = 0; i < v.offsets.size(); ++i) {
+          StoreLE<std::uint32_t>(out + i * 4, static_cast<std::uint32_t>(v.offsets[i]));
+        }
       } else {
         offsets = Buffer::Copy(v.offsets.data(), static_cast<int64_t>(v.offsets.size() * 8));
       }
