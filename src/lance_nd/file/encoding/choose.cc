@@ -3,6 +3,7 @@
 // compression or not), which one its levels get, and which one full-zip values get.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -119,27 +120,17 @@ Result<MiniBlockEncoded> EncodeMiniBlock(const DataBlock& values, const Encoding
   return base;
 }
 
-Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
-    std::span<const std::uint16_t> levels, FileVersion version) {
-  const std::uint64_t n = levels.size();
+namespace {
+
+// The level encoding from what it depends on: the count, the runs and the union of the bits.
+std::shared_ptr<pb::CompressiveEncoding> ChooseLevelEncodingOf(std::uint64_t n, std::uint64_t runs,
+                                                               std::uint16_t bits,
+                                                               FileVersion version) {
   if (n == 0) return detail::Share(MakeFlat(16));
-  // One pass, branch-free so that it vectorises: the run count and the union of the bits.
-  const std::uint16_t* l = levels.data();
-  std::uint64_t changes = 0;
-  std::uint16_t acc = l[0];
-  for (std::size_t i = 1; i < n; ++i) {
-    changes += static_cast<std::uint64_t>(l[i] != l[i - 1]);
-    acc = static_cast<std::uint16_t>(acc | l[i]);
-  }
-  if (version >= FileVersion::kV2_2 &&
-      static_cast<double>(changes + 1) < 0.5 * static_cast<double>(n)) {
+  if (version >= FileVersion::kV2_2 && static_cast<double>(runs) < 0.5 * static_cast<double>(n)) {
     return detail::Share(MakeRle(16));
   }
-  std::uint64_t width = 0;
-  while (acc != 0) {
-    ++width;
-    acc = static_cast<std::uint16_t>(acc >> 1);
-  }
+  const auto width = static_cast<std::uint64_t>(std::bit_width(bits));
   const std::uint64_t raw = n * 2;
   if (width < 16) {
     if (n <= kFastLanesBlock) {
@@ -156,6 +147,29 @@ Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
     }
   }
   return detail::Share(MakeFlat(16));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
+    std::span<const std::uint16_t> levels, FileVersion version) {
+  const std::uint64_t n = levels.size();
+  if (n == 0) return ChooseLevelEncodingOf(0, 0, 0, version);
+  // One pass, branch-free so that it vectorises: the run count and the union of the bits.
+  const std::uint16_t* l = levels.data();
+  std::uint64_t changes = 0;
+  std::uint16_t acc = l[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    changes += static_cast<std::uint64_t>(l[i] != l[i - 1]);
+    acc = static_cast<std::uint16_t>(acc | l[i]);
+  }
+  return ChooseLevelEncodingOf(n, changes + 1, acc, version);
+}
+
+Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseConstantLevelEncoding(std::uint64_t n,
+                                                                             std::uint16_t level,
+                                                                             FileVersion version) {
+  return ChooseLevelEncodingOf(n, n == 0 ? 0 : 1, level, version);
 }
 
 Result<PerValueEncoded> EncodePerValue(const DataBlock& values, const EncodingRequest& request) {

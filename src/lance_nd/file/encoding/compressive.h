@@ -218,6 +218,10 @@ Result<MiniBlockEncoded> EncodeMiniBlockWith(const pb::CompressiveEncoding& ce,
 /// each chunk's slice with EncodeBlock(chosen, slice).
 Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseLevelEncoding(
     std::span<const std::uint16_t> levels, FileVersion version);
+/// \brief ChooseLevelEncoding of `n` levels that all equal `level`, without the levels.
+Result<std::shared_ptr<pb::CompressiveEncoding>> ChooseConstantLevelEncoding(std::uint64_t n,
+                                                                             std::uint16_t level,
+                                                                             FileVersion version);
 
 /// \brief Block context encoder: encode `values` with `ce` (flat, variable, constant,
 /// inline_bitpacking, out_of_line_bitpacking, rle, general, fixed_size_list).

@@ -28,6 +28,7 @@ void ExpectSameShred(const ShreddedPage& bulk, const ShreddedPage& ref, const st
   EXPECT_EQ(bulk.has_def, ref.has_def);
   EXPECT_EQ(bulk.rep, ref.rep);
   EXPECT_EQ(bulk.def, ref.def);
+  EXPECT_EQ(bulk.def_zero, ref.def_zero);
   EXPECT_EQ(bulk.num_levels, ref.num_levels);
   EXPECT_EQ(bulk.max_rep, ref.max_rep);
   EXPECT_EQ(bulk.max_visible_def, ref.max_visible_def);
@@ -195,6 +196,47 @@ TEST(WriterBulkPathsTest, AllValidBitmapsAreViewedAndANullCopies) {
     EXPECT_EQ(bulk.values.external != nullptr, null_at < 0);
     EXPECT_EQ(CompareLeaves(field, slices, "all-valid bitmap"), 1);
   }
+}
+
+// A page whose def levels are all 0 keeps only that fact (def_zero): it must encode to the same
+// bytes as the page holding the zeros, in every layout (generated nullable columns without
+// nulls, as the nd encoding's nullable structs are).
+TEST(WriterBulkPathsTest, ZeroDefLevelsEncodeAsTheMaterialisedLevels) {
+  int zero_pages = 0;
+  for (std::uint64_t seed = 1; seed <= 600; ++seed) {
+    auto type = lt::RandomType(seed, 3);
+    auto field = a::MakeField("c", type, /*nullable=*/true);
+    auto plan = PlanSchema(*a::MakeSchema({field}), {});
+    if (!plan.ok()) continue;
+    lt::RandomArrayOptions ro;
+    ro.sliced = seed % 2 == 0;
+    std::vector<a::ArrayPtr> arrays{lt::RandomArray(type, 300, 0.0, seed, ro)};
+    ASSERT_NE(arrays.back(), nullptr);
+    for (const LeafColumn& leaf : plan->leaves) {
+      auto page = ShredLeaf(leaf, arrays);
+      if (!page.ok() || !page->def_zero) continue;
+      ++zero_pages;
+      ShreddedPage held = *page;
+      held.def = AllDefLevels(*page);
+      held.def_zero = false;
+      for (auto structural :
+           {ColumnOptions::Structural::kMiniBlock, ColumnOptions::Structural::kFullZip}) {
+        for (const char* compression : {"", "zstd"}) {
+          a::Metadata md = leaf.leaf_field->metadata();
+          if (*compression != '\0') md.Set("lance-encoding:compression", compression);
+          auto options =
+              ColumnOptions::FromField(*leaf.leaf_field->WithMetadata(md), FileVersion::kV2_2);
+          ASSERT_TRUE(options.ok());
+          options->structural = structural;
+          auto zero = EncodePage(*page, *options);
+          auto materialised = EncodePage(held, *options);
+          ASSERT_EQ(zero.ok(), materialised.ok());
+          if (zero.ok()) ExpectSamePage(*zero, *materialised, "seed " + std::to_string(seed));
+        }
+      }
+    }
+  }
+  EXPECT_GE(zero_pages, 30);
 }
 
 TEST(WriterBulkPathsTest, LargePageWithManyChunks) {

@@ -37,7 +37,7 @@ std::vector<LevelRange> ChunkLevelRanges(const ShreddedPage& page, const MiniBlo
   std::vector<LevelRange> ranges(values.chunks.size());
   const bool levels = page.has_rep || page.has_def;
   // Without def levels (or without lists) every level entry holds exactly one slot.
-  const bool every_level_is_slot = !page.has_def || page.max_rep == 0;
+  const bool every_level_is_slot = !page.has_def || page.def_zero || page.max_rep == 0;
   std::uint64_t slot = 0, lpos = 0, walked = 0, seen = 0;
   for (std::size_t c = 0; c < values.chunks.size(); ++c) {
     slot += values.chunks[c].num_values;
@@ -49,7 +49,7 @@ std::vector<LevelRange> ChunkLevelRanges(const ShreddedPage& page, const MiniBlo
         lend = slot;
       } else {
         while (seen < slot && walked < page.num_levels) {
-          if (page.IsVisible(page.def[walked])) ++seen;
+          if (page.IsVisible(page.DefAt(walked))) ++seen;
           ++walked;
         }
         lend = walked;
@@ -109,7 +109,7 @@ ChunkPlan PlanChunk(const ShreddedPage& page, const ValueChunk& chunk, LevelRang
     plan.rep = std::move(*rep);
   }
   if (page.has_def) {
-    auto def = EncodeLevels(enc.def, std::span(page.def).subspan(r.begin, r.size()));
+    auto def = EncodeLevels(enc.def, DefLevels(page, r.begin, r.size()));
     if (!def.ok()) {
       plan.status = def.status();
       return plan;
@@ -324,7 +324,8 @@ Result<MiniBlockAttempt> TryMiniBlock(const ShreddedPage& page, const ColumnOpti
     LND_ASSIGN_OR_RETURN(enc.rep, ChooseLevelEncoding(page.rep, options));
   }
   if (page.has_def) {
-    LND_ASSIGN_OR_RETURN(enc.def, ChooseLevelEncoding(page.def, options));
+    LND_ASSIGN_OR_RETURN(enc.def, page.def_zero ? ChooseZeroLevelEncoding(page.num_levels, options)
+                                                : ChooseLevelEncoding(page.def, options));
   }
   const std::vector<ChunkPlan> plans = PlanChunks(page, values, ranges, enc, width);
   LND_ASSIGN_OR_RETURN(std::optional<ChunkLayout> layout,

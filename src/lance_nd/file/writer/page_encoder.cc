@@ -46,7 +46,7 @@ EncodedPage EncodeAllNull(const ShreddedPage& page) {
   } else {
     AddLayers(page, constant->mutable_layers());
     out.buffers.push_back(page.has_rep ? RawLevels(page.rep) : Buffer::Empty());
-    out.buffers.push_back(page.has_def ? RawLevels(page.def) : Buffer::Empty());
+    out.buffers.push_back(page.has_def ? RawLevels(AllDefLevels(page)) : Buffer::Empty());
   }
   out.layout = SerializeLayout(layout);
   return out;
@@ -128,7 +128,7 @@ Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions&
   std::uint64_t slot = 0;
   for (std::uint64_t e = 0; e < num_items; ++e) {
     const std::uint16_t r = page.has_rep ? page.rep[e] : 0;
-    const std::uint16_t d = page.has_def ? page.def[e] : 0;
+    const std::uint16_t d = page.has_def ? page.DefAt(e) : 0;
     const bool new_row = !page.has_rep || r == page.max_rep;
     if (new_row && want_index) row_starts.push_back(zipped.size());
     if (word_bytes > 0) {
@@ -197,7 +197,7 @@ Result<EncodedPage> EncodeFullZip(const ShreddedPage& page, const ColumnOptions&
 // two differ when a null/empty list sits below a nullable struct: Lance 12 then shifts values
 // (it misreads its own files). Such pages are better written as mini-block.
 bool FullZipMisreadByLance12(const ShreddedPage& page) {
-  if (!page.has_rep || !page.has_def) return false;
+  if (!page.has_rep || !page.has_def || page.def_zero) return false;
   std::uint16_t reader_max = 0;
   for (Layer l : page.layers) {
     if (l == Layer::kNullableItem) ++reader_max;

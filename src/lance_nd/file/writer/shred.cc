@@ -253,7 +253,7 @@ class Shredder {
       const std::uint64_t levels = page_.rep.size() - before;
       const auto first = static_cast<int64_t>(offs[b]);
       const auto last = static_cast<int64_t>(offs[e]);
-      if (page_.has_def) EmitListRunDefs(offs, b, e, child, empty_level_[uj]);
+      if (write_def_) EmitListRunDefs(offs, b, e, child, empty_level_[uj]);
       page_.num_levels += levels;
       if (last > first) AppendLeafRun(child, first, last);
       done = true;
@@ -311,7 +311,7 @@ class Shredder {
 
   void Reserve() {
     if (page_.has_rep) page_.rep.reserve(count_levels_);
-    if (page_.has_def) page_.def.reserve(count_levels_);
+    if (write_def_) page_.def.reserve(count_levels_);
     SlotValues& v = page_.values;
     if (leaf_.kind == LeafKind::kFixedList) {
       v.bytes.reserve(count_slots_ * static_cast<std::uint64_t>(v.slot_bytes));
@@ -331,7 +331,7 @@ class Shredder {
       page_.rep.push_back(r_first);
       page_.rep.insert(page_.rep.end(), count - 1, r_rest);
     }
-    if (page_.has_def) {
+    if (write_def_) {
       if (bits == nullptr) {
         page_.def.insert(page_.def.end(), count, 0);
       } else {
@@ -536,6 +536,12 @@ class Shredder {
     page_.max_rep = max_rep_;
     page_.has_rep = max_rep_ > 0;
     page_.has_def = next > 1;
+    // Without a null or an empty list anywhere, every def level is 0: none are written.
+    const bool any_null_or_empty =
+        std::find(has_null_.begin(), has_null_.end(), 1) != has_null_.end() ||
+        std::find(has_empty_.begin(), has_empty_.end(), 1) != has_empty_.end();
+    page_.def_zero = page_.has_def && !any_null_or_empty;
+    write_def_ = page_.has_def && !page_.def_zero;
     page_.max_visible_def = visible;
   }
 
@@ -574,7 +580,7 @@ class Shredder {
 
   void PushLevel(std::uint16_t r, std::uint16_t d) {
     if (page_.has_rep) page_.rep.push_back(r);
-    if (page_.has_def) page_.def.push_back(d);
+    if (write_def_) page_.def.push_back(d);
     if (page_.has_rep || page_.has_def) ++page_.num_levels;
   }
 
@@ -735,6 +741,7 @@ class Shredder {
   std::vector<std::uint16_t> null_level_, empty_level_, list_level_;
   int innermost_list_ = -1;
   std::uint16_t max_rep_ = 0;
+  bool write_def_ = false;  // has_def and not def_zero
   ShreddedPage page_;
 };
 
@@ -752,9 +759,22 @@ std::vector<std::uint64_t> SlotLevelIndices(const ShreddedPage& page) {
   if (!page.has_rep && !page.has_def) return out;
   out.reserve(page.values.num_slots);
   for (std::uint64_t e = 0; e < page.num_levels; ++e) {
-    if (!page.has_def || page.IsVisible(page.def[e])) out.push_back(e);
+    if (!page.has_def || page.IsVisible(page.DefAt(e))) out.push_back(e);
   }
   return out;
+}
+
+std::span<const std::uint16_t> DefLevels(const ShreddedPage& page, std::uint64_t begin,
+                                         std::uint64_t count) {
+  if (!page.def_zero) return std::span<const std::uint16_t>(page.def).subspan(begin, count);
+  static const std::vector<std::uint16_t> zeros(kMaxZeroDefLevels, 0);
+  return std::span<const std::uint16_t>(zeros).first(std::min(count, kMaxZeroDefLevels));
+}
+
+std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> AllDefLevels(
+    const ShreddedPage& page) {
+  if (!page.def_zero) return page.def;
+  return std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>>(page.num_levels, 0);
 }
 
 std::uint64_t EstimateLeafBytes(const LeafColumn& leaf, const array::ArrayData& array) {

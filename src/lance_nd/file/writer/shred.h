@@ -65,6 +65,9 @@ struct ShreddedPage {
   // A large page's levels are megabytes, filled at once: they get huge pages.
   std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> rep;
   std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> def;
+  // has_def, and every def level is 0: the page's only nullable layers are the ones Lance 12
+  // makes nullable without nulls, so `def` is left empty (read levels with DefAt / DefLevels).
+  bool def_zero = false;
   std::uint64_t num_levels = 0;  // entries when has_rep || has_def, else 0
   std::uint16_t max_rep = 0;     // number of list layers
   std::uint16_t max_visible_def = 0;
@@ -73,7 +76,20 @@ struct ShreddedPage {
   /// True if every layer is a plain nullable item without lists (one layer only).
   bool simple_validity() const { return layers.size() == 1 && layers[0] == Layer::kNullableItem; }
   bool IsVisible(std::uint16_t d) const { return max_rep == 0 || d <= max_visible_def; }
+  /// The def level of entry e (has_def).
+  std::uint16_t DefAt(std::uint64_t e) const { return def_zero ? 0 : def[e]; }
 };
+
+/// \brief The most def levels DefLevels gives of a def_zero page at once.
+inline constexpr std::uint64_t kMaxZeroDefLevels = 0x10000;
+
+/// \brief Def levels [begin, begin + count) of a page with def levels (count <= kMaxZeroDefLevels
+/// when def_zero).
+std::span<const std::uint16_t> DefLevels(const ShreddedPage& page, std::uint64_t begin,
+                                         std::uint64_t count);
+
+/// \brief All def levels of the page, materialised (for the layouts that store them raw).
+std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> AllDefLevels(const ShreddedPage& page);
 
 /// \brief How ShredLeaf walks the leaf values: kBulk handles runs of leaf values below a list
 /// (or a flat column) at once; kPerValue visits every value (the reference; tests compare both).

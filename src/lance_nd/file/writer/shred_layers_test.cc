@@ -36,8 +36,12 @@ TEST(ShredLayersTest, NullableStructAboveAListIsNullableWithoutNulls) {
   LND_ASSERT_OK_AND_ASSIGN(ShreddedPage page, ShredValidRows(/*struct_nullable=*/true));
   EXPECT_THAT(page.layers,
               ElementsAre(Layer::kAllValidItem, Layer::kAllValidList, Layer::kNullableItem));
-  EXPECT_EQ(page.def.size(), 3u);
-  EXPECT_THAT(page.def, Each(0));
+  // Every def level is 0: the page says so instead of holding them.
+  EXPECT_TRUE(page.has_def);
+  EXPECT_TRUE(page.def_zero);
+  EXPECT_TRUE(page.def.empty());
+  EXPECT_EQ(page.num_levels, 3u);
+  EXPECT_THAT(AllDefLevels(page), ElementsAre(0, 0, 0));
   EXPECT_THAT(page.rep, ElementsAre(1, 0, 1));
 }
 
@@ -76,7 +80,8 @@ TEST(ShredLayersTest, SiblingLeavesOfANullableStructAgree) {
   LND_ASSERT_OK_AND_ASSIGN(ShreddedPage plain_leaf, ShredLeaf(plan.leaves[1], std::vector{column}));
   EXPECT_EQ(list_leaf.layers.back(), Layer::kNullableItem);
   EXPECT_THAT(plain_leaf.layers, ElementsAre(Layer::kAllValidItem, Layer::kNullableItem));
-  EXPECT_THAT(plain_leaf.def, ElementsAre(0, 0));
+  EXPECT_TRUE(plain_leaf.def_zero);
+  EXPECT_THAT(AllDefLevels(plain_leaf), ElementsAre(0, 0));
 }
 
 // l: List<Struct{u: Utf8}> whose lists are all empty: the struct inside the list stays

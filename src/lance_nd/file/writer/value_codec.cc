@@ -190,6 +190,14 @@ Result<pb21::CompressiveEncoding> ChooseLevelEncoding(std::span<const std::uint1
   return *chosen;
 }
 
+Result<pb21::CompressiveEncoding> ChooseZeroLevelEncoding(std::uint64_t n,
+                                                          const ColumnOptions& options) {
+  if (options.plain_encodings) return Flat(16);
+  LND_ASSIGN_OR_RETURN(auto chosen,
+                       encoding::ChooseConstantLevelEncoding(n, 0, options.request.version));
+  return *chosen;
+}
+
 Result<array::BufferPtr> EncodeLevels(const pb21::CompressiveEncoding& ce,
                                       std::span<const std::uint16_t> levels) {
   if (ce.has_flat() && ce.flat().bits_per_value() == 16) {

@@ -59,6 +59,9 @@ Result<MiniBlockValues> EncodePlainMiniBlockValues(const SlotValues& values,
 Result<encoding::DataBlock> ToDataBlock(const SlotValues& values);
 
 /// \brief The block encoding for all of a page's rep or def levels.
+/// \brief ChooseLevelEncoding of `n` levels that are all 0.
+Result<pb21::CompressiveEncoding> ChooseZeroLevelEncoding(std::uint64_t n,
+                                                          const ColumnOptions& options);
 Result<pb21::CompressiveEncoding> ChooseLevelEncoding(std::span<const std::uint16_t> levels,
                                                       const ColumnOptions& options);
 
