@@ -112,13 +112,14 @@ Result<nd::NdArrowArray> ChunkOf(const NcVariable& v, const lance_nd::ChunkGrid&
   return nd::NdArrowArray::Make(values, std::move(dimensions));
 }
 
-/// The write options of `lance-nd import`: zstd on every column, byte-stream split on the float
-/// variables; or the writer's defaults.
+/// The write options of `lance-nd import`: zstd level 9 on every column, byte-stream split on
+/// the float variables; or the writer's defaults.
 lance_nd::WriteOptions TableOptions(bool compressed) {
   lance_nd::WriteOptions options;
   if (!compressed) return options;
   lance_nd::ColumnOptions zstd;
   zstd.compression = lance_nd::Compression::kZstd;
+  zstd.compression_level = 9;
   options.column_defaults = zstd;
   lance_nd::ColumnOptions split;
   split.byte_stream_split = lance_nd::ByteStreamSplit::kOn;
