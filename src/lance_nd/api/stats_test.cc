@@ -414,10 +414,12 @@ TEST(Stats, ManyRowsInParallelRangesMatchAnIndependentComputation) {
       const std::vector<std::pair<std::string, std::uint64_t>> dims{
           {"x", static_cast<std::uint64_t>(k)}};
       std::vector<std::pair<std::string, nd::NdArrowArray>> arrays;
-      if (!nd::testing::Chance(rng, 0.1))
+      if (!nd::testing::Chance(rng, 0.1)) {
         arrays.emplace_back("f", nd::testing::Nd(nd::testing::F64(f), dims));
-      if (!nd::testing::Chance(rng, 0.1))
+      }
+      if (!nd::testing::Chance(rng, 0.1)) {
         arrays.emplace_back("i", nd::testing::Nd(nd::testing::I32(i), dims));
+      }
       if (arrays.empty()) arrays.emplace_back("other", nd::testing::Nd(nd::testing::I32({r}), {}));
       rows.push_back(nd::testing::Unwrap(nd::NdRecordBatch::FromArrays(std::move(arrays))));
     }

@@ -175,9 +175,10 @@ TEST(WriterBulkPathsTest, AllValidBitmapsAreViewedAndANullCopies) {
       const float f = static_cast<float>(i) * 0.5F;
       std::memcpy(values.data() + static_cast<std::size_t>(i) * 4, &f, 4);
     }
-    if (null_at >= 0)
+    if (null_at >= 0) {
       bits[static_cast<std::size_t>(null_at / 8)] &=
           static_cast<std::uint8_t>(~(1u << (null_at % 8)));
+    }
     std::vector<std::uint8_t> offsets(static_cast<std::size_t>(rows + 1) * 4);
     for (int r = 0; r <= rows; ++r) {
       const std::int32_t o = r * per_row;

@@ -767,8 +767,8 @@ std::vector<std::uint64_t> SlotLevelIndices(const ShreddedPage& page) {
 std::span<const std::uint16_t> DefLevels(const ShreddedPage& page, std::uint64_t begin,
                                          std::uint64_t count) {
   if (!page.def_zero) return std::span<const std::uint16_t>(page.def).subspan(begin, count);
-  static const std::vector<std::uint16_t> zeros(kMaxZeroDefLevels, 0);
-  return std::span<const std::uint16_t>(zeros).first(std::min(count, kMaxZeroDefLevels));
+  static const std::vector<std::uint16_t> kZeros(kMaxZeroDefLevels, 0);
+  return std::span<const std::uint16_t>(kZeros).first(std::min(count, kMaxZeroDefLevels));
 }
 
 std::vector<std::uint16_t, HugePageAllocator<std::uint16_t>> AllDefLevels(
