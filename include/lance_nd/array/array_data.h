@@ -43,6 +43,9 @@ struct LANCE_ND_EXPORT ArrayData {
   int64_t null_count() const;
   bool IsValid(int64_t i) const;  // i is relative to `offset`
   bool IsNull(int64_t i) const { return !IsValid(i); }
+  /// \brief No null among slots [begin, begin + count) (relative to `offset`) by the validity
+  /// bitmap: true without one, or when every bit of the range is set. (The null type aside.)
+  bool AllValid(int64_t begin, int64_t count) const;
   const std::uint8_t* validity() const {
     return buffers.empty() || !buffers[0] ? nullptr : buffers[0]->data();
   }

@@ -128,10 +128,7 @@ MinMax ScanDense(const T* values, int64_t begin, int64_t end) {
 // Whether the slice has no null: no validity buffer, a null count of 0, or every bit set.
 bool AllValid(const RowSlice& a) {
   const ArrayData& values = *a.values;
-  const std::uint8_t* bits = values.validity();
-  if (bits == nullptr || values.null_count_hint == 0) return true;
-  const int64_t n = a.end - a.begin;
-  return array::CountSetBits(bits, values.offset + a.begin, n) == n;
+  return values.null_count_hint == 0 || values.AllValid(a.begin, a.end - a.begin);
 }
 
 template <typename T>

@@ -22,6 +22,12 @@ bool ArrayData::IsValid(int64_t i) const {
   return GetBit(bits, offset + i);
 }
 
+bool ArrayData::AllValid(int64_t begin, int64_t count) const {
+  const std::uint8_t* bits = validity();
+  if (bits == nullptr || count <= 0) return true;
+  return CountSetBits(bits, offset + begin, count) == count;
+}
+
 ArrayPtr MakeArrayData(DataTypePtr type, int64_t length, std::vector<BufferPtr> buffers,
                        std::vector<ArrayPtr> children, int64_t null_count, int64_t offset) {
   auto data = std::make_shared<ArrayData>();

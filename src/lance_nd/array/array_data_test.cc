@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+
 #include "lance_nd/array/builder.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -54,6 +57,30 @@ TEST(ArrayDataTest, NullCountLazyAndHint) {
   auto nulls = MakeArrayData(Null(), 7, {});
   EXPECT_EQ(nulls->null_count(), 7);
   EXPECT_TRUE(nulls->IsNull(0));
+}
+
+// AllValid over every range of generated arrays (sliced too) agrees with IsValid slot by slot.
+TEST(ArrayDataTest, AllValidAgreesWithIsValidOnEveryRange) {
+  std::mt19937_64 rng(21);
+  for (int trial = 0; trial < 40; ++trial) {
+    std::vector<std::optional<int32_t>> v(static_cast<std::size_t>(rng() % 90));
+    const bool with_nulls = trial % 4 != 0;  // some arrays keep a bitmap without nulls
+    for (auto& x : v) {
+      if (!with_nulls || rng() % 6 != 0) x = static_cast<int32_t>(rng() % 100);
+    }
+    ArrayPtr a = MakePrimitiveArray<int32_t>(Int32(), v);
+    if (trial % 2 == 1 && a->length > 3) {
+      LND_ASSERT_OK_AND_ASSIGN(a, Slice(a, 3, a->length - 3));
+    }
+    for (int64_t b = 0; b <= a->length; ++b) {
+      for (int64_t e = b; e <= a->length; ++e) {
+        bool want = true;
+        for (int64_t i = b; i < e; ++i) want = want && a->IsValid(i);
+        ASSERT_EQ(a->AllValid(b, e - b), want)
+            << "trial " << trial << " [" << b << ", " << e << ")";
+      }
+    }
+  }
 }
 
 TEST(ArrayDataTest, SliceAdjustsOffsetAndNullCount) {

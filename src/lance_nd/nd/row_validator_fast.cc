@@ -17,13 +17,6 @@ namespace {
 using array::ArrayData;
 using array::TypeId;
 
-// No nulls in slots [b, b + n) of `a`.
-bool AllValid(const ArrayData& a, int64_t b, int64_t n) {
-  const std::uint8_t* bits = a.validity();
-  if (bits == nullptr || n <= 0) return true;
-  return array::CountSetBits(bits, a.offset + b, n) == n;
-}
-
 // `a` holds int32 list offsets and one item array of type `item` (kNull: any type).
 bool IsPlainList(const ArrayData& a, TypeId item) {
   if (a.type->id() != TypeId::kList || a.children.size() != 1 || !a.children[0]) return false;
@@ -69,11 +62,11 @@ bool MakeView(const FastColumn& c, int64_t rows, ColumnView* v) {
   }
   // A null list under a valid row is an error the slow path names.
   for (const ArrayData* list : {&values, &names, &sizes}) {
-    if (!AllValid(*list, col.offset, rows)) return false;
+    if (!list->AllValid(col.offset, rows)) return false;
   }
   const ArrayData& name_items = *names.children[0];
   const ArrayData& size_items = *sizes.children[0];
-  if (!AllValid(name_items, 0, name_items.length) || !AllValid(size_items, 0, size_items.length)) {
+  if (!name_items.AllValid(0, name_items.length) || !size_items.AllValid(0, size_items.length)) {
     return false;
   }
   if (name_items.length > 0 && (name_items.buffers.size() < 3 || !name_items.buffers[1])) {

@@ -118,13 +118,10 @@ Result<WriteOptions> WriterOptions(std::string_view uri, const ImportOptions& op
   auto table = Table::Open(uri);
   if (!table.ok() && table.status().kind() != ErrorKind::kTableNotFound) return table.status();
   const bool new_table = !table.ok();
-  if (new_table && !w.column_defaults) {
-    w.column_defaults = ColumnOptions{};
-    w.column_defaults->compression = Compression::kZstd;
-    w.column_defaults->compression_level = options.compression_level.value_or(kImportZstdLevel);
-  } else if (new_table && options.compression_level) {
-    w.column_defaults->compression = Compression::kZstd;
-    w.column_defaults->compression_level = options.compression_level;
+  if (new_table && (!w.column_defaults || options.compression_level)) {
+    ColumnOptions& defaults = w.column_defaults ? *w.column_defaults : w.column_defaults.emplace();
+    defaults.compression = Compression::kZstd;
+    defaults.compression_level = options.compression_level.value_or(kImportZstdLevel);
   }
   for (const FilePlan& plan : plans) {
     for (const std::string& name : plan.variables) {

@@ -253,7 +253,7 @@ class Shredder {
       const std::uint64_t levels = page_.rep.size() - before;
       const auto first = static_cast<int64_t>(offs[b]);
       const auto last = static_cast<int64_t>(offs[e]);
-      if (write_def_) EmitListRunDefs(offs, b, e, child, empty_level_[uj]);
+      if (WritesDef()) EmitListRunDefs(offs, b, e, child, empty_level_[uj]);
       page_.num_levels += levels;
       if (last > first) AppendLeafRun(child, first, last);
       done = true;
@@ -311,7 +311,7 @@ class Shredder {
 
   void Reserve() {
     if (page_.has_rep) page_.rep.reserve(count_levels_);
-    if (write_def_) page_.def.reserve(count_levels_);
+    if (WritesDef()) page_.def.reserve(count_levels_);
     SlotValues& v = page_.values;
     if (leaf_.kind == LeafKind::kFixedList) {
       v.bytes.reserve(count_slots_ * static_cast<std::uint64_t>(v.slot_bytes));
@@ -331,7 +331,7 @@ class Shredder {
       page_.rep.push_back(r_first);
       page_.rep.insert(page_.rep.end(), count - 1, r_rest);
     }
-    if (write_def_) {
+    if (WritesDef()) {
       if (bits == nullptr) {
         page_.def.insert(page_.def.end(), count, 0);
       } else {
@@ -344,14 +344,6 @@ class Shredder {
     AppendLeafRun(a, b, e);
   }
 
-  // No null among slots [b, b + count) of `a` (a validity bitmap may still be there).
-  static bool NoNulls(const ArrayData& a, int64_t b, std::size_t count) {
-    const std::uint8_t* bits = a.validity();
-    if (bits == nullptr) return true;
-    const auto n = static_cast<int64_t>(count);
-    return array::CountSetBits(bits, a.offset + b, n) == n;
-  }
-
   // The value slots of leaf slots [b, e) of `a` (count > 0).
   void AppendLeafRun(const ArrayData& a, int64_t b, int64_t e) {
     const auto count = static_cast<std::size_t>(e - b);
@@ -361,7 +353,7 @@ class Shredder {
     if (leaf_.kind == LeafKind::kFixed) {
       const auto w = static_cast<std::size_t>(leaf_.byte_width);
       const std::uint64_t src_offset = static_cast<std::uint64_t>(a.offset + b) * w;
-      if (v.bytes.empty() && NoNulls(a, b, count) &&
+      if (v.bytes.empty() && a.AllValid(b, static_cast<int64_t>(count)) &&
           (!run_ || (run_.get() == a.buffers[1].get() && run_offset_ + run_bytes_ == src_offset))) {
         // Still one contiguous run of the input: no copy (yet).
         if (!run_) {
@@ -541,7 +533,6 @@ class Shredder {
         std::find(has_null_.begin(), has_null_.end(), 1) != has_null_.end() ||
         std::find(has_empty_.begin(), has_empty_.end(), 1) != has_empty_.end();
     page_.def_zero = page_.has_def && !any_null_or_empty;
-    write_def_ = page_.has_def && !page_.def_zero;
     page_.max_visible_def = visible;
   }
 
@@ -578,9 +569,12 @@ class Shredder {
     }
   }
 
+  // Def levels are stored unless the page has none or they are all 0 (def_zero).
+  bool WritesDef() const { return page_.has_def && !page_.def_zero; }
+
   void PushLevel(std::uint16_t r, std::uint16_t d) {
     if (page_.has_rep) page_.rep.push_back(r);
-    if (write_def_) page_.def.push_back(d);
+    if (WritesDef()) page_.def.push_back(d);
     if (page_.has_rep || page_.has_def) ++page_.num_levels;
   }
 
@@ -741,7 +735,6 @@ class Shredder {
   std::vector<std::uint16_t> null_level_, empty_level_, list_level_;
   int innermost_list_ = -1;
   std::uint16_t max_rep_ = 0;
-  bool write_def_ = false;  // has_def and not def_zero
   ShreddedPage page_;
 };
 
