@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -9,6 +11,7 @@
 #include <mutex>
 #include <new>
 #include <unordered_map>
+#include <vector>
 
 #include "lance_nd/core/internal/huge_pages.h"
 
@@ -29,6 +32,8 @@ constexpr bool kAddressSanitizer = false;
 
 constexpr std::size_t kSmallGrain = std::size_t{64} << 10;
 constexpr std::size_t kDefaultCapacity = std::size_t{256} << 20;
+// Every block is aligned at least this much (what the array layer's buffers need).
+constexpr std::size_t kBlockAlignment = 64;
 
 std::size_t InitialCapacity() {
   if (const char* mb = std::getenv("LANCE_ND_RECYCLE_MB")) {
@@ -39,10 +44,30 @@ std::size_t InitialCapacity() {
   return kAddressSanitizer ? 0 : kDefaultCapacity;
 }
 
+// Blocks below a huge page are carved from 2 MiB slabs: a slab is one huge page, cut into
+// equal blocks, so filling medium blocks faults a huge page now and then instead of hundreds of
+// small pages (several microseconds each on a virtual machine).
+constexpr std::size_t kMaxSlabBlocks = 32;  // 64 KiB blocks at the smallest
+
+std::size_t SlabBlockSize(std::size_t blocks) {
+  return kHugePageSize / blocks / kBlockAlignment * kBlockAlignment;
+}
+
+// Blocks per slab for a request below a huge page: the most whose block still holds it.
+std::size_t SlabBlocksFor(std::size_t bytes) {
+  std::size_t blocks = std::min(kMaxSlabBlocks, kHugePageSize / bytes);
+  while (blocks > 1 && SlabBlockSize(blocks) < bytes) --blocks;
+  return std::max<std::size_t>(blocks, 1);
+}
+
 class Recycler {
  public:
   void* Allocate(std::size_t bytes, std::size_t* capacity) {
-    // Blocks of a huge page or more are whole huge pages; smaller ones whole 64 KiB.
+    if (bytes < kHugePageSize) {
+      if (void* block = AllocateFromSlab(bytes, capacity)) return block;
+    }
+    // Blocks of a huge page or more are whole huge pages; smaller ones (only while recycling
+    // is off, when slabs are not used) whole 64 KiB.
     const std::size_t grain = bytes >= kHugePageSize ? kHugePageSize : kSmallGrain;
     const std::size_t rounded = (bytes + grain - 1) & ~(grain - 1);
     {
@@ -54,22 +79,16 @@ class Recycler {
         const std::size_t size = it->first;
         kept_bytes_ -= size;
         kept_.erase(it);
-        live_.emplace(block, size);
+        live_.emplace(block, Live{size, false});
         if (capacity != nullptr) *capacity = size;
         return block;
       }
     }
-    void* block = std::aligned_alloc(grain, rounded);
-    if (block == nullptr) {
-      // Out of memory: what is kept goes back first, then one more try.
-      ReleaseKept();
-      block = std::aligned_alloc(grain, rounded);
-    }
-    if (block == nullptr) throw std::bad_alloc();
+    void* block = AlignedAlloc(grain, rounded);
     if (rounded >= kHugePageSize) ::madvise(block, rounded, MADV_HUGEPAGE);
     {
       std::lock_guard lock(mu_);
-      live_.emplace(block, rounded);
+      live_.emplace(block, Live{rounded, false});
     }
     if (capacity != nullptr) *capacity = rounded;
     return block;
@@ -83,22 +102,31 @@ class Recycler {
       std::free(block);
       return;
     }
-    const std::size_t size = it->second;
+    const Live live = it->second;
     live_.erase(it);
-    if (size > capacity_) {
+    if (live.in_slab) {
+      Slab& slab = slabs_.at(SlabBase(block));
+      ++slab.free;
+      free_blocks_[slab.blocks].push_back(block);
+      kept_bytes_ += live.size;
+      TrimLocked();
+      return;
+    }
+    if (live.size > capacity_) {
       std::free(block);
       return;
     }
-    kept_.emplace(size, Kept{block, next_++});
-    kept_bytes_ += size;
+    kept_.emplace(live.size, Kept{block, next_++});
+    kept_bytes_ += live.size;
     TrimLocked();
   }
 
   void ReleaseKept() {
     std::lock_guard lock(mu_);
     for (const auto& entry : kept_) std::free(entry.second.block);
+    kept_bytes_ -= BytesOf(kept_);
     kept_.clear();
-    kept_bytes_ = 0;
+    ReleaseFreeSlabsLocked();
   }
 
   void SetCapacity(std::size_t bytes) {
@@ -122,9 +150,81 @@ class Recycler {
     void* block;
     std::uint64_t order;  // when it was freed: the oldest goes first
   };
+  struct Live {
+    std::size_t size;
+    bool in_slab;
+  };
+  struct Slab {
+    std::size_t blocks;  // equal blocks of SlabBlockSize(blocks) bytes
+    std::size_t free;    // how many of them are in free_blocks_
+  };
+
+  static std::uintptr_t SlabBase(const void* block) {
+    return reinterpret_cast<std::uintptr_t>(block) & ~(kHugePageSize - 1);
+  }
+
+  static std::size_t BytesOf(const std::multimap<std::size_t, Kept>& kept) {
+    std::size_t bytes = 0;
+    for (const auto& entry : kept) bytes += entry.first;
+    return bytes;
+  }
+
+  // Throws std::bad_alloc when memory is exhausted even after what is kept went back.
+  void* AlignedAlloc(std::size_t alignment, std::size_t bytes) {
+    void* block = std::aligned_alloc(alignment, bytes);
+    if (block == nullptr) {
+      ReleaseKept();
+      block = std::aligned_alloc(alignment, bytes);
+    }
+    if (block == nullptr) throw std::bad_alloc();
+    return block;
+  }
+
+  // A block of a slab, or nullptr while recycling is off (blocks must then really be freed,
+  // which AddressSanitizer relies on).
+  void* AllocateFromSlab(std::size_t bytes, std::size_t* capacity) {
+    const std::size_t blocks = SlabBlocksFor(bytes);
+    const std::size_t size = SlabBlockSize(blocks);
+    std::unique_lock lock(mu_);
+    if (capacity_ == 0) return nullptr;
+    std::vector<void*>& free = free_blocks_[blocks];
+    if (free.empty()) {
+      lock.unlock();
+      void* slab = AlignedAlloc(kHugePageSize, kHugePageSize);
+      ::madvise(slab, kHugePageSize, MADV_HUGEPAGE);
+      lock.lock();
+      slabs_.emplace(reinterpret_cast<std::uintptr_t>(slab), Slab{blocks, blocks});
+      for (std::size_t k = blocks; k-- > 0;) free.push_back(static_cast<char*>(slab) + k * size);
+      kept_bytes_ += blocks * size;
+    }
+    void* block = free.back();
+    free.pop_back();
+    --slabs_.at(SlabBase(block)).free;
+    kept_bytes_ -= size;
+    live_.emplace(block, Live{size, true});
+    if (capacity != nullptr) *capacity = size;
+    return block;
+  }
+
+  // Frees the slabs none of whose blocks is in use.
+  void ReleaseFreeSlabsLocked() {
+    for (auto it = slabs_.begin(); it != slabs_.end();) {
+      const Slab slab = it->second;
+      if (slab.free != slab.blocks) {
+        ++it;
+        continue;
+      }
+      std::vector<void*>& free = free_blocks_[slab.blocks];
+      const std::uintptr_t base = it->first;
+      std::erase_if(free, [base](void* b) { return SlabBase(b) == base; });
+      kept_bytes_ -= slab.blocks * SlabBlockSize(slab.blocks);
+      std::free(reinterpret_cast<void*>(base));
+      it = slabs_.erase(it);
+    }
+  }
 
   void TrimLocked() {
-    while (kept_bytes_ > capacity_) {
+    while (kept_bytes_ > capacity_ && !kept_.empty()) {
       auto oldest = kept_.begin();
       for (auto it = std::next(kept_.begin()); it != kept_.end(); ++it) {
         if (it->second.order < oldest->second.order) oldest = it;
@@ -133,14 +233,17 @@ class Recycler {
       std::free(oldest->second.block);
       kept_.erase(oldest);
     }
+    if (kept_bytes_ > capacity_) ReleaseFreeSlabsLocked();
   }
 
   std::mutex mu_;
   std::size_t capacity_ = InitialCapacity();
-  std::size_t kept_bytes_ = 0;
+  std::size_t kept_bytes_ = 0;  // kept blocks and the free blocks of slabs
   std::uint64_t next_ = 0;
-  std::multimap<std::size_t, Kept> kept_;        // by size
-  std::unordered_map<void*, std::size_t> live_;  // handed out: their sizes
+  std::multimap<std::size_t, Kept> kept_;   // by size
+  std::unordered_map<void*, Live> live_;    // handed out
+  std::unordered_map<std::uintptr_t, Slab> slabs_;  // by base address
+  std::array<std::vector<void*>, kMaxSlabBlocks + 1> free_blocks_;  // by blocks per slab
 };
 
 Recycler& TheRecycler() {

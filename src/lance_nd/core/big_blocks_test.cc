@@ -77,17 +77,54 @@ TEST(BigBlocksTest, KeptBlocksStayWithinTheCapacityOldestFreedFirst) {
   EXPECT_EQ(RecycledBigBlockBytes(), 0u);
 }
 
-TEST(BigBlocksTest, BlocksBelowAHugePageAreWhole64KiB) {
-  Recycling recycling(8 * kMiB);
+TEST(BigBlocksTest, BlocksBelowAHugePageShareAHugePageSlab) {
+  Recycling recycling(64 * kMiB);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    const std::size_t bytes = kBigBlockMin + rng() % (2 * kMiB - kBigBlockMin);
+    std::size_t capacity = 0;
+    void* a = AllocateBigBlock(bytes, &capacity);
+    const auto at = reinterpret_cast<std::uintptr_t>(a);
+    ASSERT_GE(capacity, bytes);
+    EXPECT_LT(capacity, 2 * bytes) << bytes;  // at most one block of slack
+    EXPECT_EQ(at % 64, 0u);
+    // Inside one 2 MiB-aligned slab: one huge page backs the whole block.
+    EXPECT_EQ(at / (2 * kMiB), (at + capacity - 1) / (2 * kMiB)) << bytes;
+    std::memset(a, 0x5A, capacity);
+    FreeBigBlock(a);
+    std::size_t again_capacity = 0;
+    void* b = AllocateBigBlock(bytes, &again_capacity);
+    EXPECT_EQ(b, a) << "a freed block serves the next request of its size";
+    EXPECT_EQ(again_capacity, capacity);
+    FreeBigBlock(b);
+  }
+}
+
+TEST(BigBlocksTest, ASlabIsFreedOnceNoneOfItsBlocksIsInUse) {
+  Recycling recycling(64 * kMiB);
+  std::vector<void*> blocks;
+  blocks.reserve(4);
+  for (int i = 0; i < 4; ++i) blocks.push_back(AllocateBigBlock(512 << 10));
+  const auto slab = reinterpret_cast<std::uintptr_t>(blocks[0]) / (2 * kMiB);
+  for (void* b : blocks) EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b) / (2 * kMiB), slab);
+  EXPECT_EQ(RecycledBigBlockBytes(), 0u);  // the slab's four blocks are all in use
+  for (std::size_t i = 0; i < 3; ++i) FreeBigBlock(blocks[i]);
+  EXPECT_EQ(RecycledBigBlockBytes(), 3 * (512u << 10));
+  SetBigBlockRecycling(0);  // one block is still in use: the slab stays
+  EXPECT_EQ(RecycledBigBlockBytes(), 3 * (512u << 10));
+  FreeBigBlock(blocks[3]);  // the last one: the whole slab goes
+  EXPECT_EQ(RecycledBigBlockBytes(), 0u);
+}
+
+TEST(BigBlocksTest, WithoutRecyclingBlocksBelowAHugePageAreWhole64KiB) {
+  Recycling recycling(0);
   std::size_t capacity = 0;
   void* a = AllocateBigBlock(kBigBlockMin + 1, &capacity);
   constexpr std::size_t k64KiB = std::size_t{64} << 10;
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % k64KiB, 0u);
   EXPECT_EQ(capacity, kBigBlockMin + k64KiB);
   FreeBigBlock(a);
-  void* b = AllocateBigBlock(kBigBlockMin + 100, &capacity);
-  EXPECT_EQ(b, a);
-  FreeBigBlock(b);
+  EXPECT_EQ(RecycledBigBlockBytes(), 0u);
 }
 
 // Threads allocate and free blocks of generated sizes; each fills its block with its own
@@ -100,16 +137,19 @@ TEST(BigBlocksTest, ConcurrentBlocksNeverOverlap) {
     bool ok = true;
     for (int step = 0; step < 200; ++step) {
       if (live.empty() || (live.size() < 4 && rng() % 2 == 0)) {
-        const std::size_t bytes = kBigBlockMin + rng() % (12 * kMiB);
+        // Half below a huge page (slab blocks), half up to 12 MiB.
+        const std::size_t bytes = kBigBlockMin + rng() % (rng() % 2 == 0 ? 2 * kMiB : 12 * kMiB);
         auto* p = static_cast<std::uint64_t*>(AllocateBigBlock(bytes));
         const std::size_t words = bytes / 8;
         for (std::size_t i = 0; i < words; i += 512) p[i] = seed * 1000003 + i;
+        p[words - 1] = seed * 1000003 + words - 1;
         live.emplace_back(p, words);
         continue;
       }
       const std::size_t k = rng() % live.size();
       const auto [p, words] = live[k];
       for (std::size_t i = 0; i < words; i += 512) ok = ok && p[i] == seed * 1000003 + i;
+      ok = ok && p[words - 1] == seed * 1000003 + words - 1;
       FreeBigBlock(p);
       live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
     }

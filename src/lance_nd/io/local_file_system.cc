@@ -15,6 +15,7 @@
 #include <system_error>
 #include <vector>
 
+#include "lance_nd/core/internal/huge_pages.h"
 #include "lance_nd/io/file_system.h"
 
 namespace lance_nd::io {
@@ -125,6 +126,10 @@ class LocalOutputFile final : public OutputFile {
       position_ += bytes.size();
       return Status::OK();
     }
+    // Past a small file, one block for the buffer's whole life (it never holds more than
+    // kBufferCapacity) instead of a doubling series of fresh ones.
+    const std::size_t needed = buffer_.size() + bytes.size();
+    if (needed > buffer_.capacity() && needed > kSmallFile) buffer_.reserve(kBufferCapacity);
     buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
     position_ += bytes.size();
     if (buffer_.size() >= kBufferLimit) return Flush();
@@ -174,6 +179,9 @@ class LocalOutputFile final : public OutputFile {
  private:
   static constexpr std::size_t kBufferLimit = 1 << 20;
   static constexpr std::size_t kDirectWrite = 1 << 20;  // spans this large bypass the buffer
+  // A flush at kBufferLimit and spans below kDirectWrite keep the buffer below this.
+  static constexpr std::size_t kBufferCapacity = kBufferLimit + kDirectWrite;
+  static constexpr std::size_t kSmallFile = 64 << 10;
 
   Status WriteAll(const std::uint8_t* data, std::size_t size) {
     std::size_t done = 0;
@@ -191,7 +199,8 @@ class LocalOutputFile final : public OutputFile {
   int fd_;
   bool dir_synced_ = false;
   std::string path_;
-  std::vector<std::uint8_t> buffer_;
+  // A recycled huge-page block (huge_pages.h): a new file's buffer faults one huge page.
+  std::vector<std::uint8_t, HugePageAllocator<std::uint8_t>> buffer_;
   std::uint64_t position_ = 0;
   std::uint64_t writeback_from_ = 0;  // bytes before this were handed to StartSync()
 };

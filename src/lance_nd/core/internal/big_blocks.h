@@ -11,17 +11,19 @@
 namespace lance_nd::internal {
 
 /// Requests smaller than this are not big blocks (use malloc).
-inline constexpr std::size_t kBigBlockMin = std::size_t{256} << 10;
+inline constexpr std::size_t kBigBlockMin = std::size_t{64} << 10;
 
 /// \brief A block of at least `bytes` (>= kBigBlockMin): from 2 MiB on, 2 MiB-aligned, whole
-/// huge pages and advised for transparent huge pages; below, 64 KiB-aligned whole 64 KiB. Its
-/// contents are unspecified: a recycled block holds old data.
+/// huge pages and advised for transparent huge pages; below, one of 1 to 32 equal blocks of a
+/// 2 MiB slab advised the same way (64-byte aligned), or, while recycling is off, 64 KiB-aligned
+/// whole 64 KiB. Its contents are unspecified: a recycled block holds old data.
 /// `*capacity`, when given, receives the usable size (at least `bytes`). Throws
 /// std::bad_alloc when memory is exhausted. Free it with FreeBigBlock.
 void* AllocateBigBlock(std::size_t bytes, std::size_t* capacity = nullptr);
 
 /// \brief Gives back a block from AllocateBigBlock: kept for reuse while the kept blocks stay
-/// within the recycling capacity, else freed.
+/// within the recycling capacity, else freed. A slab is freed once none of its blocks is in use
+/// and the kept bytes exceed the capacity.
 void FreeBigBlock(void* block) noexcept;
 
 /// \brief The most bytes of freed blocks kept for reuse. The default is 256 MiB (0 under
@@ -32,7 +34,7 @@ void SetBigBlockRecycling(std::size_t bytes);
 /// \brief The recycling capacity now (SetBigBlockRecycling).
 std::size_t BigBlockRecycling();
 
-/// \brief The bytes of freed blocks kept for reuse now.
+/// \brief The bytes of freed blocks kept for reuse now (with the free blocks of slabs).
 std::size_t RecycledBigBlockBytes();
 
 }  // namespace lance_nd::internal

@@ -32,11 +32,10 @@ inline void AdviseHugePages(void* p, std::size_t bytes) {
 }
 
 /// \brief A std::allocator stand-in for vectors that are filled right after they are reserved
-/// (levels, offsets): an allocation of kBigBlockMin (256 KiB) or more is a big block
-/// (big_blocks.h), recycled within the process; from 2 MiB on it is 2 MiB-aligned, rounded up
-/// to whole huge pages and advised as such, so filling it faults a few huge pages instead of
-/// hundreds of small ones, or none when the block is recycled. Smaller allocations come from
-/// malloc.
+/// (levels, offsets): an allocation of kBigBlockMin (64 KiB) or more is a big block
+/// (big_blocks.h), recycled within the process and backed by huge pages (whole ones from 2 MiB
+/// on, a share of a 2 MiB slab below), so filling it faults a few huge pages instead of hundreds
+/// of small ones, or none when the block is recycled. Smaller allocations come from malloc.
 template <typename T>
 struct HugePageAllocator {
   using value_type = T;

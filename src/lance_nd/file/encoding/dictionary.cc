@@ -51,11 +51,11 @@ Result<std::optional<DictionaryEncoded>> MaybeDictionaryEncode(const DataBlock& 
   if (static_cast<double>(n * 4) >= limits.size_limit) return std::optional<DictionaryEncoded>();
   std::optional<detail::DistinctValues> distinct = detail::FindDistinctValues(values, limits);
   if (!distinct) return std::optional<DictionaryEncoded>();
-  std::vector<std::uint32_t>& indices = distinct->indices;
+  detail::BigVector<std::uint32_t>& indices = distinct->indices;
   const std::vector<std::uint64_t>& order = distinct->first;
   DictionaryEncoded out;
   if (variable && values.bits_per_offset == 64) {
-    std::vector<std::uint64_t> wide(indices.begin(), indices.end());
+    detail::BigVector<std::uint64_t> wide(indices.begin(), indices.end());
     out.indices = DataBlock::Fixed(64, n, detail::BufferFromValues(std::move(wide)));
   } else {
     out.indices = DataBlock::Fixed(32, n, detail::BufferFromValues(std::move(indices)));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lance_nd/file/encoding/compressive.h"
+#include "lance_nd/file/encoding/util.h"
 
 namespace lance_nd::file::internal::encoding::detail {
 
@@ -18,7 +19,7 @@ struct DistinctLimits {
 };
 
 struct DistinctValues {
-  std::vector<std::uint32_t> indices;  // one per value
+  BigVector<std::uint32_t> indices;  // one per value
   std::vector<std::uint64_t> first;    // the first position of each distinct value
   std::uint64_t distinct_bytes = 0;    // bytes of the distinct values together
 };

@@ -194,8 +194,9 @@ class Table {
 
   std::vector<Sym> syms_;
   std::array<int, 256> single_{};
-  std::vector<std::int16_t> pair_ = std::vector<std::int16_t>(65536, -1);
-  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+  // Tables of 128 KiB and more, built for every trained page: recycled blocks (BigVector).
+  detail::BigVector<std::int16_t> pair_ = detail::BigVector<std::int16_t>(65536, -1);
+  detail::BigVector<Slot> slots_ = detail::BigVector<Slot>(kSlots);
   std::vector<Candidate> long_;
 };
 
@@ -264,14 +265,14 @@ class GainCounter {
     return &entries_[h];
   }
   void Grow() {
-    std::vector<Entry> old(entries_.size() * 2);
+    detail::BigVector<Entry> old(entries_.size() * 2);
     old.swap(entries_);
     for (const Entry& e : old) {
       if (e.len != 0) *Find(e.val, e.len) = e;
     }
   }
 
-  std::vector<Entry> entries_;  // a power of two, at most half used
+  detail::BigVector<Entry> entries_;  // a power of two, at most half used
   std::size_t used_ = 0;
 };
 
@@ -343,8 +344,8 @@ Result<FsstCompressed> FsstCompress(const DataBlock& values, bool force) {
   // Values are compressed independently: ranges of them on the pool's threads, each into
   // its own bytes, joined in order (the output does not depend on the split).
   struct Part {
-    std::vector<std::uint8_t> bytes;
-    std::vector<std::uint64_t> ends;  // relative to the part's bytes
+    detail::BigVector<std::uint8_t> bytes;
+    detail::BigVector<std::uint64_t> ends;  // relative to the part's bytes
   };
   constexpr std::uint64_t kValuesPerPart = 16384;
   std::vector<Part> parts((values.num_values + kValuesPerPart - 1) / kValuesPerPart);

@@ -11,6 +11,7 @@
 
 #include "lance_nd/array/buffer.h"
 #include "lance_nd/core/internal/checked_math.h"
+#include "lance_nd/core/internal/huge_pages.h"
 #include "lance_nd/core/result.h"
 
 namespace lance_nd::file::internal::encoding::detail {
@@ -67,15 +68,20 @@ inline std::uint64_t Size(const BufferPtr& b) {
   return b ? static_cast<std::uint64_t>(b->size()) : 0;
 }
 
+// A vector for the megabytes a page's encoding builds (indices, offsets, compressed bytes): from
+// 64 KiB on it is a recycled big block backed by huge pages (huge_pages.h).
 template <typename T>
-BufferPtr BufferFromValues(const std::vector<T>& values) {
+using BigVector = std::vector<T, HugePageAllocator<T>>;
+
+template <typename T, typename Alloc>
+BufferPtr BufferFromValues(const std::vector<T, Alloc>& values) {
   return Buffer::Copy(values.data(), static_cast<int64_t>(values.size() * sizeof(T)));
 }
 
 // Takes the vector over without copying (aligned as the vector is).
-template <typename T>
-BufferPtr BufferFromValues(std::vector<T>&& values) {
-  auto owner = std::make_shared<const std::vector<T>>(std::move(values));
+template <typename T, typename Alloc>
+BufferPtr BufferFromValues(std::vector<T, Alloc>&& values) {
+  auto owner = std::make_shared<const std::vector<T, Alloc>>(std::move(values));
   return std::make_shared<const Buffer>(reinterpret_cast<const std::uint8_t*>(owner->data()),
                                         static_cast<int64_t>(owner->size() * sizeof(T)), owner);
 }

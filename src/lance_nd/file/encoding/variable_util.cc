@@ -31,19 +31,18 @@ Status ValidateVariable(const DataBlock& b, std::string_view encoding) {
 }
 
 Result<DataBlock> VariableBuilder::Finish() {
-  const std::uint64_t n = offsets_.size() - 1;
+  const std::uint64_t n = num_values();
   BufferPtr offsets;
   if (bits_ == 32) {
     if (data_.size() > 0xFFFFFFFFull) {
       return Status::InvalidArgument("variable: ", data_.size(),
                                      " bytes do not fit 32-bit offsets; use 64-bit");
     }
-    std::vector<std::uint32_t> o(offsets_.begin(), offsets_.end());
-    offsets = BufferFromValues(o);
+    offsets = BufferFromValues(std::move(offsets32_));
   } else {
-    offsets = BufferFromValues(offsets_);
+    offsets = BufferFromValues(std::move(offsets64_));
   }
-  auto data = array::Buffer::FromVector(std::move(data_));
+  BufferPtr data = BufferFromValues(std::move(data_));
   data_.clear();
   return DataBlock::Variable(bits_, n, std::move(offsets), std::move(data));
 }
