@@ -47,6 +47,7 @@ const lines = [];
 const started = new Date().toISOString();
 const loads = { start: load() };
 
+const faultCost = ours("fault-cost");
 ours("gen", opt.work, rows, gridRows);
 loads.gen = load();
 
@@ -92,6 +93,8 @@ const row = (what, o, l, r, target) => lines.push(`| ${what} | ${o} | ${l} | ${r
 lines.push(`lance-nd facade vs Lance 12 (LanceDB 0.39): ${rows} rows (sst 1x4x4 float32, globals id/group/source), ` +
   `grid ${gridRows} x 1x90x180 float32 (${(gridBytes / 1e6).toFixed(1)} MB); medians of ${reps} runs (best in brackets)`);
 lines.push(`started ${started}; load average: start ${loads.start}, after gen ${loads.gen}, ingest ${loads.ingest}, filter ${loads.filter}, grid ${loads.grid}`);
+lines.push(`fresh memory on this machine: ${faultCost.small_pages_ms_per_mb.toFixed(3)} ms/MB with 4 KiB pages, ${faultCost.huge_pages_ms_per_mb.toFixed(3)} ms/MB with huge pages; ` +
+  `page faults of the encoded ingest: ${median(ingest.encoded.map((v) => v.minor_faults))} (median)`);
 lines.push("");
 lines.push("| measurement | lance-nd | Lance 12 | ratio | target | met |");
 lines.push("|---|---|---|---|---|---|");
@@ -112,5 +115,5 @@ for (const [what, xs] of [["ReadAll", g.scan_s], ["streamed", g.stream_s]]) {
 lines.push("");
 lines.push(problems.length ? `ROW COUNT PROBLEMS:\n  ${problems.join("\n  ")}` : "row counts: as expected for both engines");
 console.log(lines.join("\n"));
-fs.writeFileSync(path.join(opt.work, "results.json"), JSON.stringify({ started, loads, opt, ingest, f, lf, g, lg, problems }, null, 1));
+fs.writeFileSync(path.join(opt.work, "results.json"), JSON.stringify({ started, loads, faultCost, opt, ingest, f, lf, g, lg, problems }, null, 1));
 process.exitCode = problems.length ? 1 : 0;

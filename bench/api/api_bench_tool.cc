@@ -14,12 +14,19 @@
 //       filter, with Filter(FILTER) (and its CountRows: selection without decoding), with
 //       Prune(PRUNE), and with Prune(PRUNE) on
 //       filter_nostats.lance; BATCH_ROWS sets Scanner::BatchRows (default: the Scanner's).
+//   lance_nd_api_bench_tool fault-cost
+//       what this machine charges for fresh memory: milliseconds per MB to touch 64 MiB of new
+//       anonymous memory with 4 KiB pages and with transparent huge pages (the page-fault cost
+//       weighs on ingest, so records carry it).
 //   lance_nd_api_bench_tool grid DIR REPS
 //       per rep (after one warm-up): Table::Open + Scanner ReadAll of grid.lance, and the same
 //       scan streamed (NdBatchReader::Next, each row dropped before the next).
+#include <sys/mman.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -80,11 +87,13 @@ Status Ingest(const std::string& dir, std::int64_t rows) {
   LND_ASSIGN_OR_RETURN(std::vector<nd::NdRecordBatch> filter_rows, MakeFilterRows(rows));
   const std::string path = dir + "/ingest.lance";
   std::filesystem::remove_all(path);
+  const long faults = MinorFaults();
   const auto start = Clock::now();
   LND_RETURN_NOT_OK(WriteWithNdWriter(path, filter_rows, true));
   const double s = Seconds(start);
+  const long ingest_faults = MinorFaults() - faults;
   LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
-  std::printf("{\"ingest_s\": %.6f, \"rows\": %llu}\n", s,
+  std::printf("{\"ingest_s\": %.6f, \"minor_faults\": %ld, \"rows\": %llu}\n", s, ingest_faults,
               static_cast<unsigned long long>(table.dataset().CountRows()));
   return Status::OK();
 }
@@ -195,6 +204,33 @@ Status Grid(const std::string& dir, int reps) {
   return Status::OK();
 }
 
+// Milliseconds per MB to touch `bytes` of fresh anonymous memory once per 4 KiB, the mapping
+// advised for huge pages or not (best of three).
+double TouchCost(std::size_t bytes, bool huge) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  double best = 1e9;
+  for (int rep = 0; rep < 3; ++rep) {
+    void* map = ::mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                       -1, 0);
+    if (map == MAP_FAILED) return -1;
+    auto* p = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(map) + kHuge - 1) &
+                                      ~(kHuge - 1));
+    ::madvise(p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    const auto start = Clock::now();
+    for (std::size_t i = 0; i < bytes; i += 4096) p[i] = 1;
+    best = std::min(best, Seconds(start) * 1e3 / (static_cast<double>(bytes) / 1e6));
+    ::munmap(map, bytes + kHuge);
+  }
+  return best;
+}
+
+Status FaultCost() {
+  constexpr std::size_t kBytes = std::size_t{64} << 20;
+  std::printf("{\"small_pages_ms_per_mb\": %.4f, \"huge_pages_ms_per_mb\": %.4f}\n",
+              TouchCost(kBytes, false), TouchCost(kBytes, true));
+  return Status::OK();
+}
+
 int Main(const std::vector<std::string>& a) {
   Status st = Status::InvalidArgument("bad usage");
   if (a.size() == 4 && a[0] == "gen") st = Gen(a[1], std::stoll(a[2]), std::stoll(a[3]));
@@ -204,11 +240,12 @@ int Main(const std::vector<std::string>& a) {
     st = Filter(a[1], std::stoi(a[2]), a[3], a[4], a.size() == 6 ? std::stoll(a[5]) : 0);
   }
   if (a.size() == 3 && a[0] == "grid") st = Grid(a[1], std::stoi(a[2]));
+  if (a.size() == 1 && a[0] == "fault-cost") st = FaultCost();
   if (!st.ok()) {
     std::fprintf(stderr,
                  "%s\nusage: lance_nd_api_bench_tool gen DIR ROWS GRID_ROWS | ingest DIR ROWS | "
                  "ingest-encoded DIR | "
-                 "filter DIR REPS FILTER PRUNE [BATCH_ROWS] | grid DIR REPS\n",
+                 "filter DIR REPS FILTER PRUNE [BATCH_ROWS] | grid DIR REPS | fault-cost\n",
                  st.ToString().c_str());
     return 1;
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -32,8 +33,6 @@ constexpr bool kAddressSanitizer = false;
 
 constexpr std::size_t kSmallGrain = std::size_t{64} << 10;
 constexpr std::size_t kDefaultCapacity = std::size_t{256} << 20;
-// Every block is aligned at least this much (what the array layer's buffers need).
-constexpr std::size_t kBlockAlignment = 64;
 
 std::size_t InitialCapacity() {
   if (const char* mb = std::getenv("LANCE_ND_RECYCLE_MB")) {
@@ -45,19 +44,16 @@ std::size_t InitialCapacity() {
 }
 
 // Blocks below a huge page are carved from 2 MiB slabs: a slab is one huge page, cut into
-// equal blocks, so filling medium blocks faults a huge page now and then instead of hundreds of
-// small pages (several microseconds each on a virtual machine).
+// equal power-of-two blocks (64 KiB to 1 MiB; a request above 1 MiB takes a whole slab), so
+// filling medium blocks faults a huge page now and then instead of a small page every 4 KiB
+// (several microseconds each on a virtual machine). Few block sizes keep few slabs partly used.
 constexpr std::size_t kMaxSlabBlocks = 32;  // 64 KiB blocks at the smallest
 
-std::size_t SlabBlockSize(std::size_t blocks) {
-  return kHugePageSize / blocks / kBlockAlignment * kBlockAlignment;
-}
+std::size_t SlabBlockSize(std::size_t blocks) { return kHugePageSize / blocks; }
 
-// Blocks per slab for a request below a huge page: the most whose block still holds it.
+// Blocks per slab for a request below a huge page.
 std::size_t SlabBlocksFor(std::size_t bytes) {
-  std::size_t blocks = std::min(kMaxSlabBlocks, kHugePageSize / bytes);
-  while (blocks > 1 && SlabBlockSize(blocks) < bytes) --blocks;
-  return std::max<std::size_t>(blocks, 1);
+  return std::clamp<std::size_t>(kHugePageSize / std::bit_ceil(bytes), 1, kMaxSlabBlocks);
 }
 
 class Recycler {

@@ -14,9 +14,9 @@ namespace lance_nd::internal {
 inline constexpr std::size_t kBigBlockMin = std::size_t{64} << 10;
 
 /// \brief A block of at least `bytes` (>= kBigBlockMin): from 2 MiB on, 2 MiB-aligned, whole
-/// huge pages and advised for transparent huge pages; below, one of 1 to 32 equal blocks of a
-/// 2 MiB slab advised the same way (64-byte aligned), or, while recycling is off, 64 KiB-aligned
-/// whole 64 KiB. Its contents are unspecified: a recycled block holds old data.
+/// huge pages and advised for transparent huge pages; below, a power-of-two share (64 KiB to
+/// 2 MiB) of a 2 MiB slab advised the same way, or, while recycling is off, 64 KiB-aligned whole
+/// 64 KiB. Its contents are unspecified: a recycled block holds old data.
 /// `*capacity`, when given, receives the usable size (at least `bytes`). Throws
 /// std::bad_alloc when memory is exhausted. Free it with FreeBigBlock.
 void* AllocateBigBlock(std::size_t bytes, std::size_t* capacity = nullptr);
