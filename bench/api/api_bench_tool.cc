@@ -116,9 +116,8 @@ Status IngestEncoded(const std::string& dir) {
   const double s = Seconds(start);
   const long ingest_faults = MinorFaults() - faults;
   LND_ASSIGN_OR_RETURN(Table table, Table::Open(path));
-  std::printf(
-      "{\"ingest_s\": %.6f, \"write_s\": %.6f, \"minor_faults\": %ld, \"rows\": %llu}\n", s,
-      written, ingest_faults, static_cast<unsigned long long>(table.dataset().CountRows()));
+  std::printf("{\"ingest_s\": %.6f, \"write_s\": %.6f, \"minor_faults\": %ld, \"rows\": %llu}\n", s,
+              written, ingest_faults, static_cast<unsigned long long>(table.dataset().CountRows()));
   return Status::OK();
 }
 
@@ -210,11 +209,11 @@ double TouchCost(std::size_t bytes, bool huge) {
   constexpr std::size_t kHuge = std::size_t{2} << 20;
   double best = 1e9;
   for (int rep = 0; rep < 3; ++rep) {
-    void* map = ::mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                       -1, 0);
+    void* map =
+        ::mmap(nullptr, bytes + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED) return -1;
-    auto* p = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(map) + kHuge - 1) &
-                                      ~(kHuge - 1));
+    auto* p =
+        reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(map) + kHuge - 1) & ~(kHuge - 1));
     ::madvise(p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     const auto start = Clock::now();
     for (std::size_t i = 0; i < bytes; i += 4096) p[i] = 1;

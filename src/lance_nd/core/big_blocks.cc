@@ -151,6 +151,7 @@ class Recycler {
     bool in_slab;
   };
   struct Slab {
+    void* memory;        // the huge page
     std::size_t blocks;  // equal blocks of SlabBlockSize(blocks) bytes
     std::size_t free;    // how many of them are in free_blocks_
   };
@@ -189,7 +190,7 @@ class Recycler {
       void* slab = AlignedAlloc(kHugePageSize, kHugePageSize);
       ::madvise(slab, kHugePageSize, MADV_HUGEPAGE);
       lock.lock();
-      slabs_.emplace(reinterpret_cast<std::uintptr_t>(slab), Slab{blocks, blocks});
+      slabs_.emplace(reinterpret_cast<std::uintptr_t>(slab), Slab{slab, blocks, blocks});
       for (std::size_t k = blocks; k-- > 0;) free.push_back(static_cast<char*>(slab) + k * size);
       kept_bytes_ += blocks * size;
     }
@@ -214,7 +215,7 @@ class Recycler {
       const std::uintptr_t base = it->first;
       std::erase_if(free, [base](void* b) { return SlabBase(b) == base; });
       kept_bytes_ -= slab.blocks * SlabBlockSize(slab.blocks);
-      std::free(reinterpret_cast<void*>(base));
+      std::free(slab.memory);
       it = slabs_.erase(it);
     }
   }
@@ -236,9 +237,9 @@ class Recycler {
   std::size_t capacity_ = InitialCapacity();
   std::size_t kept_bytes_ = 0;  // kept blocks and the free blocks of slabs
   std::uint64_t next_ = 0;
-  std::multimap<std::size_t, Kept> kept_;   // by size
-  std::unordered_map<void*, Live> live_;    // handed out
-  std::unordered_map<std::uintptr_t, Slab> slabs_;  // by base address
+  std::multimap<std::size_t, Kept> kept_;                           // by size
+  std::unordered_map<void*, Live> live_;                            // handed out
+  std::unordered_map<std::uintptr_t, Slab> slabs_;                  // by base address
   std::array<std::vector<void*>, kMaxSlabBlocks + 1> free_blocks_;  // by blocks per slab
 };
 

@@ -20,8 +20,8 @@ struct DistinctLimits {
 
 struct DistinctValues {
   BigVector<std::uint32_t> indices;  // one per value
-  std::vector<std::uint64_t> first;    // the first position of each distinct value
-  std::uint64_t distinct_bytes = 0;    // bytes of the distinct values together
+  std::vector<std::uint64_t> first;  // the first position of each distinct value
+  std::uint64_t distinct_bytes = 0;  // bytes of the distinct values together
 };
 
 /// \brief The distinct values of `values`, a validated kVariable block or a kFixedWidth block of
