@@ -11,8 +11,8 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <set>
 #include <unordered_map>
-#include <vector>
 
 #include "lance_nd/core/internal/huge_pages.h"
 
@@ -101,10 +101,7 @@ class Recycler {
     const Live live = it->second;
     live_.erase(it);
     if (live.in_slab) {
-      Slab& slab = slabs_.at(SlabBase(block));
-      ++slab.free;
-      free_blocks_[slab.blocks].push_back(block);
-      kept_bytes_ += live.size;
+      FreeSlabBlockLocked(block, live.size);
       TrimLocked();
       return;
     }
@@ -122,7 +119,7 @@ class Recycler {
     for (const auto& entry : kept_) std::free(entry.second.block);
     kept_bytes_ -= BytesOf(kept_);
     kept_.clear();
-    ReleaseFreeSlabsLocked();
+    ReleaseEmptySlabsLocked(/*all=*/true);
   }
 
   void SetCapacity(std::size_t bytes) {
@@ -151,13 +148,16 @@ class Recycler {
     bool in_slab;
   };
   struct Slab {
-    void* memory;        // the huge page
-    std::size_t blocks;  // equal blocks of SlabBlockSize(blocks) bytes
-    std::size_t free;    // how many of them are in free_blocks_
+    void* memory;             // the huge page, at the slab's base address
+    std::size_t blocks;       // equal blocks of SlabBlockSize(blocks) bytes
+    std::uint32_t free_mask;  // bit k: block k is free
   };
 
   static std::uintptr_t SlabBase(const void* block) {
     return reinterpret_cast<std::uintptr_t>(block) & ~(kHugePageSize - 1);
+  }
+  static std::uint32_t AllFree(std::size_t blocks) {
+    return blocks >= 32 ? 0xFFFFFFFFu : (std::uint32_t{1} << blocks) - 1;
   }
 
   static std::size_t BytesOf(const std::multimap<std::size_t, Kept>& kept) {
@@ -178,45 +178,60 @@ class Recycler {
   }
 
   // A block of a slab, or nullptr while recycling is off (blocks must then really be freed,
-  // which AddressSanitizer relies on).
+  // which AddressSanitizer relies on). The lowest free block of the lowest slab with one: a
+  // block just freed is handed out again first when its slab is the only one partly free.
   void* AllocateFromSlab(std::size_t bytes, std::size_t* capacity) {
     const std::size_t blocks = SlabBlocksFor(bytes);
     const std::size_t size = SlabBlockSize(blocks);
     std::unique_lock lock(mu_);
     if (capacity_ == 0) return nullptr;
-    std::vector<void*>& free = free_blocks_[blocks];
-    if (free.empty()) {
+    std::set<std::uintptr_t>& candidates = with_free_[blocks];
+    if (candidates.empty()) {
       lock.unlock();
-      void* slab = AlignedAlloc(kHugePageSize, kHugePageSize);
-      ::madvise(slab, kHugePageSize, MADV_HUGEPAGE);
+      void* memory = AlignedAlloc(kHugePageSize, kHugePageSize);
+      ::madvise(memory, kHugePageSize, MADV_HUGEPAGE);
       lock.lock();
-      slabs_.emplace(reinterpret_cast<std::uintptr_t>(slab), Slab{slab, blocks, blocks});
-      for (std::size_t k = blocks; k-- > 0;) free.push_back(static_cast<char*>(slab) + k * size);
-      kept_bytes_ += blocks * size;
+      const std::uintptr_t base = SlabBase(memory);
+      slabs_.emplace(base, Slab{memory, blocks, AllFree(blocks)});
+      candidates.insert(base);
+      empty_.insert(base);
+      kept_bytes_ += kHugePageSize;
     }
-    void* block = free.back();
-    free.pop_back();
-    --slabs_.at(SlabBase(block)).free;
+    const std::uintptr_t base = *candidates.begin();
+    Slab& slab = slabs_.at(base);
+    if (slab.free_mask == AllFree(blocks)) empty_.erase(base);
+    const auto k = static_cast<std::size_t>(std::countr_zero(slab.free_mask));
+    slab.free_mask &= ~(std::uint32_t{1} << k);
+    if (slab.free_mask == 0) candidates.erase(base);
+    void* block = static_cast<char*>(slab.memory) + k * size;
     kept_bytes_ -= size;
     live_.emplace(block, Live{size, true});
     if (capacity != nullptr) *capacity = size;
     return block;
   }
 
-  // Frees the slabs none of whose blocks is in use.
-  void ReleaseFreeSlabsLocked() {
-    for (auto it = slabs_.begin(); it != slabs_.end();) {
-      const Slab slab = it->second;
-      if (slab.free != slab.blocks) {
-        ++it;
-        continue;
-      }
-      std::vector<void*>& free = free_blocks_[slab.blocks];
-      const std::uintptr_t base = it->first;
-      std::erase_if(free, [base](void* b) { return SlabBase(b) == base; });
-      kept_bytes_ -= slab.blocks * SlabBlockSize(slab.blocks);
+  void FreeSlabBlockLocked(void* block, std::size_t size) {
+    const std::uintptr_t base = SlabBase(block);
+    Slab& slab = slabs_.at(base);
+    const auto offset =
+        static_cast<std::size_t>(static_cast<char*>(block) - static_cast<char*>(slab.memory));
+    if (slab.free_mask == 0) with_free_[slab.blocks].insert(base);
+    slab.free_mask |= std::uint32_t{1} << (offset / size);
+    if (slab.free_mask == AllFree(slab.blocks)) empty_.insert(base);
+    kept_bytes_ += size;
+  }
+
+  // Frees slabs none of whose blocks is in use: all of them, or while more than the capacity is
+  // kept.
+  void ReleaseEmptySlabsLocked(bool all) {
+    while (!empty_.empty() && (all || kept_bytes_ > capacity_)) {
+      const std::uintptr_t base = *empty_.begin();
+      empty_.erase(empty_.begin());
+      const Slab slab = slabs_.at(base);
+      with_free_[slab.blocks].erase(base);
+      slabs_.erase(base);
+      kept_bytes_ -= kHugePageSize;
       std::free(slab.memory);
-      it = slabs_.erase(it);
     }
   }
 
@@ -230,17 +245,19 @@ class Recycler {
       std::free(oldest->second.block);
       kept_.erase(oldest);
     }
-    if (kept_bytes_ > capacity_) ReleaseFreeSlabsLocked();
+    ReleaseEmptySlabsLocked(/*all=*/false);
   }
 
   std::mutex mu_;
   std::size_t capacity_ = InitialCapacity();
   std::size_t kept_bytes_ = 0;  // kept blocks and the free blocks of slabs
   std::uint64_t next_ = 0;
-  std::multimap<std::size_t, Kept> kept_;                           // by size
-  std::unordered_map<void*, Live> live_;                            // handed out
-  std::unordered_map<std::uintptr_t, Slab> slabs_;                  // by base address
-  std::array<std::vector<void*>, kMaxSlabBlocks + 1> free_blocks_;  // by blocks per slab
+  std::multimap<std::size_t, Kept> kept_;           // by size
+  std::unordered_map<void*, Live> live_;            // handed out
+  std::unordered_map<std::uintptr_t, Slab> slabs_;  // by base address
+  // Slabs with a free block, by blocks per slab; slabs with every block free.
+  std::array<std::set<std::uintptr_t>, kMaxSlabBlocks + 1> with_free_;
+  std::set<std::uintptr_t> empty_;
 };
 
 Recycler& TheRecycler() {

@@ -116,6 +116,20 @@ TEST(BigBlocksTest, ASlabIsFreedOnceNoneOfItsBlocksIsInUse) {
   EXPECT_EQ(RecycledBigBlockBytes(), 0u);
 }
 
+TEST(BigBlocksTest, FreedSlabsBeyondTheCapacityGoBack) {
+  Recycling recycling(4 * kMiB);
+  std::mt19937_64 rng(11);
+  std::vector<void*> blocks;
+  blocks.reserve(96);
+  for (int i = 0; i < 96; ++i) {
+    blocks.push_back(AllocateBigBlock(kBigBlockMin + rng() % (2 * kMiB - kBigBlockMin)));
+  }
+  std::shuffle(blocks.begin(), blocks.end(), rng);
+  for (void* b : blocks) FreeBigBlock(b);
+  // Every slab is empty now: those past the capacity went back to the system.
+  EXPECT_LE(RecycledBigBlockBytes(), 4 * kMiB);
+}
+
 TEST(BigBlocksTest, WithoutRecyclingBlocksBelowAHugePageAreWhole64KiB) {
   Recycling recycling(0);
   std::size_t capacity = 0;
