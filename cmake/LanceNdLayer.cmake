@@ -83,7 +83,9 @@ function(lance_nd_add_layer)
     lance_nd_use_private_headers(${target}_test ${L_NAME})
     lance_nd_set_warnings(${target}_test)
     gtest_discover_tests(${target}_test
-      PROPERTIES LABELS unit ENVIRONMENT "LANCE_ND_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+      # A unit test takes seconds; a hang (a deadlock) fails after 10 minutes instead of
+      # holding CI.
+      PROPERTIES LABELS unit TIMEOUT 600 ENVIRONMENT "LANCE_ND_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
       DISCOVERY_TIMEOUT 60)
   endif()
 endfunction()

@@ -135,7 +135,16 @@ TEST(PoolTask, DestructorSkipsATaskNoWorkerStarted) {
 }
 
 TEST(ThreadPool, WorksInAForkedChild) {
-  ThreadPool::Shared();  // the parent's pool exists before the fork
+  // The parent's pool exists before the fork, and its workers have run and gone idle: a worker
+  // still starting up can hold an allocator lock at the fork, which then stays locked in the
+  // child for good (AddressSanitizer's allocator has no fork handlers).
+  ThreadPool& pool = ThreadPool::Shared();
+  for (int round = 0; round < 4; ++round) {
+    std::atomic<int> ran{0};
+    ParallelRanges(pool.size() + 1, 1, static_cast<int>(pool.size()) + 1,
+                   [&](std::uint64_t, std::uint64_t) { ran.fetch_add(1); });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
