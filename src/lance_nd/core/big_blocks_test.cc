@@ -130,6 +130,42 @@ TEST(BigBlocksTest, FreedSlabsBeyondTheCapacityGoBack) {
   EXPECT_LE(RecycledBigBlockBytes(), 4 * kMiB);
 }
 
+// A request that no kept block fits takes the pages of the kept blocks smaller than it (moved,
+// not copied: their old bytes show through) instead of new memory beside them; issue 34, where
+// the write's kept blocks sat unused while the scan faulted in its 130 MB column.
+TEST(BigBlocksTest, KeptBlocksSmallerThanARequestLendItTheirPages) {
+  Recycling recycling(64 * kMiB);
+  void* a = AllocateBigBlock(4 * kMiB);
+  void* b = AllocateBigBlock(6 * kMiB);
+  std::memset(a, 0xAB, 4 * kMiB);
+  std::memset(b, 0xCD, 6 * kMiB);
+  FreeBigBlock(a);
+  FreeBigBlock(b);
+  ASSERT_EQ(RecycledBigBlockBytes(), 10 * kMiB);
+  std::size_t capacity = 0;
+  auto* c = static_cast<unsigned char*>(AllocateBigBlock(16 * kMiB, &capacity));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c) % (2 * kMiB), 0u);
+  EXPECT_EQ(capacity, 16 * kMiB);
+  EXPECT_EQ(RecycledBigBlockBytes(), 0u) << "both kept blocks went into the new one";
+  EXPECT_EQ(std::count(c, c + capacity, 0xCD), static_cast<std::ptrdiff_t>(6 * kMiB));
+  EXPECT_EQ(std::count(c, c + capacity, 0xAB), static_cast<std::ptrdiff_t>(4 * kMiB));
+  std::memset(c, 0x11, capacity);  // all of it is writable
+  FreeBigBlock(c);
+  EXPECT_EQ(RecycledBigBlockBytes(), 16 * kMiB);
+}
+
+// A new slab is a kept huge page when there is one.
+TEST(BigBlocksTest, ANewSlabIsAKeptHugePage) {
+  Recycling recycling(64 * kMiB);
+  void* page = AllocateBigBlock(2 * kMiB);
+  FreeBigBlock(page);
+  ASSERT_EQ(RecycledBigBlockBytes(), 2 * kMiB);
+  void* share = AllocateBigBlock(512 << 10);
+  EXPECT_EQ(share, page);
+  EXPECT_EQ(RecycledBigBlockBytes(), 2 * kMiB - (512u << 10));  // the slab's three free shares
+  FreeBigBlock(share);
+}
+
 TEST(BigBlocksTest, WithoutRecyclingBlocksBelowAHugePageAreWhole64KiB) {
   Recycling recycling(0);
   std::size_t capacity = 0;

@@ -16,7 +16,10 @@ inline constexpr std::size_t kBigBlockMin = std::size_t{64} << 10;
 /// \brief A block of at least `bytes` (>= kBigBlockMin): from 2 MiB on, 2 MiB-aligned, whole
 /// huge pages and advised for transparent huge pages; below, a power-of-two share (64 KiB to
 /// 2 MiB) of a 2 MiB slab advised the same way, or, while recycling is off, 64 KiB-aligned whole
-/// 64 KiB. Its contents are unspecified: a recycled block holds old data.
+/// 64 KiB. While recycling is on, a request that no kept block fits is made of the pages of the
+/// kept blocks smaller than it (moved, not copied) and new memory for the rest, and a new slab
+/// is a kept huge page when there is one. Its contents are unspecified: a recycled block holds
+/// old data.
 /// `*capacity`, when given, receives the usable size (at least `bytes`). Throws
 /// std::bad_alloc when memory is exhausted. Free it with FreeBigBlock.
 void* AllocateBigBlock(std::size_t bytes, std::size_t* capacity = nullptr);
