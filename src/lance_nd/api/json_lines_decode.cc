@@ -10,6 +10,7 @@
 
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/json_values.h"
+#include "lance_nd/core/internal/untrusted_text.h"
 #include "lance_nd/nd/format.h"
 
 namespace lance_nd {
@@ -17,10 +18,10 @@ namespace {
 
 using json_lines::Json;
 
-/// `parent["key"]`, for messages.
+/// `parent["key"]`, for messages (a long key cut short).
 std::string Member(const std::string& parent, std::string_view key) {
   std::string out = parent + "[";
-  json_lines::AppendJsonString(out, key);
+  json_lines::AppendJsonString(out, internal::TextPreview(key));
   return out + "]";
 }
 
@@ -32,7 +33,8 @@ Status CheckKeys(const Json& object, std::initializer_list<std::string_view> all
     if (known) continue;
     std::string names;
     for (std::string_view a : allowed) names.append(names.empty() ? "" : ", ").append(a);
-    return Status::InvalidArgument("unknown key '", key, "' (expected ", names, ") at ", where);
+    return Status::InvalidArgument("unknown key '", internal::TextPreview(key), "' (expected ",
+                                   names, ") at ", where);
   }
   return Status::OK();
 }
@@ -55,13 +57,14 @@ struct DuplicateKeys {
 };
 
 Result<Json> Parse(std::string_view line) {
+  LND_RETURN_NOT_OK(internal::CheckJsonNesting(line, "the JSON line"));
   try {
     auto duplicates = std::make_shared<DuplicateKeys>();
     Json doc = Json::parse(line, [duplicates](int depth, Json::parse_event_t event, Json& parsed) {
       return (*duplicates)(depth, event, parsed);
     });
     if (duplicates->first) {
-      return Status::InvalidArgument("key '", *duplicates->first,
+      return Status::InvalidArgument("key '", internal::TextPreview(*duplicates->first),
                                      "' appears twice in one object (give each key once)");
     }
     return doc;
@@ -73,7 +76,8 @@ Result<Json> Parse(std::string_view line) {
     }
     // One line is one JSON text: its "line 1, " says nothing.
     if (const auto at = what.find("at line 1, "); at != std::string::npos) what.erase(at + 3, 8);
-    return Status::InvalidArgument("not valid JSON: ", what);
+    // nlohmann quotes the whole token it stopped in ("last read: ..."): cut it short.
+    return Status::InvalidArgument("not valid JSON: ", internal::TextPreview(what));
   }
 }
 
@@ -263,7 +267,8 @@ Result<nd::NdRecordBatch> RowFrom(const Json& doc) {
     for (const auto& [name, spec] : it->items()) {
       const std::string where = Member("arrays", name);
       if (nd::IsReservedName(name)) {
-        return Status::InvalidArgument("array name '", name, "' is reserved by the table format (",
+        return Status::InvalidArgument("array name '", internal::TextPreview(name),
+                                       "' is reserved by the table format (",
                                        nd::kGlobalAttributesField, " and names starting with ",
                                        nd::kStatsPrefix, "): rename it at ", where);
       }

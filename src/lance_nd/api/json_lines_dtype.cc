@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "lance_nd/api/json_lines.h"
+#include "lance_nd/core/internal/untrusted_text.h"
 
 namespace lance_nd {
 namespace {
@@ -35,9 +36,13 @@ std::optional<TimeUnit> ParseUnit(std::string_view name) {
   return std::nullopt;
 }
 
+/// The deepest list<...> nesting a dtype may have: types are walked recursively (printing,
+/// building, comparing), so an untrusted name cannot make one as deep as it is long.
+constexpr int kMaxListNesting = 64;
+
 Status UnknownDtype(std::string_view name) {
-  return Status::InvalidArgument("unknown dtype '", name, "' (expected one of ", JsonDtypeNames(),
-                                 ")");
+  return Status::InvalidArgument("unknown dtype '", internal::TextPreview(name),
+                                 "' (expected one of ", JsonDtypeNames(), ")");
 }
 
 /// "s]" / "ns, tz=UTC]" after "timestamp[": the unit and time zone.
@@ -53,6 +58,20 @@ Result<DataTypePtr> ParseTimestamp(std::string_view full, std::string_view inner
   const std::optional<TimeUnit> unit = ParseUnit(inner);
   if (!unit) return UnknownDtype(full);
   return array::Timestamp(*unit, std::move(timezone));
+}
+
+/// A dtype without list<...> around it.
+Result<DataTypePtr> ParseItemDtype(std::string_view full, std::string_view name) {
+  for (const auto& [simple, factory] : kSimpleTypes) {
+    if (simple == name) return factory();
+  }
+  if (name.starts_with("timestamp[") && name.ends_with("]")) {
+    return ParseTimestamp(full, name.substr(10, name.size() - 11));
+  }
+  if (name.starts_with("duration[") && name.ends_with("]")) {
+    if (auto unit = ParseUnit(name.substr(9, name.size() - 10))) return array::Duration(*unit);
+  }
+  return UnknownDtype(full);
 }
 
 }  // namespace
@@ -88,21 +107,21 @@ Result<std::string> JsonDtypeName(const array::DataType& type) {
 }
 
 Result<DataTypePtr> ParseJsonDtype(std::string_view name) {
-  for (const auto& [simple, factory] : kSimpleTypes) {
-    if (simple == name) return factory();
+  // The list<...> wrappers are peeled in a loop, not by recursion.
+  std::string_view item = name;
+  int lists = 0;
+  while (item.starts_with("list<") && item.ends_with(">")) {
+    if (++lists > kMaxListNesting) {
+      return Status::InvalidArgument("dtype '", internal::TextPreview(name),
+                                     "' nests list<...> more than ", kMaxListNesting,
+                                     " levels deep; use at most ", kMaxListNesting,
+                                     " (flatten the values into fewer list levels)");
+    }
+    item = item.substr(5, item.size() - 6);
   }
-  if (name.starts_with("list<") && name.ends_with(">")) {
-    auto item = ParseJsonDtype(name.substr(5, name.size() - 6));
-    if (!item.ok()) return UnknownDtype(name);
-    return array::List(*item);
-  }
-  if (name.starts_with("timestamp[") && name.ends_with("]")) {
-    return ParseTimestamp(name, name.substr(10, name.size() - 11));
-  }
-  if (name.starts_with("duration[") && name.ends_with("]")) {
-    if (auto unit = ParseUnit(name.substr(9, name.size() - 10))) return array::Duration(*unit);
-  }
-  return UnknownDtype(name);
+  LND_ASSIGN_OR_RETURN(DataTypePtr type, ParseItemDtype(name, item));
+  for (int i = 0; i < lists; ++i) type = array::List(std::move(type));
+  return type;
 }
 
 }  // namespace lance_nd

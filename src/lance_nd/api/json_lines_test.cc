@@ -335,6 +335,122 @@ TEST(JsonLinesTest, MalformedLinesSayWhatAndWhere) {
   }
 }
 
+/// `depth` nested JSON arrays around 1, cut off after the opening brackets when `closed` is false.
+std::string NestedArrays(std::size_t depth, bool closed) {
+  std::string out(depth, '[');
+  if (closed) out += "1" + std::string(depth, ']');
+  return out;
+}
+
+// Issue 33: a value nested 80,000 arrays deep crashed the decoder (recursion in the printer of
+// the error message). Nesting is bounded before parsing, wherever the deep value sits.
+TEST(JsonLinesTest, DeepNestingIsRefusedBeforeParsing) {
+  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+    Rng rng(seed);
+    const std::size_t depth = rng.Chance(0.2) ? 80000 : static_cast<std::size_t>(rng.Range(1, 600));
+    const bool closed = rng.Chance(0.7);
+    const std::string deep = NestedArrays(depth, closed);
+    std::string line;
+    std::size_t around = 0;  // the objects and arrays around the deep value
+    switch (rng.Below(3)) {
+      case 0:
+        line = R"({"global_attrs":{"id":"x"},"arrays":{"t":{"dtype":"float32","values":)" + deep;
+        around = 3;
+        break;
+      case 1:
+        line = R"({"global_attrs":{"id":)" + deep;
+        around = 2;
+        break;
+      default:
+        line = R"({"arrays":{"t":{"dtype":"float32","values":[1],"attrs":{"u":)" + deep;
+        around = 4;
+    }
+    if (closed) line += std::string(around, '}');
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", depth " + std::to_string(depth));
+    const auto row = DecodeJsonLine(line);
+    if (depth + around > 512) {
+      LND_EXPECT_ERROR(row, StatusCode::kInvalidArgument,
+                       "the JSON line nests arrays and objects more than 512 levels deep (level "
+                       "513 opens at byte ");
+      LND_EXPECT_ERROR(row, StatusCode::kInvalidArgument,
+                       "nest at most 512 levels, e.g. by flattening the nested lists");
+    } else if (!row.ok()) {
+      EXPECT_EQ(row.status().message().find("levels deep"), std::string::npos)
+          << row.status().ToString();
+      EXPECT_LT(row.status().message().size(), 400U) << row.status().ToString();
+    }
+  }
+}
+
+// Issue 33: "list<" repeated 30,000 times crashed the dtype parser (one recursion per level).
+TEST(JsonLinesTest, DtypeListNestingIsBounded) {
+  const DataTypePtr leaves[] = {array::Int8(), array::Float32(), array::Utf8(),
+                                array::Timestamp(TimeUnit::kNano, "UTC")};
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    Rng rng(seed);
+    const int depth = static_cast<int>(rng.Range(0, 70));
+    DataTypePtr type = leaves[rng.Below(std::size(leaves))];
+    for (int i = 0; i < depth; ++i) type = array::List(type);
+    LND_ASSERT_OK_AND_ASSIGN(const std::string name, JsonDtypeName(*type));
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": " + name);
+    const auto parsed = ParseJsonDtype(name);
+    if (depth <= 64) {
+      ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+      EXPECT_TRUE((*parsed)->Equals(*type));
+    } else {
+      LND_EXPECT_ERROR(parsed, StatusCode::kInvalidArgument,
+                       "' nests list<...> more than 64 levels deep; use at most 64");
+    }
+  }
+  std::string deep;
+  for (int i = 0; i < 30000; ++i) deep += "list<";
+  const auto parsed = ParseJsonDtype(deep + "float32" + std::string(30000, '>'));
+  LND_EXPECT_ERROR(parsed, StatusCode::kInvalidArgument,
+                   "... (180007 bytes in all)' nests list<...> more than 64 levels deep");
+  EXPECT_LT(parsed.status().message().size(), 500U);
+  // Unclosed lists are an unknown dtype, quoted short.
+  LND_EXPECT_ERROR(ParseJsonDtype(std::string(60, 'x') + deep), StatusCode::kInvalidArgument,
+                   "unknown dtype '" + std::string(60, 'x') + "list<list<");
+  LND_EXPECT_ERROR(ParseJsonDtype(std::string(60, 'x') + deep), StatusCode::kInvalidArgument,
+                   "... (150060 bytes in all)' (expected one of bool");
+  const std::string line = R"({"arrays":{"t":{"dtype":")" + deep + "int8" +
+                           std::string(30000, '>') + R"(","values":[]}}})";
+  LND_EXPECT_ERROR(DecodeJsonLine(line), StatusCode::kInvalidArgument,
+                   "more than 64 levels deep; use at most 64 (flatten the values into fewer list "
+                   "levels) at arrays[\"t\"]");
+}
+
+// A huge token becomes a short message: the first 200 bytes and the token's length.
+TEST(JsonLinesTest, LongTokensAreQuotedShort) {
+  const std::string huge(1'000'000, 'k');
+  const std::string bad_dtype = R"({"arrays":{"t":{"dtype":")" + huge + R"(","values":[]}}})";
+  const std::string unknown_key = R"({"arrays":{}, ")" + huge + R"(":1})";
+  const std::string reserved = R"({"arrays":{"__stats__:)" + huge + R"(":{}}})";
+  const std::string unterminated = R"({"arrays":{"t":")" + huge;
+  const std::string bad_value = R"({"arrays":{"t":{"dtype":"int8","values":[")" + huge + R"("]}}})";
+  const std::string long_name = R"({"arrays":{")" + huge + R"(":{"dtype":"int8","values":["x"]}}})";
+  for (const std::string* line :
+       {&bad_dtype, &unknown_key, &reserved, &unterminated, &bad_value, &long_name}) {
+    const auto row = DecodeJsonLine(*line);
+    ASSERT_FALSE(row.ok());
+    EXPECT_EQ(row.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_LT(row.status().message().size(), 1000U) << row.status().message().substr(0, 2000);
+  }
+  LND_EXPECT_ERROR(DecodeJsonLine(bad_dtype), StatusCode::kInvalidArgument,
+                   "unknown dtype '" + std::string(200, 'k') + "... (1000000 bytes in all)'");
+  LND_EXPECT_ERROR(DecodeJsonLine(unknown_key), StatusCode::kInvalidArgument,
+                   "unknown key '" + std::string(200, 'k') + "... (1000000 bytes in all)'");
+  LND_EXPECT_ERROR(DecodeJsonLine(unterminated), StatusCode::kInvalidArgument,
+                   "not valid JSON: parse error at column 1000017: syntax error while parsing "
+                   "value - invalid string: missing closing quote; last read: '\"kkkk");
+  LND_EXPECT_ERROR(DecodeJsonLine(unterminated), StatusCode::kInvalidArgument,
+                   "kkk... (1000119 bytes in all)");
+  LND_EXPECT_ERROR(DecodeJsonLine(bad_value), StatusCode::kInvalidArgument,
+                   "expected an integer, found \"kkkkkkkk");
+  LND_EXPECT_ERROR(DecodeJsonLine(long_name), StatusCode::kInvalidArgument,
+                   "at arrays[\"" + std::string(200, 'k') + "... (1000000 bytes in all)\"]");
+}
+
 TEST(JsonLinesTest, ReaderNumbersLinesAndSkipsBlankOnes) {
   std::string text;
   for (std::uint64_t seed = 0; seed < 5; ++seed) {

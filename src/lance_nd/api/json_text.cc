@@ -1,4 +1,5 @@
 // Text helpers of JSON Lines: string escaping, base64, float16 bits.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -25,11 +26,48 @@ int Base64Digit(char c) {
   return -1;
 }
 
+constexpr std::size_t kShortJson = 40;
+
+/// `v` as compact JSON text appended to `out`, stopping soon after `out` holds `limit` bytes:
+/// the work (and the recursion, one level per character written) is bounded by `limit`, not by
+/// the size or depth of `v`.
+void AppendShortString(std::string_view s, std::string& out, std::size_t limit) {
+  // A UTF-8 character cut in two is replaced.
+  const Json cut(std::string(s.substr(0, limit - std::min(limit, out.size()) + 1)));
+  out += cut.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void AppendShort(const Json& v, std::string& out, std::size_t limit) {
+  if (out.size() > limit) return;
+  if (v.is_string()) {
+    AppendShortString(v.get_ref<const Json::string_t&>(), out, limit);
+    return;
+  }
+  if (!v.is_structured()) {
+    out += v.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  const bool object = v.is_object();
+  out += object ? '{' : '[';
+  bool first = true;
+  for (auto it = v.begin(); it != v.end() && out.size() <= limit; ++it) {
+    if (!first) out += ',';
+    first = false;
+    if (object) {
+      AppendShortString(it.key(), out, limit);
+      out += ':';
+    }
+    AppendShort(*it, out, limit);
+  }
+  out += object ? '}' : ']';
+}
+
 }  // namespace
 
 std::string ShortJson(const Json& v) {
-  std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  std::string text;
+  AppendShort(v, text, kShortJson);
+  if (text.size() > kShortJson) text = text.substr(0, kShortJson - 3) + "...";
   return text;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "lance_nd/api/table.h"
+#include "lance_nd/core/internal/untrusted_text.h"
 
 namespace lance_nd::api::internal {
 namespace {
@@ -213,12 +214,14 @@ std::string StagedSetToJson(const StagedSet& set) {
 }
 
 Result<StagedSet> StagedSetFromJson(std::string_view text) {
+  LND_RETURN_NOT_OK(lance_nd::internal::CheckJsonNesting(text, "staged fragments JSON"));
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Problem("(document)", "not valid JSON");
   StagedSet set;
   LND_ASSIGN_OR_RETURN(auto format, String(doc, "(document)", "format"));
   if (format != kFormat) {
-    return Problem("format", "found '" + format + "', expected '" + std::string(kFormat) + "'");
+    return Problem("format", "found '" + lance_nd::internal::TextPreview(format) + "', expected '" +
+                                 std::string(kFormat) + "'");
   }
   LND_ASSIGN_OR_RETURN(auto version, Unsigned(doc, "(document)", "version"));
   if (version != kVersion) {

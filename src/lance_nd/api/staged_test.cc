@@ -421,6 +421,18 @@ TEST(StagedWrites, JsonRoundTripsAndBadJsonIsNamed) {
 
   LND_EXPECT_ERROR(StagedFragments::FromJson("{not json"), StatusCode::kInvalidArgument,
                    "not valid JSON");
+  // Issue 33: nesting is bounded before parsing; a huge format string is quoted short.
+  for (const std::size_t depth : {std::size_t{511}, std::size_t{80000}}) {
+    const std::string deep = R"({"format":)" + std::string(depth, '[') + std::string(depth, ']');
+    LND_EXPECT_ERROR(StagedFragments::FromJson(deep), StatusCode::kInvalidArgument,
+                     depth > 511 ? "staged fragments JSON nests arrays and objects more than 512 "
+                                   "levels deep (level 513 opens at byte 521)"
+                                 : "staged fragments JSON: (document): not valid JSON");
+  }
+  LND_EXPECT_ERROR(
+      StagedFragments::FromJson(R"({"format":")" + std::string(1'000'000, 'f') + "\"}"),
+      StatusCode::kInvalidArgument,
+      "format: found '" + std::string(200, 'f') + "... (1000000 bytes in all)', expected");
   const auto doc = nlohmann::json::parse(staged.ToJson());
   // Every member is required: removing one names it.
   for (const auto& [key, value] : doc.items()) {
