@@ -139,6 +139,91 @@ TEST(FilterParser, GeneratedTreesRoundTripThroughSql) {
   }
 }
 
+/// A left-deep chain of `length` operators of one binding level (a level picked per chain,
+/// operators picked per link: comparisons mix =, <, IN, BETWEEN and LIKE), or `length` nested
+/// NOTs or unary minuses, over small random operands: a tree some text of at most the parser's
+/// nesting reads as.
+ExprPtr RandomChain(Rng& rng, int length) {
+  auto operand = [&] { return RandomExpr(rng, static_cast<int>(rng.Range(0, 2))); };
+  const auto level = rng.Below(7);
+  const bool level_not = rng.Chance(0.5);
+  ExprPtr e = operand();
+  for (int i = 0; i < length; ++i) {
+    switch (level) {
+      case 0:
+        e = Binary(BinaryOp::kOr, e, operand());
+        break;
+      case 1:
+        e = Binary(BinaryOp::kAnd, e, operand());
+        break;
+      case 2:
+        switch (rng.Below(4)) {
+          case 0:
+            e = Binary(static_cast<BinaryOp>(rng.Below(6)), e, operand());  // = <> < <= > >=
+            break;
+          case 1:
+            e = InList(e, {operand(), operand()}, rng.Chance(0.5));
+            break;
+          case 2:
+            e = Between(e, operand(), operand(), rng.Chance(0.5));
+            break;
+          default:
+            e = Like(e, operand(), rng.Chance(0.5), "", rng.Chance(0.5));
+        }
+        break;
+      case 3:
+        e = Binary(rng.Chance(0.5) ? BinaryOp::kAdd : BinaryOp::kSub, e, operand());
+        break;
+      case 4:
+        e = Binary(static_cast<BinaryOp>(static_cast<int>(BinaryOp::kMul) + rng.Below(3)), e,
+                   operand());
+        break;
+      case 5:
+        e = rng.Chance(0.5) ? IsNull(e, rng.Chance(0.5)) : IsBool(e, rng.Chance(0.5), false);
+        break;
+      default:  // all NOTs or all minuses: `-(NOT a)` needs parentheses in any text
+        e = level_not ? Not(e) : Negate(e);
+    }
+  }
+  return e;
+}
+
+// Issue 33: a chain of ~130 comparisons parsed, but printed one parenthesis per operator and no
+// longer parsed (400 levels at most). Whatever parses prints to SQL that parses to the same tree
+// and prints identically, however long its chains (up to what the parser takes).
+TEST(FilterParser, GeneratedDeepChainsRoundTripThroughSql) {
+  for (std::uint64_t seed = 0; seed < 600; ++seed) {
+    Rng rng(seed);
+    const int length = static_cast<int>(rng.Chance(0.3) ? rng.Range(100, 300) : rng.Range(1, 40));
+    ExprPtr tree = RandomChain(rng, length);
+    // Sometimes the chain sits inside a bigger tree, or under another chain.
+    if (rng.Chance(0.3)) tree = Binary(BinaryOp::kAnd, RandomExpr(rng, 2), tree);
+    if (rng.Chance(0.3))
+      tree = IsNull(Between(tree, RandomExpr(rng, 1), RandomExpr(rng, 1), false), false);
+    const std::string sql = ExprToSql(*tree);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", chain of " + std::to_string(length));
+    auto parsed = Filter::Parse(sql);
+    ASSERT_TRUE(parsed.ok()) << sql.substr(0, 300) << "\n" << parsed.status().ToString();
+    ASSERT_TRUE(ExprEquals(*tree, *parsed->root()))
+        << sql.substr(0, 300) << "\nreads back as " << parsed->ToSql().substr(0, 300);
+    EXPECT_EQ(parsed->ToSql(), sql);
+  }
+}
+
+TEST(FilterParser, ChainsPrintWithoutParentheses) {
+  EXPECT_EQ(Filter::Parse("a = 1 = true <> b IN (1) NOT BETWEEN 1 AND 2 LIKE 'x'")->ToSql(),
+            "a = 1 = true <> b IN (1) NOT BETWEEN 1 AND 2 LIKE 'x'");
+  EXPECT_EQ(Filter::Parse("- - -a")->ToSql(), "- - -a");
+  EXPECT_EQ(Filter::Parse("-(-5)")->ToSql(), "- -5");
+  EXPECT_EQ(Filter::Parse("-(5)")->ToSql(), "-(5)");
+  EXPECT_EQ(Filter::Parse("a = (b = c)")->ToSql(), "a = (b = c)");
+  EXPECT_EQ(Filter::Parse("a - (b - c)")->ToSql(), "a - (b - c)");
+  std::string chain = "a";
+  for (int i = 0; i < 300; ++i) chain += i % 2 == 0 ? " = b" : " LIKE 'x'";
+  LND_ASSERT_OK_AND_ASSIGN(auto long_chain, Filter::Parse(chain));
+  EXPECT_EQ(long_chain.ToSql(), chain);
+}
+
 void ExpectSame(const std::string& a, const std::string& b) {
   auto fa = Filter::Parse(a);
   auto fb = Filter::Parse(b);

@@ -114,31 +114,34 @@ std::string WriteNode(const Expr& e) {
       return "NOT " + Operand(e.args[0], kNotP);
     case ExprKind::kNegate: {
       const Expr& a = *e.args[0];
-      // `-5` would read back as the literal -5, and `--` starts a comment.
-      if (a.kind == ExprKind::kLiteral || PrecOf(a) == kUnary) return "-(" + Write(a, kOr) + ")";
+      // `-5` would read back as the literal -5; `--` starts a comment, so a negative operand is
+      // written after a space (`- -x`), which costs no nesting where `-(-x)` would.
+      if (PrecOf(a) == kUnary) return "- " + Write(a, kUnary);
+      if (a.kind == ExprKind::kLiteral) return "-(" + Write(a, kOr) + ")";
       return "-" + Write(a, kUnary);
     }
     case ExprKind::kBinary: {
       const int p = PrecOf(e);
-      const int left = IsComparison(e.op) ? p + 1 : p;
-      return Operand(e.args[0], left) + " " + BinaryOpSql(e.op) + " " + Operand(e.args[1], p + 1);
+      // Every level groups to the left, so a left operand of the same level needs no
+      // parentheses (`a = b = c`, `a = b IN (1)`): a chain prints no deeper than it parsed.
+      return Operand(e.args[0], p) + " " + BinaryOpSql(e.op) + " " + Operand(e.args[1], p + 1);
     }
     case ExprKind::kIsNull:
       return Operand(e.args[0], kIs) + " IS" + neg + " NULL";
     case ExprKind::kIsBool:
       return Operand(e.args[0], kIs) + " IS" + neg + (e.truth ? " TRUE" : " FALSE");
     case ExprKind::kInList: {
-      std::string out = Operand(e.args[0], kAdditive) + neg + " IN (";
+      std::string out = Operand(e.args[0], kCompare) + neg + " IN (";
       for (std::size_t i = 1; i < e.args.size(); ++i) {
         out += (i > 1 ? ", " : "") + Operand(e.args[i], kOr);
       }
       return out + ")";
     }
     case ExprKind::kBetween:
-      return Operand(e.args[0], kAdditive) + neg + " BETWEEN " + Operand(e.args[1], kAdditive) +
+      return Operand(e.args[0], kCompare) + neg + " BETWEEN " + Operand(e.args[1], kAdditive) +
              " AND " + Operand(e.args[2], kAdditive);
     case ExprKind::kLike: {
-      std::string out = Operand(e.args[0], kAdditive) + neg +
+      std::string out = Operand(e.args[0], kCompare) + neg +
                         (e.ignore_case ? " ILIKE " : " LIKE ") + Operand(e.args[1], kAdditive);
       if (!e.escape.empty()) out += " ESCAPE " + Quoted(e.escape, '\'');
       return out;
