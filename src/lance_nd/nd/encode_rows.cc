@@ -176,15 +176,26 @@ class KeyUnion {
         keys_.push_back({key, value->type, row});
         continue;
       }
-      const Key& k = keys_[found];
-      if (k.type != value->type && !k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
-        return SchemaMismatch(
-            "attribute '" + key + "' of " + Owner(array) + " has type " + value->type->ToString() +
-            " in row " + std::to_string(row) + " but " + k.type->ToString() +
-            (k.first_row == kTargetRow ? std::string(" in the target schema")
-                                       : " in row " + std::to_string(k.first_row)) +
-            "; one attribute key has one type within a column (cast it)");
+      Key& k = keys_[found];
+      if (k.type == value->type || k.type->Equals(*value->type, /*check_metadata=*/!closed_)) {
+        continue;
       }
+      // Types that differ only in the nullability of list items or struct children are one type
+      // to a user: an open union keeps the nullable one; a target schema must be that one.
+      if (internal::SameUpToNullability(*k.type, *value->type, /*check_metadata=*/!closed_)) {
+        const DataTypePtr both = internal::NullableUnion(k.type, value->type);
+        if (!closed_) {
+          k.type = both;
+          continue;
+        }
+        if (both->Equals(*k.type, /*check_metadata=*/false)) continue;
+      }
+      return SchemaMismatch("attribute '" + key + "' of " + Owner(array) + " has type " +
+                            value->type->ToString() + " in row " + std::to_string(row) + " but " +
+                            k.type->ToString() +
+                            (k.first_row == kTargetRow ? std::string(" in the target schema")
+                                                       : " in row " + std::to_string(k.first_row)) +
+                            "; one attribute key has one type within a column (cast it)");
     }
     return Status::OK();
   }
@@ -216,7 +227,9 @@ class KeyUnion {
       for (const Attributes* attrs : per_row) {
         const ArrayPtr v = attrs == nullptr ? nullptr : attrs->Get(k.name);
         if (v) {
-          LND_RETURN_NOT_OK(builder->AppendArraySlice(*v, 0, 1));
+          // A value whose type is the key's with fewer nullable fields (see Add).
+          LND_ASSIGN_OR_RETURN(const ArrayPtr typed, internal::Retype(v, k.type));
+          LND_RETURN_NOT_OK(builder->AppendArraySlice(*typed, 0, 1));
         } else {
           builder->AppendNull();
         }

@@ -6,7 +6,9 @@
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/testing/nd_test_util.h"
+#include "lance_nd/testing/random_arrays.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "retype.h"
 
 namespace lance_nd::nd {
 namespace {
@@ -317,6 +319,112 @@ TEST(EncodeRows, RejectsTwoTypesForOneAttributeKey) {
   const std::vector<NdRecordBatch> ok = {Batch({{"v", Nd(Iota32(1), {}, a)}}),
                                          Batch({{"w", Nd(Iota32(1), {}, b)}})};
   LND_EXPECT_OK(EncodeRows(ok));
+}
+
+/// A one-value list<item: double> attribute, its item field nullable or not (nulls only then).
+array::ArrayPtr DoubleList(lance_nd::testing::Rng& rng, bool nullable_items) {
+  std::vector<std::optional<double>> items;
+  for (auto n = rng.Range(0, 3); n > 0; --n) {
+    if (nullable_items && rng.Chance(0.3)) {
+      items.emplace_back();
+    } else {
+      items.emplace_back(static_cast<double>(rng.Range(-9, 9)) / 2);
+    }
+  }
+  const int32_t offsets[2] = {0, static_cast<int32_t>(items.size())};
+  const auto type = array::List(array::MakeField("item", array::Float64(), nullable_items));
+  return array::MakeArrayData(type, 1, {nullptr, array::Buffer::Copy(offsets, sizeof(offsets))},
+                              {F64(items)}, 0);
+}
+
+/// A one-value struct<x: int32, flags: list<double>> attribute, each field nullable or not.
+array::ArrayPtr Pair(lance_nd::testing::Rng& rng, bool nullable_x, bool nullable_flags,
+                     bool nullable_items) {
+  const array::ArrayPtr flags = DoubleList(rng, nullable_items);
+  const auto type = array::Struct({array::MakeField("x", array::Int32(), nullable_x),
+                                   array::MakeField("flags", flags->type, nullable_flags)});
+  return array::MakeArrayData(type, 1, {nullptr},
+                              {I32({static_cast<int32_t>(rng.Range(0, 99))}), flags}, 0);
+}
+
+// nd_row_decoder fuzz finding (issue 33): attribute types that differ only in the nullability
+// of list items or struct children are one type; rows holding both encode, as the nullable type,
+// and decode back to the same values.
+TEST(EncodeRows, AttributeTypesDifferingInNullabilityAreOneType) {
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    lance_nd::testing::Rng rng(seed);
+    const auto n = rng.Range(2, 5);
+    std::vector<NdRecordBatch> rows;
+    std::vector<array::ArrayPtr> flags, pairs;
+    bool any_items = false, any_x = false, any_flags = false, any_pair_items = false;
+    for (int64_t r = 0; r < n; ++r) {
+      const bool items = rng.Chance(0.5), x = rng.Chance(0.5), f = rng.Chance(0.5),
+                 pair_items = rng.Chance(0.5);
+      any_items |= items;
+      any_x |= x;
+      any_flags |= f;
+      any_pair_items |= pair_items;
+      flags.push_back(DoubleList(rng, items));
+      pairs.push_back(Pair(rng, x, f, pair_items));
+      Attributes attrs, globals;
+      LND_ASSERT_OK(attrs.SetValue("flags", flags.back()));
+      LND_ASSERT_OK(globals.SetValue("pair", pairs.back()));
+      rows.push_back(Batch({{"a.b", Nd(Iota32(2), {{"x", 2}}, attrs)}}, globals));
+    }
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    LND_ASSERT_OK_AND_ASSIGN(auto batch, EncodeRows(rows));
+    LND_ASSERT_OK_AND_ASSIGN(RowDecoder decoder, RowDecoder::Make(batch->schema()));
+    LND_ASSERT_OK_AND_ASSIGN(auto back, decoder.DecodeAll(*batch));
+    ASSERT_EQ(back.size(), rows.size());
+    const auto flags_type = array::List(array::MakeField("item", array::Float64(), any_items));
+    const auto pair_type = array::Struct(
+        {array::MakeField("x", array::Int32(), any_x),
+         array::MakeField("flags",
+                          array::List(array::MakeField("item", array::Float64(), any_pair_items)),
+                          any_flags)});
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const array::ArrayPtr got_flags = back[r].column(0).attributes().Get("flags");
+      const array::ArrayPtr got_pair = back[r].attributes().Get("pair");
+      ASSERT_TRUE(got_flags && got_pair);
+      EXPECT_TRUE(got_flags->type->Equals(*flags_type)) << got_flags->type->ToString();
+      EXPECT_TRUE(got_pair->type->Equals(*pair_type)) << got_pair->type->ToString();
+      LND_ASSERT_OK_AND_ASSIGN(auto want_flags, internal::Retype(flags[r], flags_type));
+      LND_ASSERT_OK_AND_ASSIGN(auto want_pair, internal::Retype(pairs[r], pair_type));
+      EXPECT_TRUE(array::ArrayEquals(*got_flags, *want_flags)) << "row " << r;
+      EXPECT_TRUE(array::ArrayEquals(*got_pair, *want_pair)) << "row " << r;
+    }
+    // The decoded rows, all of one type now, encode again to the same table rows.
+    LND_ASSERT_OK_AND_ASSIGN(auto again, EncodeRows(back));
+    EXPECT_TRUE(again->schema()->Equals(*batch->schema()));
+  }
+  // A target schema takes a value whose type is stricter than its own, not one that is looser.
+  Attributes strict, loose;
+  lance_nd::testing::Rng rng(7);
+  LND_ASSERT_OK(strict.SetValue("flags", DoubleList(rng, false)));
+  LND_ASSERT_OK(loose.SetValue("flags", DoubleList(rng, true)));
+  const std::vector<NdRecordBatch> loose_rows = {Batch({{"v", Nd(Iota32(1), {}, loose)}})};
+  const std::vector<NdRecordBatch> strict_rows = {Batch({{"v", Nd(Iota32(1), {}, strict)}})};
+  LND_ASSERT_OK_AND_ASSIGN(auto loose_batch, EncodeRows(loose_rows));
+  LND_ASSERT_OK_AND_ASSIGN(auto strict_batch, EncodeRows(strict_rows));
+  LND_EXPECT_OK(EncodeRowsAs(strict_rows, *loose_batch->schema()));
+  LND_EXPECT_ERROR(EncodeRowsAs(loose_rows, *strict_batch->schema()), StatusCode::kSchemaMismatch,
+                   "attribute 'flags' of array 'v' has type list<item: double> in row 0 but "
+                   "list<item: double not null> in the target schema");
+}
+
+// The same fuzz finding: an attrs struct with two children of one name decoded into rows that
+// held the key with either child's type; such a schema is refused.
+TEST(EncodeRows, AttributeStructsWithRepeatedKeysAreRefused) {
+  const auto flags = array::MakeField("flags", array::List(array::Float64()));
+  LND_EXPECT_ERROR(ParseNdStorage(*NdStorageType(array::Float32(), {flags, flags})),
+                   StatusCode::kCorrupt,
+                   "the attrs struct has two children named 'flags'; an attribute key names one "
+                   "child");
+  const auto schema = array::MakeSchema({GlobalAttributesField({flags, flags})});
+  const auto made = RowDecoder::Make(schema);
+  LND_EXPECT_ERROR(made, StatusCode::kCorrupt,
+                   "the global-attributes struct has two children named 'flags'");
+  EXPECT_EQ(made.status().kind(), ErrorKind::kInvalidEncoding);
 }
 
 TEST(EncodeRows, RejectsTwoTypesForOneGlobalKey) {

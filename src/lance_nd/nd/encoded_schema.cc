@@ -2,8 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lance_nd/core/internal/untrusted_text.h"
 #include "lance_nd/nd/errors.h"
 #include "lance_nd/nd/format.h"
+#include "row_checks.h"
 
 namespace lance_nd::nd {
 
@@ -23,16 +25,21 @@ bool HasTag(const Field& field, std::string_view name) {
 Status CheckExtensionVersion(const Field& field) {
   const auto meta = field.metadata().Get(kExtensionMetadataKey);
   if (!meta) return Status::OK();
+  const std::string quoted = lance_nd::internal::TextPreview(*meta);
+  if (const Status nesting = lance_nd::internal::CheckJsonNesting(*meta, "the extension metadata");
+      !nesting.ok()) {
+    return InvalidEncoding("column '" + field.name() + "': " + std::string(nesting.message()));
+  }
   const nlohmann::json doc = nlohmann::json::parse(*meta, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
-    return InvalidEncoding("column '" + field.name() + "' has extension metadata '" +
-                           std::string(*meta) + "', which is not a JSON object; expected " +
+    return InvalidEncoding("column '" + field.name() + "' has extension metadata '" + quoted +
+                           "', which is not a JSON object; expected " +
                            std::string(kExtensionMetadataValue));
   }
   const auto it = doc.find("version");
   if (it == doc.end() || !it->is_number_unsigned() || it->get<uint64_t>() != kEncodingVersion) {
-    return InvalidEncoding("column '" + field.name() + "' has extension metadata '" +
-                           std::string(*meta) + "'; this reader supports only encoding version " +
+    return InvalidEncoding("column '" + field.name() + "' has extension metadata '" + quoted +
+                           "'; this reader supports only encoding version " +
                            std::to_string(kEncodingVersion) + " " +
                            std::string(kExtensionMetadataValue));
   }
@@ -134,6 +141,8 @@ Result<NdStorageLayout> ParseNdStorage(const DataType& storage) {
         return InvalidEncoding("the attrs struct has a child with an empty name");
       }
     }
+    LND_RETURN_NOT_OK(
+        internal::CheckUniqueAttributeKeys(attrs.type()->children(), "the attrs struct"));
     layout.has_attrs_child = true;
     layout.attribute_fields = attrs.type()->children();
   }

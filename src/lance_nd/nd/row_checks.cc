@@ -1,8 +1,11 @@
 #include "row_checks.h"
 
 #include <algorithm>
+#include <string>
+#include <unordered_set>
 
 #include "lance_nd/array/view.h"
+#include "lance_nd/core/internal/untrusted_text.h"
 #include "lance_nd/nd/errors.h"
 #include "lance_nd/nd/format.h"
 
@@ -35,6 +38,18 @@ constexpr uint64_t kMaxUnbackedRows = 65536;
 /// is backed by at least one bit of its columns (a validity bit, or an offset of a list), so a
 /// count beyond eight rows per buffer byte (and kMaxUnbackedRows) is corrupt and must not size
 /// an allocation.
+Status CheckUniqueAttributeKeys(const std::vector<array::FieldPtr>& fields, std::string_view what) {
+  std::unordered_set<std::string_view> seen;
+  for (const array::FieldPtr& f : fields) {
+    if (!seen.insert(f->name()).second) {
+      return InvalidEncoding(std::string(what) + " has two children named '" +
+                             lance_nd::internal::TextPreview(f->name()) +
+                             "'; an attribute key names one child");
+    }
+  }
+  return Status::OK();
+}
+
 Status CheckRowsBacked(const array::RecordBatch& batch) {
   uint64_t bytes = 0;
   for (int i = 0; i < batch.num_columns(); ++i) bytes += BufferBytes(*batch.column(i));

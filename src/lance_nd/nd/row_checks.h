@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/core/result.h"
@@ -23,6 +24,11 @@ struct Where {
 inline std::string operator+(const Where& where, std::string_view text) {
   return where.str() + std::string(text);
 }
+
+/// \brief InvalidEncoding when two of `fields`, the children of an attributes struct (`what`, e.g.
+/// "the attrs struct"), have one name: a row would hold one key twice, and no row can be
+/// encoded that way.
+Status CheckUniqueAttributeKeys(const std::vector<array::FieldPtr>& fields, std::string_view what);
 
 /// \brief Corrupt when the batch declares more rows than its buffers can back (a row that holds
 /// data needs at least one bit), so a corrupt count never sizes an allocation.

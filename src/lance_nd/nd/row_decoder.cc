@@ -59,6 +59,8 @@ Result<RowDecoder> RowDecoder::Make(array::SchemaPtr schema) {
           return InvalidEncoding("the global-attributes struct has a child with an empty name");
         }
       }
+      LND_RETURN_NOT_OK(internal::CheckUniqueAttributeKeys(field->type()->children(),
+                                                           "the global-attributes struct"));
       decoder.global_fields_ = StrippedFields(field->type()->children());
       decoder.global_column_ = i;
       continue;
