@@ -15,6 +15,7 @@
 #include "lance_nd/array/c_abi.h"
 #include "lance_nd/array/c_data.h"
 #include "lance_nd/array/cast.h"
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/array/type.h"
 #include "lance_nd/array/view.h"

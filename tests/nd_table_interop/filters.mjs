@@ -19,7 +19,8 @@ export function filterCandidates(layout, unevolvedOnly) {
       const get = c.global
         ? (row) => row.global_attrs?.[key]?.value
         : (row) => row.variables[c.name]?.attrs?.[key]?.value;
-      const sql = c.global ? `${c.name}.${key}` : `${c.name}.attrs.${key}`;
+      // Keys may hold dots and spaces: quoted in backticks, as both engines read them.
+      const sql = c.global ? `${c.name}.\`${key}\`` : `${c.name}.attrs.\`${key}\``;
       out.push({ sql, type, get });
     }
   }

@@ -127,6 +127,12 @@ function randomAttrValue(rng, type) {
 const kDimNames = ["time", "lat", "lon", "lev", "x", "y", "station", "band", "ens", "nv"];
 const kVarWords = ["temp", "pres", "mask", "name", "flag", "u", "v", "q", "obs", "cnt"];
 
+/** An attribute key: some hold dots, spaces and other characters netCDF and xarray allow. */
+function keyName(rng, prefix) {
+  const sep = rng.chance(0.4) ? rng.pick([".", " ", "-", "+", ".x."]) : "_";
+  return `${prefix}${sep}${rng.pick(kVarWords)}`;
+}
+
 /** A key spec: a name, a type, the first row that may hold it, how often rows hold it. */
 function keySpec(rng, name, nRows, type = randomAttrType(rng)) {
   return {
@@ -164,12 +170,12 @@ function planTable(rng) {
       constValue: rng.chance(0.1),  // one value in every element of a row
       sameEveryRow: rng.chance(0.15),  // the same values in every row of a given size
       cache: new Map(),
-      keys: Array.from({ length: nKeys }, (_, k) => keySpec(rng, `a${k}_${rng.pick(kVarWords)}`, nRows)),
+      keys: Array.from({ length: nKeys }, (_, k) => keySpec(rng, keyName(rng, `a${k}`), nRows)),
     });
   }
   const globals = rng.chance(0.15) ? [] : [
     { ...keySpec(rng, "g_seq", nRows, "int32"), from: 0, p: rng.pick([1, 0.9]), constant: undefined },
-    ...Array.from({ length: rng.int(0, 4) }, (_, k) => keySpec(rng, `g${k}_${rng.pick(kVarWords)}`, nRows)),
+    ...Array.from({ length: rng.int(0, 4) }, (_, k) => keySpec(rng, keyName(rng, `g${k}`), nRows)),
   ];
   return { nRows, dims, gridVaries, vars, globals, pNoGlobals: rng.pick([0, 0, 0.1, 0.5]) };
 }

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/scanner.h"
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
@@ -58,7 +59,7 @@ void Note(std::string_view name, std::vector<std::string>& out,
 Result<std::vector<std::string>> DimNamesFromColumn(const Table& table,
                                                     const std::string& variable) {
   table::TableScanOptions options;
-  options.projection = {variable + "." + std::string(nd::kDimNamesField)};
+  options.projection = {array::JoinFieldPath({variable, std::string(nd::kDimNamesField)})};
   LND_ASSIGN_OR_RETURN(auto reader, table::ScanTable(table.dataset(), options));
   std::vector<std::string> out;
   std::set<std::string, std::less<>> seen;

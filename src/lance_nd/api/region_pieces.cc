@@ -7,6 +7,7 @@
 #include "lance_nd/api/dataset_index.h"
 #include "lance_nd/api/decoded_rows.h"
 #include "lance_nd/api/scan_columns.h"
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/array/view.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/table/scan.h"
@@ -70,7 +71,7 @@ Result<std::optional<std::vector<std::string>>> ReadDimensionNames(const Table& 
                                                                    std::uint64_t row,
                                                                    const std::string& variable) {
   table::TableScanOptions options;
-  options.projection = {variable + "." + std::string(nd::kDimNamesField)};
+  options.projection = {array::JoinFieldPath({variable, std::string(nd::kDimNamesField)})};
   const std::uint64_t rows[] = {row};
   LND_ASSIGN_OR_RETURN(array::RecordBatchPtr batch,
                        table::TakeRows(table.dataset(), rows, options));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/table/scan.h"
@@ -42,16 +43,11 @@ Status CheckVariable(const array::Schema& schema, const std::string& name) {
                                  VariableList(schema));
 }
 
-/// True when `path` joined with dots reads back as the same path in the table scan's
-/// projection syntax (top-level names first, then dots split struct children).
-bool DottedPathIsExact(const array::Schema& schema, const query::ColumnPath& path) {
+/// True when `path` joined reads back as the same path in the table scan's projection syntax.
+bool JoinedPathIsExact(const array::Schema& schema, const query::ColumnPath& path) {
   if (path.size() < 2) return false;
-  std::string joined;
-  for (const std::string& part : path) {
-    if (part.find('.') != std::string::npos) return false;
-    joined += (joined.empty() ? "" : ".") + part;
-  }
-  return schema.FieldIndex(joined) < 0;
+  auto back = array::SplitFieldPath(schema.fields(), array::JoinFieldPath(path));
+  return back.ok() && *back == path;
 }
 
 }  // namespace
@@ -81,15 +77,11 @@ std::vector<std::string> FilterColumns(const array::Schema& table_schema,
   for (const query::ColumnPath& path : paths) {
     if (path.empty()) continue;
     const int index = table_schema.FieldIndex(path[0]);
-    if (DottedPathIsExact(table_schema, path)) {
-      std::string joined;
-      for (const std::string& part : path) joined += (joined.empty() ? "" : ".") + part;
-      add(std::move(joined));
-    } else if (path.size() == 1 && index >= 0 && nd::IsNdField(*table_schema.field(index)) &&
-               path[0].find('.') == std::string::npos &&
-               table_schema.FieldIndex(path[0] + "." + std::string(nd::kDimSizesField)) < 0) {
+    if (JoinedPathIsExact(table_schema, path)) {
+      add(array::JoinFieldPath(path));
+    } else if (path.size() == 1 && index >= 0 && nd::IsNdField(*table_schema.field(index))) {
       // Only the struct's validity is needed: its dim_sizes child is the smallest one.
-      add(path[0] + "." + std::string(nd::kDimSizesField));
+      add(array::JoinFieldPath({path[0], std::string(nd::kDimSizesField)}));
     } else {
       add(path[0]);
     }

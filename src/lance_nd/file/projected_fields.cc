@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "lance_nd/array/field_path.h"
+
 namespace lance_nd::file::internal {
 namespace {
 
@@ -11,28 +13,10 @@ using array::TypeId;
 // A chosen field with its enclosing fields: top-level first, the chosen field last.
 using FieldChain = std::vector<const FieldNode*>;
 
-std::vector<std::string> SplitPath(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    auto dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
-
-// A name is a top-level field, or a dotted path through structs (an exact top-level name wins).
+// A name is a top-level field, or a path through structs (array::SplitFieldPath's rules).
 Result<FieldChain> ChainOfName(const SchemaTree& tree, const std::string& path) {
-  std::vector<std::string> parts;
-  const bool top = std::any_of(tree.fields.begin(), tree.fields.end(),
-                               [&](const FieldNode& f) { return f.field->name() == path; });
-  if (top) {
-    parts.push_back(path);
-  } else {
-    parts = SplitPath(path);
-  }
+  LND_ASSIGN_OR_RETURN(const std::vector<std::string> parts,
+                       array::SplitFieldPath(tree.schema->fields(), path));
   FieldChain chain;
   const std::vector<FieldNode>* candidates = &tree.fields;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/nd/errors.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
@@ -17,8 +18,9 @@ using array::FieldPtr;
 using array::TypeId;
 using internal::Where;
 
+// A projection path that reads back as these two names whatever they hold.
 std::string Path(std::string_view column, std::string_view child) {
-  return std::string(column) + "." + std::string(child);
+  return array::JoinFieldPath({std::string(column), std::string(child)});
 }
 
 /// Child `name` of the projected struct `column`, of the type the schema's struct field gives.
@@ -66,10 +68,6 @@ std::vector<std::string> RowDecoder::LayoutProjection() const {
   std::vector<std::string> out;
   for (const Column& c : columns_) {
     const std::string& name = c.logical->name();
-    if (name.find('.') != std::string::npos) {  // no dotted path names its children
-      out.push_back(name);
-      continue;
-    }
     out.push_back(Path(name, kDimNamesField));
     out.push_back(Path(name, kDimSizesField));
     if (c.has_attrs_child) out.push_back(Path(name, kAttrsField));

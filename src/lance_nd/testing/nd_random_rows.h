@@ -164,8 +164,9 @@ inline std::vector<NdRecordBatch> RandomRows(Rng& rng) {
   for (std::size_t i = 0; i < num_vars; ++i) {
     vars.emplace_back(var_pool[i], static_cast<ValueKind>(Uniform(rng, 0, kNumValueKinds - 1)));
   }
-  const std::vector<std::string> attr_keys = {"units",       "long_name", "scale",
-                                              "valid_range", "flags",     "_FillValue"};
+  // Keys with dots and other characters netCDF and xarray allow are stored and read as any other.
+  const std::vector<std::string> attr_keys = {"units", "long_name",  "scale",     "valid_range",
+                                              "flags", "_FillValue", "valid.min", "a b-c+d"};
   // One attribute type per (variable, key) and per global key.
   std::vector<std::vector<AttrKind>> attr_kind(num_vars);
   for (auto& kinds : attr_kind) {
@@ -173,7 +174,8 @@ inline std::vector<NdRecordBatch> RandomRows(Rng& rng) {
       kinds.push_back(static_cast<AttrKind>(Uniform(rng, 0, kNumAttrKinds - 1)));
     }
   }
-  const std::vector<std::string> global_keys = {"id", "title", "chunk_offset", "history"};
+  const std::vector<std::string> global_keys = {"id", "title", "chunk_offset", "history",
+                                                "source.file"};
   std::vector<AttrKind> global_kind;
   for (std::size_t k = 0; k < global_keys.size(); ++k) {
     global_kind.push_back(static_cast<AttrKind>(Uniform(rng, 0, kNumAttrKinds - 1)));

@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/core/internal/thread_pool.h"
 #include "lance_nd/table/rowids/row_ids.h"
 #include "lance_nd/table/scan/data_file_cache.h"
@@ -134,8 +135,7 @@ class SourcePlanner {
     std::reverse(names.begin(), names.end());
     src.file = best->file;
     src.path = names;
-    std::string dotted;
-    for (const std::string& n : names) dotted += (dotted.empty() ? "" : ".") + n;
+    const std::string dotted = array::JoinFieldPath(names);
     auto& proj = (*projections_)[static_cast<std::size_t>(best->file)];
     if (std::find(proj.begin(), proj.end(), dotted) == proj.end()) proj.push_back(dotted);
     return src;

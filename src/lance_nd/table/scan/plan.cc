@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/file/lance_schema.h"
 
 namespace lance_nd::table::internal {
@@ -74,27 +75,10 @@ void SortLike(std::vector<ProjNode>& nodes, const std::vector<TableNode>& order)
   for (ProjNode& n : nodes) SortLike(n.children, n.node->children);  // schema order throughout
 }
 
-std::vector<std::string> SplitPath(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const auto dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
-
 Status AddPath(const std::string& path, const std::vector<TableNode>& roots,
                std::vector<ProjNode>& out, const array::Schema& schema) {
-  std::vector<std::string> parts;
-  if (std::any_of(roots.begin(), roots.end(),
-                  [&](const TableNode& n) { return n.field->name() == path; })) {
-    parts.push_back(path);
-  } else {
-    parts = SplitPath(path);
-  }
+  LND_ASSIGN_OR_RETURN(const std::vector<std::string> parts,
+                       array::SplitFieldPath(schema.fields(), path));
   std::vector<ProjNode>* level = &out;
   const std::vector<TableNode>* candidates = &roots;
   for (std::size_t i = 0; i < parts.size(); ++i) {
