@@ -27,10 +27,10 @@ while getopts n:w:e: opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
-base=$1
-new=${2:-HEAD}
-
 repo=$(git rev-parse --show-toplevel)
+# Resolved once: a commit made by someone else meanwhile changes neither the builds nor labels.
+base=$(git -C "$repo" rev-parse --short=10 "$1^{commit}")
+new=$(git -C "$repo" rev-parse --short=10 "${2:-HEAD}^{commit}")
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 
@@ -57,8 +57,8 @@ if [ ! -f "$data/grids.arrow" ]; then
   "$new_tool" gen "$data" 2000 >&2
 fi
 
-base_label=$(git -C "$repo" rev-parse --short "$base^{commit}")
-new_label=$(git -C "$repo" rev-parse --short "$new^{commit}")
+base_label=$(git -C "$repo" rev-parse --short "$base")
+new_label=$(git -C "$repo" rev-parse --short "$new")
 set -- "$base_label=$base_tool" "$new_label=$new_tool"
 if [ -n "$extra_env" ]; then
   set -- "$@" "$new_label+env=$new_tool,$extra_env"
