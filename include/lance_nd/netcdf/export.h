@@ -34,13 +34,17 @@ struct LANCE_ND_EXPORT ExportResult {
 /// `path` (replacing a file there). Datasets become groups: with --id, `id` is the root and
 /// `id/a/b` the group a/b; otherwise each dataset is the group named by its id (a single
 /// dataset is the root). Missing chunks (fewer rows than `chunk_count`) and rows that do not
-/// fit their dataset are errors; on an error the file is removed.
+/// fit their dataset are errors. An error found before the file is created (no table, no rows
+/// selected, missing chunks) leaves a file at `path` as it was; an error while writing removes
+/// the new file and names it ("writing netCDF file PATH: ..."), with the system's reason when
+/// the disk refused a write ("system error: No space left on device").
 LANCE_ND_EXPORT Result<ExportResult> ExportNetcdf(std::string_view table_uri,
                                                   const std::string& path,
                                                   const ExportOptions& options);
 
 /// \brief Write one dataset (whole arrays, no chunk offsets) as a new netCDF-4 file, undoing
-/// the netCDF import conventions where its attributes carry them.
+/// the netCDF import conventions where its attributes carry them. On an error while writing
+/// the file is removed.
 LANCE_ND_EXPORT Status WriteNetcdf(const std::string& path, const nd::NdRecordBatch& dataset);
 
 }  // namespace lance_nd::netcdf

@@ -40,15 +40,17 @@ Status PutNumbers(int ncid, int varid, const array::ArrayData& values,
                   const std::vector<std::size_t>& start, const std::vector<std::size_t>& count) {
   const T* data = values.values<T>(1);
   if (values.null_count() == 0) {
-    return NcStatus(nc_put_vara(ncid, varid, start.data(), count.data(), data), "writing values");
+    return NcCall("writing values",
+                  [&] { return nc_put_vara(ncid, varid, start.data(), count.data(), data); });
   }
   LND_ASSIGN_OR_RETURN(const T fill, NullReplacement<T>(ncid, varid));
   std::vector<T> filled(data, data + values.length);
   for (std::int64_t i = 0; i < values.length; ++i) {
     if (values.IsNull(i)) filled[static_cast<std::size_t>(i)] = fill;
   }
-  return NcStatus(nc_put_vara(ncid, varid, start.data(), count.data(), filled.data()),
-                  "writing values");
+  return NcCall("writing values", [&] {
+    return nc_put_vara(ncid, varid, start.data(), count.data(), filled.data());
+  });
 }
 
 Status PutStrings(int ncid, int varid, const array::ArrayData& values,
@@ -60,8 +62,9 @@ Status PutStrings(int ncid, int varid, const array::ArrayData& values,
   }
   std::vector<const char*> pointers;
   for (const std::string& s : strings) pointers.push_back(s.c_str());
-  return NcStatus(nc_put_vara_string(ncid, varid, start.data(), count.data(), pointers.data()),
-                  "writing strings");
+  return NcCall("writing strings", [&] {
+    return nc_put_vara_string(ncid, varid, start.data(), count.data(), pointers.data());
+  });
 }
 
 Status PutChars(int ncid, int varid, const array::ArrayData& values, std::size_t width,
@@ -80,8 +83,9 @@ Status PutChars(int ncid, int varid, const array::ArrayData& values, std::size_t
     std::memcpy(chars.data() + static_cast<std::size_t>(i) * width, s.data(), s.size());
   }
   if (chars.empty()) return Status::OK();
-  return NcStatus(nc_put_vara_text(ncid, varid, start.data(), count.data(), chars.data()),
-                  "writing characters");
+  return NcCall("writing characters", [&] {
+    return nc_put_vara_text(ncid, varid, start.data(), count.data(), chars.data());
+  });
 }
 
 }  // namespace
@@ -125,9 +129,10 @@ Result<DatasetOutput::Variable*> DatasetOutput::Define(const std::string& name,
           "utf8)");
     }
   }
-  LND_RETURN_NOT_OK(NcStatus(nc_def_var(ncid_, name.c_str(), var.type,
-                                        static_cast<int>(dimids.size()), dimids.data(), &var.varid),
-                             "defining the variable"));
+  LND_RETURN_NOT_OK(NcCall("defining the variable", [&] {
+    return nc_def_var(ncid_, name.c_str(), var.type, static_cast<int>(dimids.size()), dimids.data(),
+                      &var.varid);
+  }));
   LND_RETURN_NOT_OK(DefineAttributes(var, array.attributes()));
   return &(variables_[name] = std::move(var));
 }
@@ -152,13 +157,14 @@ Status DatasetOutput::DefineAttributes(const Variable& var, const nd::Attributes
           std::memcpy(converted.data(), &t, sizeof(T));
         });
       });
-      s = NcStatus(nc_put_att(ncid_, var.varid, "_FillValue", var.type, 1, converted.data()),
-                   "writing attribute _FillValue");
+      s = NcCall("writing attribute _FillValue", [&] {
+        return nc_put_att(ncid_, var.varid, "_FillValue", var.type, 1, converted.data());
+      });
     } else if (key == "_FillValue" && var.type == NC_STRING && IsText(*value->type)) {
       const std::string text(array::BinaryView(*value).Value(0));
       const char* pointer = text.c_str();
-      s = NcStatus(nc_put_att_string(ncid_, var.varid, "_FillValue", 1, &pointer),
-                   "writing attribute _FillValue");
+      s = NcCall("writing attribute _FillValue",
+                 [&] { return nc_put_att_string(ncid_, var.varid, "_FillValue", 1, &pointer); });
     } else {
       s = WriteAttribute(ncid_, var.varid, key, *value);
     }

@@ -226,15 +226,26 @@ Status WriteRows(const Table& table, const std::string& sql, std::vector<Dataset
   return Status::OK();
 }
 
+// Close `out` (written by `write`) and keep the file, or remove it after an error, which
+// names the file.
+Status Finish(NcOutput& out, const std::string& path, const Status& write) {
+  Status s = write.ok() ? out.Close() : write;
+  if (s.ok()) return s;
+  (void)out.Close();
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);  // no half-written file stays behind
+  return s.WithContext("writing netCDF file ", path);
+}
+
 Result<ExportResult> ExportTo(std::string_view table_uri, const std::string& path,
                               const ExportOptions& options) {
   LND_ASSIGN_OR_RETURN(Table table, Table::Open(table_uri));
   const std::string sql = SelectionSql(options);
   LND_ASSIGN_OR_RETURN(std::vector<DatasetInfo> datasets, FindDatasets(table, sql, options));
+  // Only now is the file at `path` replaced: a selection that finds nothing leaves it.
   LND_ASSIGN_OR_RETURN(NcOutput out, NcOutput::Create(path));
   ExportResult result;
-  LND_RETURN_NOT_OK(WriteRows(table, sql, datasets, options, out, &result));
-  LND_RETURN_NOT_OK(out.Close());
+  LND_RETURN_NOT_OK(Finish(out, path, WriteRows(table, sql, datasets, options, out, &result)));
   return result;
 }
 
@@ -246,30 +257,20 @@ Result<ExportResult> ExportNetcdf(std::string_view table_uri, const std::string&
     return Status::InvalidArgument(
         "export selects rows by a dataset id or by a filter: give exactly one of the two");
   }
-  Result<ExportResult> result = ExportTo(table_uri, path, options);
-  if (!result.ok()) {
-    std::error_code ignored;
-    std::filesystem::remove(path, ignored);  // no half-written file stays behind
-  }
-  return result;
+  return ExportTo(table_uri, path, options);
 }
 
 Status WriteNetcdf(const std::string& path, const nd::NdRecordBatch& dataset) {
   auto chunk = ReadChunkAttributes(dataset.attributes());
   const std::optional<ChunkAttributes> layout = chunk.ok() ? *chunk : std::nullopt;
-  Status s = [&]() -> Status {
-    LND_ASSIGN_OR_RETURN(NcOutput out, NcOutput::Create(path));
+  LND_ASSIGN_OR_RETURN(NcOutput out, NcOutput::Create(path));
+  Status written = [&]() -> Status {
     LND_ASSIGN_OR_RETURN(
         DatasetOutput * root,
         out.Begin("", RowDims(dataset, layout), internal::RestoreGlobals(dataset.attributes())));
-    LND_RETURN_NOT_OK(PutRow(root, dataset, {}));
-    return out.Close();
+    return PutRow(root, dataset, {});
   }();
-  if (!s.ok()) {
-    std::error_code ignored;
-    std::filesystem::remove(path, ignored);
-  }
-  return s;
+  return Finish(out, path, written);
 }
 
 }  // namespace lance_nd::netcdf

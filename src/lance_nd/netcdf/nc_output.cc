@@ -23,8 +23,9 @@ std::vector<std::string> AncestorPaths(const std::string& path) {
 
 Result<NcOutput> NcOutput::Create(const std::string& path) {
   int ncid = -1;
-  LND_RETURN_NOT_OK(NcStatus(nc_create(path.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid),
-                             "cannot create netCDF-4 file " + path));
+  LND_RETURN_NOT_OK(NcCall("cannot create netCDF-4 file " + path, [&] {
+    return nc_create(path.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
+  }));
   NcOutput out{NcFile(ncid)};
   out.groups_[""] = ncid;
   out.paths_[ncid] = "";
@@ -42,8 +43,8 @@ Result<int> NcOutput::Group(const std::string& group_path) {
   }
   LND_ASSIGN_OR_RETURN(int parent, Group(parent_path));
   int ncid = -1;
-  LND_RETURN_NOT_OK(
-      NcStatus(nc_def_grp(parent, name.c_str(), &ncid), "cannot create group " + group_path));
+  LND_RETURN_NOT_OK(NcCall("cannot create group " + group_path,
+                           [&] { return nc_def_grp(parent, name.c_str(), &ncid); }));
   groups_[group_path] = ncid;
   paths_[ncid] = group_path;
   return ncid;
@@ -73,8 +74,9 @@ Result<DatasetOutput*> NcOutput::Begin(const std::string& group_path,
     }
     if (def.dimid < 0) {
       const std::size_t len = spec.unlimited ? NC_UNLIMITED : spec.size;
-      LND_RETURN_NOT_OK(NcStatus(nc_def_dim(ncid, spec.name.c_str(), len, &def.dimid),
-                                 "dimension " + spec.name + " of group '" + group_path + "'"));
+      LND_RETURN_NOT_OK(NcCall("dimension " + spec.name + " of group '" + group_path + "'", [&] {
+        return nc_def_dim(ncid, spec.name.c_str(), len, &def.dimid);
+      }));
     }
     dataset->dims_[spec.name] = def;
   }

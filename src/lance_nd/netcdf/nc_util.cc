@@ -1,10 +1,26 @@
 // netCDF error codes, file handles and type mapping.
 #include "lance_nd/netcdf/nc_util.h"
 
+#include <cstring>
+
 namespace lance_nd::netcdf::internal {
 
-Status NcStatus(int rc, std::string_view what) {
+namespace {
+
+// Errors of the layers below netCDF's own checks (HDF5, the file, the disk), where errno may
+// say why.
+bool IsLowerLayerError(int rc) {
+  return rc == NC_EIO || (rc <= NC_EHDFERR && rc >= NC_EVARMETA) || rc == NC_EDIMSCALE;
+}
+
+}  // namespace
+
+Status NcStatus(int rc, std::string_view what, int sys_errno) {
   if (rc == NC_NOERR) return Status::OK();
+  if (sys_errno != 0 && IsLowerLayerError(rc)) {
+    return Status::IOError(what, ": ", nc_strerror(rc), " (netCDF error ", rc,
+                           "; system error: ", std::strerror(sys_errno), ")");
+  }
   return Status::IOError(what, ": ", nc_strerror(rc), " (netCDF error ", rc, ")");
 }
 
@@ -20,8 +36,8 @@ NcFile::~NcFile() { (void)Close(); }
 
 Status NcFile::Close() {
   if (ncid_ < 0) return Status::OK();
-  const int rc = nc_close(std::exchange(ncid_, -1));
-  return NcStatus(rc, "closing the netCDF file");
+  const int ncid = std::exchange(ncid_, -1);
+  return NcCall("closing the netCDF file", [ncid] { return nc_close(ncid); });
 }
 
 Result<NcFile> OpenForReading(const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include <netcdf.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,7 +18,20 @@
 namespace lance_nd::netcdf::internal {
 
 /// \brief OK for NC_NOERR; otherwise IOError "<what>: <netCDF's message> (netCDF error <rc>)".
-Status NcStatus(int rc, std::string_view what);
+/// For an error of the HDF5 or I/O layer with `sys_errno` set, the system's text is added:
+/// "... (netCDF error -101; system error: No space left on device)".
+Status NcStatus(int rc, std::string_view what, int sys_errno = 0);
+
+/// \brief Run `call` (a netCDF call returning its status code) with errno cleared, and give
+/// NcStatus of its code with the errno the call left (a write that fails on a full disk shows
+/// "No space left on device", not only "NetCDF: HDF error").
+template <typename F>
+Status NcCall(std::string_view what, F&& call) {
+  errno = 0;
+  const int rc = call();
+  const int sys_errno = errno;
+  return NcStatus(rc, what, sys_errno);
+}
 
 /// \brief An open netCDF file (or dataset being written), closed when destroyed.
 class NcFile {
