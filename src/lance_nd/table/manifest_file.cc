@@ -83,6 +83,7 @@ Result<ManifestFile> ParseManifestFile(std::span<const std::uint8_t> bytes, std:
     return CorruptIn(name, "manifest length does not match: the manifest at ", pos, " holds ",
                      blob.size(), " bytes but the footer starts at ", footer_start);
   }
+  internal::QuietProtobufLogs();
   lance::table::Manifest proto;
   if (!proto.ParseFromArray(blob.data(), static_cast<int>(blob.size()))) {
     return CorruptIn(name, "the manifest protobuf (", blob.size(), " bytes at ", pos,
@@ -149,6 +150,7 @@ Result<Transaction> ParseTransaction(std::span<const std::uint8_t> bytes, std::s
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     return Status::Corrupt("transaction file '", name, "' is too large");
   }
+  internal::QuietProtobufLogs();
   lance::table::Transaction proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return Status::Corrupt("transaction file '", name, "' (", bytes.size(),

@@ -1,11 +1,24 @@
 // Conversion between the plain manifest structs and the generated protobuf messages.
 #include "lance_nd/table/proto_convert.h"
 
+#include <google/protobuf/stubs/logging.h>
+
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <utility>
 
 namespace lance_nd::table::internal {
+
+void QuietProtobufLogs() {
+  static std::once_flag once;
+  std::call_once(once, [] { google::protobuf::SetLogHandler(nullptr); });  // null: drop them
+}
+
+namespace {
+// At load, so that parses outside the table layer (data file footers) are quiet too.
+[[maybe_unused]] const bool kQuietAtLoad = (QuietProtobufLogs(), true);
+}  // namespace
 
 void FieldsToProto(const std::vector<LanceField>& fields,
                    google::protobuf::RepeatedPtrField<lance::file::Field>* out) {

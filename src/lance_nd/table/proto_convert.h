@@ -14,6 +14,12 @@
 
 namespace lance_nd::table::internal {
 
+/// \brief Drop libprotobuf's own log lines (for example "String field ... contains invalid
+/// UTF-8 data" on a corrupt manifest) for the whole process: a failed parse is reported by
+/// our Status alone, and library users do not get stray lines on stderr. Idempotent and
+/// thread-safe; called before every manifest parse (and when the library is loaded).
+void QuietProtobufLogs();
+
 void FieldToProto(const LanceField& field, lance::file::Field* out);
 LanceField FieldFromProto(const lance::file::Field& proto);
 void FieldsToProto(const std::vector<LanceField>& fields,
