@@ -1,18 +1,23 @@
 // `lance-nd append TABLE FILE.jsonl|- [--create] [--casting MODE] [--stats]`: add the rows of a
 // JSON Lines file as one commit; any error commits nothing.
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "append_checks.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/nd_writer.h"
+#include "lance_nd/api/scanner.h"
+#include "output_file.h"
 #include "progress.h"
 #include "term.h"
 
@@ -33,6 +38,7 @@ struct AppendOptions {
 std::optional<Table> ExistingTable(const AppendOptions& o) {
   auto table = Table::Open(o.uri);
   if (table.ok()) return std::move(*table);
+  if (auto file = NotATable(o.uri)) Fail(kCommand, *file);
   if (table.status().kind() != ErrorKind::kTableNotFound) Fail(kCommand, table.status());
   if (!o.create) {
     Fail(kCommand, std::string(table.status().message()) + " (use --create to make it)");
@@ -81,38 +87,127 @@ std::uint64_t WriteRows(std::istream& in, const std::optional<Table>& table, NdW
   return rows;
 }
 
+std::istream& OpenInput(const AppendOptions& o, std::ifstream& file) {
+  if (o.input == "-") return std::cin;
+  file.open(o.input);
+  if (!file) Fail(kCommand, "cannot open " + o.input + ": " + std::strerror(errno));
+  return file;
+}
+
+/// Write every row of the input with `writer` and commit; the rows and the new version, or
+/// nullopt when the input has no rows (nothing is committed then).
+std::optional<std::pair<std::uint64_t, std::uint64_t>> WriteInput(const AppendOptions& o,
+                                                                  const std::optional<Table>& table,
+                                                                  NdWriter& writer,
+                                                                  Casting casting) {
+  std::ifstream file;
+  std::istream& in = OpenInput(o, file);
+  const std::unique_ptr<Progress> progress = MakeProgress(o, file);
+  const bool by_bytes = progress->unit() == Progress::Unit::kBytes;
+  const std::uint64_t rows = WriteRows(in, table, writer, casting, *progress, by_bytes);
+  progress->Finish();
+  if (rows == 0) {
+    (void)writer.Abort();
+    return std::nullopt;
+  }
+  const Table written = OrFail(kCommand, writer.Finish());
+  return std::make_pair(rows, written.version());
+}
+
+void PrintAppended(std::uint64_t rows, std::uint64_t version) {
+  std::cout << "appended " << rows << (rows == 1 ? " row" : " rows") << "; version " << version
+            << "\n";
+}
+
+/// Removes a directory tree this process made, unless it was published.
+struct StagingDirectory {
+  explicit StagingDirectory(std::string p) : path(std::move(p)) {}
+  StagingDirectory(const StagingDirectory&) = delete;
+  StagingDirectory& operator=(const StagingDirectory&) = delete;
+  ~StagingDirectory() {
+    std::error_code ignored;
+    if (!published) std::filesystem::remove_all(path, ignored);
+  }
+  std::string path;
+  bool published = false;
+};
+
+/// The rows of the staged table `staging` appended to the table that another process created
+/// at the target meanwhile; the new version.
+std::uint64_t AppendStaged(const AppendOptions& o, WriteOptions options,
+                           const std::string& staging) {
+  const auto context = [&](const Status& s) {
+    return s.WithContext("another process created the table at ", o.uri,
+                         " while this one was creating it; appending to it instead");
+  };
+  const auto or_fail = [&](const Status& s) {
+    if (!s.ok()) Fail(kCommand, context(s));
+  };
+  Result<Table> staged = Table::Open(staging);
+  or_fail(staged.status());
+  Result<NdBatchReader> reader = staged->Scan().Open();
+  or_fail(reader.status());
+  options.mode = WriteMode::kAppend;
+  Result<NdWriter> writer = NdWriter::Append(o.uri, options);
+  or_fail(writer.status());
+  while (true) {
+    Result<std::optional<nd::NdRecordBatch>> row = reader->Next();
+    or_fail(row.status());
+    if (!*row) break;
+    or_fail(writer->Write(**row));
+  }
+  Result<Table> written = writer->Finish();
+  or_fail(written.status());
+  return written->version();
+}
+
+/// --create of a table on the local disk: the table is written in a directory beside the
+/// target and renamed onto it when committed, so a failure leaves nothing; when another
+/// process created the table first, the rows are appended to it.
+void CreateLocal(const AppendOptions& o, const WriteOptions& options) {
+  std::string target = o.uri;
+  while (target.size() > 1 && target.back() == '/') target.pop_back();
+  StagingDirectory staging(TemporarySibling(target));
+  NdWriter writer = OrFail(kCommand, NdWriter::Create(staging.path, options));
+  const auto written = WriteInput(o, std::nullopt, writer, options.casting);
+  if (!written) Fail(kCommand, "no rows in " + o.input + " to create the table from");
+  if (std::rename(staging.path.c_str(), target.c_str()) == 0) {
+    staging.published = true;
+    PrintAppended(written->first, written->second);
+    return;
+  }
+  const int error = errno;
+  if (error != ENOTEMPTY && error != EEXIST) {
+    Fail(kCommand, "cannot create the table at " + o.uri + ": " + std::strerror(error));
+  }
+  auto existing = Table::Open(target);
+  if (!existing.ok() && existing.status().kind() == ErrorKind::kTableNotFound) {
+    Fail(kCommand, "cannot create the table at " + o.uri +
+                       ": the directory is there, not empty, and holds no table");
+  }
+  PrintAppended(written->first, AppendStaged(o, options, staging.path));
+}
+
+bool IsLocalPath(std::string_view uri) { return uri.find("://") == std::string_view::npos; }
+
 void Run(const AppendOptions& o) {
   WriteOptions options;
   options.casting = OrFail(kCommand, ParseCasting(o.casting));
+  options.stats = o.stats;
+  options.mode = WriteMode::kCreate;
   const std::optional<Table> table = ExistingTable(o);
   if (table && o.stats && !table->has_stats()) {
     Fail(kCommand, "--stats: the table at " + o.uri +
                        " has no stats, and only a new table chooses them (copy the rows into a "
                        "new table made with --create --stats)");
   }
-  std::ifstream file;
-  if (o.input != "-") {
-    file.open(o.input);
-    if (!file) Fail(kCommand, "cannot open " + o.input + ": " + std::strerror(errno));
-  }
-  std::istream& in = o.input == "-" ? std::cin : file;
-  options.stats = o.stats;
-  options.mode = WriteMode::kCreate;
+  if (!table && IsLocalPath(o.uri)) return CreateLocal(o, options);
   NdWriter writer =
       OrFail(kCommand, table ? NdWriter::Append(o.uri, options) : NdWriter::Create(o.uri, options));
-  const std::unique_ptr<Progress> progress = MakeProgress(o, file);
-  const bool by_bytes = progress->unit() == Progress::Unit::kBytes;
-  const std::uint64_t rows = WriteRows(in, table, writer, options.casting, *progress, by_bytes);
-  progress->Finish();
-  if (rows == 0) {
-    (void)writer.Abort();
-    if (!table) Fail(kCommand, "no rows in " + o.input + " to create the table from");
-    std::cout << "appended 0 rows; version " << table->version() << " (unchanged)\n";
-    return;
-  }
-  const Table written = OrFail(kCommand, writer.Finish());
-  std::cout << "appended " << rows << (rows == 1 ? " row" : " rows") << "; version "
-            << written.version() << "\n";
+  const auto written = WriteInput(o, table, writer, options.casting);
+  if (written) return PrintAppended(written->first, written->second);
+  if (!table) Fail(kCommand, "no rows in " + o.input + " to create the table from");
+  std::cout << "appended 0 rows; version " << table->version() << " (unchanged)\n";
 }
 
 }  // namespace

@@ -126,7 +126,8 @@ void Run(const CatOptions& o) {
       PrintReadableRow(ordered, rows, style, width);
       continue;
     }
-    const std::string line = OrFail(kCommand, EncodeJsonLine(ordered));
+    std::string line = OrFail(kCommand, EncodeJsonLine(ordered));
+    ReplaceInvalidUtf8(line);  // a stored string that is not UTF-8 must not break the JSON
     std::cout << line << '\n';
     if (!std::cout) Fail(kCommand, "writing row " + std::to_string(rows) + " to stdout failed");
   }

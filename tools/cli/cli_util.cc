@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -52,6 +54,26 @@ std::string OneLine(std::string_view message) {
   return out;
 }
 
+/// Whether `uri` is a local path to a regular file.
+bool IsRegularFile(std::string_view uri) {
+  std::error_code error;
+  return uri.find("://") == std::string_view::npos &&
+         std::filesystem::is_regular_file(std::string(uri), error);
+}
+
+/// Whether the file at `path` starts with a netCDF magic: classic `CDF\x01`, 64-bit offset
+/// `CDF\x02`, CDF5 `CDF\x05`, or HDF5's signature (netCDF-4).
+bool HasNetcdfMagic(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  char magic[8] = {};
+  file.read(magic, sizeof magic);
+  const std::string_view head(magic, static_cast<std::size_t>(file.gcount()));
+  if (head.size() >= 4 && head.starts_with("CDF")) {
+    return head[3] == '\x01' || head[3] == '\x02' || head[3] == '\x05';
+  }
+  return head == std::string_view("\x89HDF\r\n\x1a\n", 8);
+}
+
 }  // namespace
 
 void Fail(std::string_view command, std::string_view message) {
@@ -62,8 +84,21 @@ void Fail(std::string_view command, std::string_view message) {
 
 void Fail(std::string_view command, const Status& status) { Fail(command, status.message()); }
 
+std::optional<std::string> NotATable(std::string_view uri) {
+  if (!IsRegularFile(uri)) return std::nullopt;
+  const std::string path(uri);
+  if (HasNetcdfMagic(path)) {
+    return "no table at " + path + ": it is a netCDF file; import it with `lance-nd import TABLE " +
+           path + "`";
+  }
+  return "no table at " + path + ": it is a file, not a table directory";
+}
+
 Table OpenTable(std::string_view command, std::string_view uri) {
   auto table = Table::Open(uri);
+  if (!table.ok()) {
+    if (auto file = NotATable(uri)) Fail(command, *file);
+  }
   if (!table.ok() && table.status().kind() == ErrorKind::kTableNotFound) {
     Fail(command, std::string(table.status().message()) + "; make one with `lance-nd append " +
                       std::string(uri) + " rows.jsonl --create` or `lance-nd import`");

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,8 +39,14 @@ inline void OrFail(std::string_view command, const Status& status) {
   if (!status.ok()) Fail(command, status);
 }
 
-/// \brief Table::Open(uri), failing the command with its message.
+/// \brief Table::Open(uri), failing the command with its message. A local path that is a
+/// regular file fails with NotATable's message.
 Table OpenTable(std::string_view command, std::string_view uri);
+
+/// \brief When `uri` is a local path to a regular file: "no table at X: it is a netCDF file;
+/// import it with `lance-nd import TABLE X`" (netCDF classic, 64-bit offset, CDF5 or HDF5
+/// magic) or "no table at X: it is a file, not a table directory". nullopt otherwise.
+std::optional<std::string> NotATable(std::string_view uri);
 
 /// \brief "7d", "12h", "30m", "45s", "0s", or a sequence of those ("1d12h").
 Result<std::chrono::seconds> ParseDuration(std::string_view text);

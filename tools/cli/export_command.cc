@@ -7,6 +7,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "lance_nd/netcdf/export.h"
+#include "output_file.h"
 #include "progress.h"
 
 namespace lance_nd::cli {
@@ -28,6 +29,7 @@ void Run(const ExportArgs& a) {
   if (options.id.has_value() == options.filter.has_value()) {
     Fail(kCommand, "give exactly one of --id ID and --filter SQL to say which rows to export");
   }
+  (void)OpenTable(kCommand, a.uri);  // a missing table or a file fails as in every command
   const netcdf::ExportResult result = OrFail(kCommand, [&] {
     // A bar on a terminal, over the rows written (stdout keeps the one-line summary).
     Progress progress("export", 0, Progress::Unit::kRows);
@@ -35,7 +37,12 @@ void Run(const ExportArgs& a) {
       progress.SetTotal(total);
       progress.Set(written);
     };
-    auto exported = netcdf::ExportNetcdf(a.uri, a.output, options);
+    Result<netcdf::ExportResult> exported = netcdf::ExportResult{};
+    const Status written = WriteReplacing(a.output, [&](const std::string& path) {
+      exported = netcdf::ExportNetcdf(a.uri, path, options);
+      return exported.status();
+    });
+    if (!written.ok()) exported = written;
     progress.Finish();
     return exported;
   }());

@@ -29,6 +29,7 @@ struct ImportArgs {
 };
 
 void Run(const ImportArgs& a) {
+  if (auto file = NotATable(a.uri)) Fail(kCommand, *file);
   netcdf::ImportOptions options;
   if (!a.id.empty()) options.id = a.id;
   options.chunks = OrFail(kCommand, netcdf::ParseChunkSizes(a.chunks));

@@ -1,5 +1,6 @@
 // lance-nd: command line tool for lance-nd tables and Lance files.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli_util.h"
@@ -48,7 +49,11 @@ int main(int argc, char** argv) {
     std::cerr << "lance-nd: " << where << e.what() << " (see " << help << ")" << std::endl;
     return 2;
   } catch (const lance_nd::cli::CommandExit& e) {
-    return e.exit_code;
+    // Leave without the exit handlers: after a failed write (a full disk) libhdf5 keeps the
+    // file it could not close and crashes when its own handler closes it at exit.
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(e.exit_code);
   }
   return 0;
 }

@@ -2,7 +2,6 @@
 // [--format json|npy|nc] [--out FILE]`: a hyperslab of one variable of one dataset (`nc` when
 // the command line is built with the netcdf layer).
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -14,7 +13,9 @@
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/api/region.h"
 #include "npy_writer.h"
+#include "output_file.h"
 #include "slice_spec.h"
+#include "term_text.h"
 
 #ifdef LANCE_ND_WITH_NETCDF
 #include "lance_nd/netcdf/export.h"
@@ -53,10 +54,7 @@ void Write(const SliceOptions& o, const std::string& bytes) {
     if (!std::cout) Fail(kCommand, "writing to stdout failed");
     return;
   }
-  std::ofstream file(*o.out, std::ios::binary | std::ios::trunc);
-  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  file.close();
-  if (!file) Fail(kCommand, "cannot write " + *o.out);
+  OrFail(kCommand, WriteReplacing(*o.out, bytes));
 }
 
 #ifdef LANCE_ND_WITH_NETCDF
@@ -90,14 +88,19 @@ void Run(const SliceOptions& o) {
   const nd::NdArrowArray region = OrFail(kCommand, ReadRegion(table, o.id, o.variable, selection));
 #ifdef LANCE_ND_WITH_NETCDF
   if (o.format == "nc") {
-    OrFail(kCommand, netcdf::WriteNetcdf(*o.out, AsDataset(table, o, selection, region)));
+    const nd::NdRecordBatch dataset = AsDataset(table, o, selection, region);
+    OrFail(kCommand, WriteReplacing(*o.out, [&](const std::string& path) {
+             return netcdf::WriteNetcdf(path, dataset);
+           }));
     return;
   }
 #endif
   if (o.format == "npy") {
     Write(o, OrFail(kCommand, EncodeNpy(region, o.variable)));
   } else {
-    Write(o, OrFail(kCommand, EncodeJsonArray(region)) + "\n");
+    std::string json = OrFail(kCommand, EncodeJsonArray(region)) + "\n";
+    ReplaceInvalidUtf8(json);  // a stored string that is not UTF-8 must not break the JSON
+    Write(o, json);
   }
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
+#include <utility>
 
 namespace lance_nd::cli {
 namespace {
@@ -35,7 +37,55 @@ void RenderChildren(const TreeNode& node, const std::string& prefix, std::size_t
   }
 }
 
+/// The length of the valid UTF-8 sequence at s[i] (> 0), or minus the length of the maximal
+/// ill-formed subpart there (< 0): Unicode's table 3-7 of well-formed byte sequences.
+std::ptrdiff_t Utf8SequenceAt(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    length = 3;
+    if (b0 == 0xE0) low = 0xA0;
+    if (b0 == 0xED) high = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    length = 4;
+    if (b0 == 0xF0) low = 0x90;
+    if (b0 == 0xF4) high = 0x8F;
+  } else {
+    return -1;
+  }
+  for (std::size_t k = 1; k < length; ++k) {
+    const bool in_range = i + k < s.size() && byte(i + k) >= (k == 1 ? low : 0x80) &&
+                          byte(i + k) <= (k == 1 ? high : 0xBF);
+    if (!in_range) return -static_cast<std::ptrdiff_t>(k);
+  }
+  return static_cast<std::ptrdiff_t>(length);
+}
+
 }  // namespace
+
+void ReplaceInvalidUtf8(std::string& text) {
+  std::size_t i = 0;
+  for (std::ptrdiff_t n = 0; i < text.size() && (n = Utf8SequenceAt(text, i)) > 0;) {
+    i += static_cast<std::size_t>(n);
+  }
+  if (i == text.size()) return;
+  std::string out = text.substr(0, i);
+  while (i < text.size()) {
+    const std::ptrdiff_t n = Utf8SequenceAt(text, i);
+    if (n > 0) {
+      out.append(text, i, static_cast<std::size_t>(n));
+    } else {
+      out.append("\xEF\xBF\xBD");  // U+FFFD
+    }
+    i += static_cast<std::size_t>(n > 0 ? n : -n);
+  }
+  text = std::move(out);
+}
 
 std::size_t DisplayWidth(std::string_view text) {
   std::size_t width = 0;

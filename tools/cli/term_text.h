@@ -14,6 +14,12 @@ namespace lance_nd::cli {
 /// counted.
 std::size_t DisplayWidth(std::string_view text);
 
+/// \brief Make `text` valid UTF-8: each maximal ill-formed subsequence (Unicode's "maximal
+/// subpart", as browsers and Python's errors="replace" do) becomes U+FFFD. Valid text is left
+/// as it is (and not copied). JSON written from stored strings goes through this, so that it is
+/// always valid JSON whatever bytes a string holds.
+void ReplaceInvalidUtf8(std::string& text);
+
 /// \brief `text` cut to at most `width` columns, ending in "…" when cut (ANSI-aware: styles are
 /// kept and reset after the cut).
 std::string TruncateToWidth(std::string_view text, std::size_t width);

@@ -239,5 +239,34 @@ TEST(TermTextTest, TreesDrawBranchesForEveryNode) {
   }
 }
 
+std::string Replaced(std::string text) {
+  ReplaceInvalidUtf8(text);
+  return text;
+}
+
+TEST(ReplaceInvalidUtf8, KeepsValidText) {
+  for (const std::string text : {"", "plain", "é✓…°µ", "\xF0\x9F\x8C\x8A waves", "\x7F"}) {
+    EXPECT_EQ(Replaced(text), text);
+  }
+}
+
+TEST(ReplaceInvalidUtf8, EachMaximalSubpartBecomesOneReplacementCharacter) {
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(Replaced("caf\xE9"), "caf" + r);  // Latin-1 é
+  EXPECT_EQ(Replaced("\xFF\xFE"), r + r);     // never valid bytes
+  EXPECT_EQ(Replaced("a\x80"
+                     "b"),
+            "a" + r + "b");            // a lone continuation byte
+  EXPECT_EQ(Replaced("\xE2\x9C"), r);  // a cut 3-byte sequence
+  EXPECT_EQ(Replaced("\xE2\x9C"
+                     "x"),
+            r + "x");                                         // cut, then ASCII
+  EXPECT_EQ(Replaced("\xC0\xAF"), r + r);                     // an overlong form
+  EXPECT_EQ(Replaced("\xED\xA0\x80"), r + r + r);             // a surrogate
+  EXPECT_EQ(Replaced("\xF4\x90\x80\x80"), r + r + r + r);     // above U+10FFFF
+  EXPECT_EQ(Replaced("\xF0\x9F\x8C"), r);                     // a cut 4-byte sequence
+  EXPECT_EQ(Replaced("\"\xE9\"\xC3\xA9"), "\"" + r + "\"é");  // valid text after is kept
+}
+
 }  // namespace
 }  // namespace lance_nd::cli

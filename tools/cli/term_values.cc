@@ -4,6 +4,7 @@
 
 #include "lance_nd/api/json_lines.h"
 #include "lance_nd/nd/record_batch.h"
+#include "term_text.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -18,6 +19,7 @@ std::optional<nlohmann::json> ValuesJson(const array::ArrayPtr& values) {
   if (!row.ok()) return std::nullopt;
   auto line = EncodeJsonLine(*row);
   if (!line.ok()) return std::nullopt;
+  ReplaceInvalidUtf8(*line);  // nlohmann refuses JSON that is not UTF-8
   return nlohmann::json::parse(*line)["arrays"]["v"]["values"];
 }
 
@@ -71,7 +73,12 @@ nlohmann::ordered_json AttributesJson(const nd::Attributes& attributes) {
     nlohmann::ordered_json typed = {{"dtype", DtypeText(*value->type)}, {"value", nullptr}};
     if (one.SetValue(key, value).ok()) {
       auto line = EncodeJsonLine(nd::NdRecordBatch().WithAttributes(std::move(one)));
-      if (line.ok()) typed = nlohmann::ordered_json::parse(*line)["global_attrs"][key];
+      if (line.ok()) {
+        ReplaceInvalidUtf8(*line);  // nlohmann refuses JSON that is not UTF-8
+        std::string parsed_key = key;
+        ReplaceInvalidUtf8(parsed_key);
+        typed = nlohmann::ordered_json::parse(*line)["global_attrs"][parsed_key];
+      }
     }
     out[key] = std::move(typed);
   }
