@@ -24,7 +24,8 @@ struct LANCE_ND_EXPORT Dimension {
 
 /// \brief Ordered (name, size) pairs, first axis outermost (C order). Always valid: names are
 /// non-empty and unique, every size fits a UInt32 (the stored type), and the element count
-/// fits int64. Rank 0 (no axes) is a scalar with one element; a zero-size axis gives 0 elements.
+/// fits int64 (except in a logical grid made by MakeGrid). Rank 0 (no axes) is a scalar with one
+/// element; a zero-size axis gives 0 elements.
 class LANCE_ND_EXPORT Dimensions {
  public:
   /// \brief Rank 0: a scalar.
@@ -32,6 +33,9 @@ class LANCE_ND_EXPORT Dimensions {
 
   /// \brief Validates the axes; errors are InvalidArgument "invalid dimensions: ...".
   static Result<Dimensions> Make(std::vector<Dimension> dims);
+  /// \brief A logical grid (the union of a batch's arrays, never materialised): validated as
+  /// Make, but its element count need not fit int64; num_elements() is then kUncountable.
+  static Result<Dimensions> MakeGrid(std::vector<Dimension> dims);
   /// \brief From parallel name and size lists (their lengths must match).
   static Result<Dimensions> Make(const std::vector<std::string>& names,
                                  const std::vector<uint64_t>& sizes);
@@ -41,7 +45,9 @@ class LANCE_ND_EXPORT Dimensions {
   const std::vector<Dimension>& dims() const { return dims_; }
   const Dimension& operator[](std::size_t i) const { return dims_[i]; }
   const Dimension& at(std::size_t i) const { return dims_.at(i); }
-  /// \brief Product of the sizes (1 for rank 0).
+  /// \brief num_elements() of a grid whose element count exceeds int64 (MakeGrid only).
+  static constexpr int64_t kUncountable = -1;
+  /// \brief Product of the sizes (1 for rank 0); kUncountable for a grid past int64.
   int64_t num_elements() const { return num_elements_; }
   std::vector<std::string> names() const;
   std::vector<uint64_t> sizes() const;
@@ -50,13 +56,14 @@ class LANCE_ND_EXPORT Dimensions {
   /// \brief Size of the axis called `name`, or nullopt.
   std::optional<uint64_t> SizeOf(std::string_view name) const;
 
-  /// \brief "[x=3, y=4]"; "[]" for a scalar.
+  /// \brief "[x=3, y=4]"; "[]" for a scalar; past 12 axes, the middle ones are counted.
   std::string ToString() const;
 
   /// \brief Same axes in the same order.
   bool operator==(const Dimensions& other) const { return dims_ == other.dims_; }
 
  private:
+  static Result<Dimensions> Validate(std::vector<Dimension> dims, bool logical_grid);
   Dimensions(std::vector<Dimension> dims, int64_t num_elements)
       : dims_(std::move(dims)), num_elements_(num_elements) {}
 

@@ -86,7 +86,8 @@ Result<Dimensions> InferTarget(std::span<const NdArrowArray> columns,
     if (c == first) continue;
     LND_RETURN_NOT_OK(merge(c));
   }
-  return Dimensions::Make(std::move(dims));
+  // The target is logical: only each array's own element count must fit int64.
+  return Dimensions::MakeGrid(std::move(dims));
 }
 
 Result<NdArrowArray> Broadcast(const NdArrowArray& nd, const Dimensions& target) {
@@ -107,6 +108,11 @@ Result<NdArrowArray> Broadcast(const NdArrowArray& nd, const Dimensions& target)
     if (s && from[*s].size != 1) stride[t] = src_stride[*s];
   }
   const int64_t total = target.num_elements();
+  if (total == Dimensions::kUncountable) {
+    return ShapeMismatch("cannot broadcast onto the grid " + target.ToString() +
+                         ": its element count overflows a 64-bit integer; read each array on "
+                         "its own dimensions");
+  }
   auto builder = array::MakeBuilder(nd.value_type());
   const array::ArrayData& values = *nd.values();
   if (total > 0) {

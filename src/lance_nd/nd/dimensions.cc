@@ -9,6 +9,14 @@
 namespace lance_nd::nd {
 
 Result<Dimensions> Dimensions::Make(std::vector<Dimension> dims) {
+  return Validate(std::move(dims), /*logical_grid=*/false);
+}
+
+Result<Dimensions> Dimensions::MakeGrid(std::vector<Dimension> dims) {
+  return Validate(std::move(dims), /*logical_grid=*/true);
+}
+
+Result<Dimensions> Dimensions::Validate(std::vector<Dimension> dims, bool logical_grid) {
   internal::NameSet seen;
   int64_t count = 1;
   bool overflow = false;
@@ -41,17 +49,14 @@ Result<Dimensions> Dimensions::Make(std::vector<Dimension> dims) {
     // A later zero-size axis still makes the product 0.
     bool has_zero = false;
     for (const Dimension& d : dims) has_zero = has_zero || d.size == 0;
-    if (!has_zero) {
-      std::string text = "[";
-      for (std::size_t i = 0; i < dims.size(); ++i) {
-        if (i > 0) text += ", ";
-        text += dims[i].name + "=" + std::to_string(dims[i].size);
-      }
-      text += "]";
-      return InvalidDimensions("the element count of " + text +
+    if (has_zero) {
+      count = 0;
+    } else if (logical_grid) {
+      count = kUncountable;
+    } else {
+      return InvalidDimensions("the element count of " + Dimensions(std::move(dims), 0).ToString() +
                                " overflows a 64-bit integer; use smaller arrays");
     }
-    count = 0;
   }
   return Dimensions(std::move(dims), count);
 }
@@ -97,8 +102,14 @@ std::optional<uint64_t> Dimensions::SizeOf(std::string_view name) const {
 }
 
 std::string Dimensions::ToString() const {
+  // Messages name at most kShown axes: the first ones, a count of those left out, the last one.
+  constexpr std::size_t kShown = 12;
   std::string out = "[";
   for (std::size_t i = 0; i < dims_.size(); ++i) {
+    if (dims_.size() > kShown && i == kShown - 1) {
+      out += ", ... " + std::to_string(dims_.size() - kShown) + " more axes ...";
+      i = dims_.size() - 1;
+    }
     if (i > 0) out += ", ";
     out += dims_[i].name;
     out += '=';

@@ -310,3 +310,43 @@ TEST(NdRecordBatch, EqualityIsDatasetEquality) {
 
 }  // namespace
 }  // namespace lance_nd::nd
+
+namespace lance_nd::nd {
+namespace {
+
+// Many independent 1-D arrays (as netCDF files with one dimension per variable have): the
+// logical grid's element count passes int64, each array's does not.
+TEST(NdRecordBatch, GridsPastInt64AreLogicalAndOnlyMaterialisingThemFails) {
+  std::mt19937 rng(33);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = std::uniform_int_distribution<int>(20, 300)(rng);
+    std::vector<std::pair<std::string, NdArrowArray>> arrays;
+    for (int i = 0; i < n; ++i) {
+      const int size = std::uniform_int_distribution<int>(9, 200)(rng);
+      arrays.emplace_back(
+          "v" + std::to_string(i),
+          Nd(Iota32(size), {{"d" + std::to_string(i), static_cast<uint64_t>(size)}}));
+    }
+    LND_ASSERT_OK_AND_ASSIGN(NdRecordBatch b, NdRecordBatch::FromArrays(arrays, Attributes()));
+    EXPECT_EQ(b.target().rank(), static_cast<std::size_t>(n));
+    EXPECT_EQ(b.target().num_elements(), Dimensions::kUncountable);
+    LND_EXPECT_ERROR(b.BroadcastColumn(0), StatusCode::kInvalidArgument,
+                     "its element count overflows a 64-bit integer; read each array on its own");
+    // Messages summarise the axes instead of listing them all.
+    const std::string text = b.target().ToString();
+    EXPECT_NE(text.find(" more axes ..."), std::string::npos) << text;
+    EXPECT_LT(text.size(), 300u) << text;
+  }
+  // A zero-size axis makes the count 0, however many others there are.
+  std::vector<Dimension> dims;
+  for (int i = 0; i < 80; ++i) dims.push_back({"d" + std::to_string(i), 7});
+  dims.push_back({"empty", 0});
+  LND_ASSERT_OK_AND_ASSIGN(Dimensions zero, Dimensions::MakeGrid(dims));
+  EXPECT_EQ(zero.num_elements(), 0);
+  dims.pop_back();
+  LND_EXPECT_ERROR(Dimensions::Make(dims), StatusCode::kInvalidArgument,
+                   "overflows a 64-bit integer");
+}
+
+}  // namespace
+}  // namespace lance_nd::nd

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "lance_nd/array/field_path.h"
 #include "lance_nd/nd/format.h"
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/testing/nd_random_rows.h"
@@ -27,17 +28,12 @@ array::RecordBatchPtr Project(const array::RecordBatch& batch,
   std::map<std::string, std::set<std::string>, std::less<>> children;
   std::set<std::string, std::less<>> whole;
   for (const std::string& p : paths) {
-    bool matched = false;
-    for (const FieldPtr& f : batch.schema()->fields()) {
-      if (p == f->name()) {
-        whole.insert(p);
-        matched = true;
-      } else if (p.starts_with(f->name() + ".")) {
-        children[f->name()].insert(p.substr(f->name().size() + 1));
-        matched = true;
-      }
-    }
+    const std::vector<std::string> names =
+        testing::Unwrap(array::SplitFieldPath(batch.schema()->fields(), p));
+    const bool matched = batch.schema()->GetField(names[0]) != nullptr && names.size() <= 2;
     EXPECT_TRUE(matched) << p;
+    if (names.size() == 1) whole.insert(names[0]);
+    if (names.size() == 2) children[names[0]].insert(names[1]);
   }
   std::vector<FieldPtr> fields;
   std::vector<ArrayPtr> columns;
@@ -105,9 +101,11 @@ TEST(RowLayoutTest, MissingPartsAndRowsOutOfRangeAreErrors) {
   const std::string first = decoder.Variables().front()->name();
   std::vector<std::string> without_sizes;
   for (const std::string& p : decoder.LayoutProjection()) {
-    if (p != first + "." + std::string(kDimSizesField) && p != first) without_sizes.push_back(p);
+    if (p != array::JoinFieldPath({first, std::string(kDimSizesField)}) && p != first) {
+      without_sizes.push_back(p);
+    }
   }
-  without_sizes.push_back(first + "." + std::string(kDimNamesField));
+  without_sizes.push_back(array::JoinFieldPath({first, std::string(kDimNamesField)}));
   std::size_t r = 0;
   while (r < rows.size() && rows[r].GetColumn(first) == nullptr) ++r;
   ASSERT_LT(r, rows.size()) << "no row holds " << first;
