@@ -14,6 +14,7 @@
 
 #include "lance_nd/api/json_values.h"
 #include "lance_nd/array/builder.h"
+#include "lance_nd/array/view.h"
 #include "lance_nd/testing/random_arrays.h"
 #include "lance_nd/testing/status_matchers.h"
 
@@ -333,6 +334,44 @@ TEST(JsonLinesTest, MalformedLinesSayWhatAndWhere) {
   for (const BadLine& c : cases) {
     LND_EXPECT_ERROR(DecodeJsonLine(c.line), StatusCode::kInvalidArgument, c.message);
   }
+}
+
+// Issue 33: a finite number beyond float32's range was stored as Infinity. It is refused, in
+// values and typed attributes alike; the largest finite values and "Infinity" still read.
+TEST(JsonLinesTest, FiniteNumbersBeyondTheFloatRangeAreRefused) {
+  Rng rng(33);
+  for (int i = 0; i < 200; ++i) {
+    const double magnitude = std::ldexp(1.0, static_cast<int>(129 + rng.Next() % 890));
+    const double v = (rng.Next() % 2 ? 1 : -1) * magnitude *
+                     (1.0 + static_cast<double>(rng.Next() % 1000) / 1000);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    const std::string line =
+        std::string(
+            R"({"arrays": {"t": {"dtype": "float32", "dim_names": ["x"], "dim_sizes": [2], "values": [1, )") +
+        text + "]}}}";
+    LND_EXPECT_ERROR(DecodeJsonLine(line), StatusCode::kInvalidArgument,
+                     "is out of the range of float32 (largest 3.4028235e38) at "
+                     "arrays[\"t\"].values[1]; use dtype float64");
+    const std::string attr =
+        std::string(R"({"global_attrs": {"k": {"dtype": "float32", "value": )") + text + "}}}";
+    LND_EXPECT_ERROR(DecodeJsonLine(attr), StatusCode::kInvalidArgument,
+                     "out of the range of float32");
+    const std::string half = std::string(R"({"arrays": {"t": {"dtype": "float16", "values": [)") +
+                             std::to_string(65520.0 + static_cast<double>(rng.Next() % 100000)) +
+                             "]}}}";
+    LND_EXPECT_ERROR(DecodeJsonLine(half), StatusCode::kInvalidArgument,
+                     "out of the range of float16");
+  }
+  LND_ASSERT_OK_AND_ASSIGN(
+      auto ok,
+      DecodeJsonLine(
+          R"({"arrays": {"t": {"dtype": "float32", "dim_names": ["x"], "dim_sizes": [4], "values": [3.4028234663852886e38, -3.4028234663852886e38, "Infinity", 1e-50]}}})"));
+  const array::PrimitiveView<float> values(*ok.GetColumn("t")->values());
+  EXPECT_EQ(values.Value(0), std::numeric_limits<float>::max());
+  EXPECT_EQ(values.Value(1), -std::numeric_limits<float>::max());
+  EXPECT_TRUE(std::isinf(values.Value(2)));
+  EXPECT_EQ(values.Value(3), 0.0f);
 }
 
 /// `depth` nested JSON arrays around 1, cut off after the opening brackets when `closed` is false.

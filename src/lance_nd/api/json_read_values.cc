@@ -60,12 +60,30 @@ Result<double> FloatValue(const Json& v, const std::string& where) {
   return Expected("a number, \"NaN\", \"Infinity\" or \"-Infinity\"", v, where);
 }
 
+// A finite number that the type can only hold as an infinity is refused: infinities are
+// written as "Infinity" / "-Infinity", so storing one silently would change the value.
+Status OutOfFloatRange(const Json& v, std::string_view dtype, std::string_view max,
+                       const std::string& where) {
+  return Status::InvalidArgument(ShortJson(v), " is out of the range of ", dtype, " (largest ", max,
+                                 ") at ", where,
+                                 "; use dtype float64, or write \"Infinity\" / \"-Infinity\" "
+                                 "for an infinite value");
+}
+
 Status AppendFloatSlot(ArrayBuilder& builder, TypeId id, const Json& v, const std::string& where) {
   LND_ASSIGN_OR_RETURN(const double d, FloatValue(v, where));
   if (id == TypeId::kFloat16) {
-    static_cast<array::PrimitiveBuilder<uint16_t>&>(builder).Append(DoubleToHalf(d));
+    const uint16_t half = DoubleToHalf(d);
+    if (std::isfinite(d) && (half & 0x7FFFu) == 0x7C00u) {
+      return OutOfFloatRange(v, "float16", "65504", where);
+    }
+    static_cast<array::PrimitiveBuilder<uint16_t>&>(builder).Append(half);
   } else if (id == TypeId::kFloat32) {
-    static_cast<array::PrimitiveBuilder<float>&>(builder).Append(static_cast<float>(d));
+    const auto f = static_cast<float>(d);
+    if (std::isfinite(d) && !std::isfinite(f)) {
+      return OutOfFloatRange(v, "float32", "3.4028235e38", where);
+    }
+    static_cast<array::PrimitiveBuilder<float>&>(builder).Append(f);
   } else {
     static_cast<array::PrimitiveBuilder<double>&>(builder).Append(d);
   }
