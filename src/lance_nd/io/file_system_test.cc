@@ -1,9 +1,17 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <future>
 #include <random>
 #include <string>
 #include <thread>
@@ -247,6 +255,81 @@ TEST_P(FileSystemTest, BigLocalFilesAreMapped) {
 
 INSTANTIATE_TEST_SUITE_P(LocalAndMemory, FileSystemTest, ::testing::Values(true, false),
                          [](const auto& p) { return p.param ? "Local" : "Memory"; });
+
+// Opens `path` on another thread and waits at most a few seconds: an open that blocks (as the
+// open of a FIFO without a writer does) fails the test instead of hanging it. The blocked thread
+// is detached; the FIFO's test unblocks it by opening the FIFO for writing.
+Result<std::shared_ptr<RandomAccessFile>> OpenWithDeadline(const std::string& path) {
+  auto promise = std::make_shared<std::promise<Result<std::shared_ptr<RandomAccessFile>>>>();
+  auto future = promise->get_future();
+  std::thread([promise, path] {
+    promise->set_value(LocalFileSystem()->OpenForRead(path));
+  }).detach();
+  if (future.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+    return Status::Internal("the open of '", path, "' did not return within 5 s");
+  }
+  return future.get();
+}
+
+class LocalSpecialFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/lance_nd_io_special_XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  std::string root_;
+};
+
+TEST_F(LocalSpecialFileTest, FifoIsRefusedWithoutWaitingForAWriter) {
+  const std::string fifo = root_ + "/00000000000000000001.manifest";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
+  const auto started = std::chrono::steady_clock::now();
+  auto opened = OpenWithDeadline(fifo);
+  if (!opened.ok() && opened.status().code() == StatusCode::kInternal) {
+    // Unblock the stuck open so the detached thread ends.
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) ::close(fd);
+  }
+  LND_EXPECT_ERROR(opened, StatusCode::kIOError,
+                   "'" + fifo + "' is a FIFO (named pipe), expected a regular file");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+}
+
+TEST_F(LocalSpecialFileTest, DirectorySocketAndDeviceAreRefusedByName) {
+  LND_EXPECT_ERROR(OpenWithDeadline(root_), StatusCode::kIOError,
+                   "'" + root_ + "' is a directory, expected a regular file");
+  LND_EXPECT_ERROR(OpenWithDeadline("/dev/null"), StatusCode::kIOError,
+                   "'/dev/null' is a character device, expected a regular file");
+
+  const std::string sock_path = root_ + "/data.lance";
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(sock, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(sock_path.size(), sizeof(addr.sun_path));
+  std::memcpy(addr.sun_path, sock_path.c_str(), sock_path.size() + 1);
+  ASSERT_EQ(::bind(sock, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0)
+      << std::strerror(errno);
+  // A bound socket cannot be opened at all (ENXIO): the error still says what it is.
+  auto opened = OpenWithDeadline(sock_path);
+  ::close(sock);
+  LND_EXPECT_ERROR(opened, StatusCode::kIOError,
+                   "'" + sock_path + "' is a socket, expected a regular file");
+}
+
+TEST_F(LocalSpecialFileTest, RegularFileThroughASymlinkStillOpens) {
+  const std::string file = root_ + "/a.bin";
+  LND_ASSERT_OK_AND_ASSIGN(auto out, LocalFileSystem()->Create(file));
+  LND_ASSERT_OK(out->Write(Bytes123()));
+  LND_ASSERT_OK(out->Close());
+  const std::string link = root_ + "/link.bin";
+  ASSERT_EQ(::symlink(file.c_str(), link.c_str()), 0);
+  LND_ASSERT_OK_AND_ASSIGN(auto in, OpenWithDeadline(link));
+  LND_ASSERT_OK_AND_ASSIGN(auto bytes, in->ReadAt(0, 5));
+  EXPECT_EQ(*bytes, Bytes123());
+}
 
 TEST(BufferFileTest, ReadsSlices) {
   auto f = MakeBufferFile(std::vector<std::uint8_t>{9, 8, 7}, "buf");

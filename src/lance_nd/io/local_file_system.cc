@@ -215,6 +215,29 @@ Status EnsureParent(const std::string& path) {
   return Status::OK();
 }
 
+const char* FileTypeName(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+Status NotARegularFile(const std::string& path, mode_t mode) {
+  return Status::IOError("'", path, "' is ", FileTypeName(mode),
+                         ", expected a regular file; replace it with the file it stands for");
+}
+
+// A failed open of something that is not a regular file (a socket gives ENXIO) says what it is.
+Status OpenError(const std::string& path, int err) {
+  struct stat st {};
+  if (err != ENOENT && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return NotARegularFile(path, st.st_mode);
+  }
+  return PosixError("cannot open", path, err);
+}
+
 Status SyncParentDir(const std::string& path) {
   std::string dir = fs::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
@@ -229,18 +252,20 @@ Status SyncParentDir(const std::string& path) {
 
 class Local final : public FileSystem {
  public:
+  // Only regular files are opened: O_NONBLOCK keeps the open of a FIFO from waiting for a
+  // writer, and fstat refuses whatever is not a regular file before anything reads from it.
   Result<std::shared_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return PosixError("cannot open", path, errno);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return OpenError(path, errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
       const int err = errno;
       ::close(fd);
       return PosixError("cannot stat", path, err);
     }
-    if (S_ISDIR(st.st_mode)) {
+    if (!S_ISREG(st.st_mode)) {
       ::close(fd);
-      return Status::IOError("'" + path + "' is a directory, expected a file");
+      return NotARegularFile(path, st.st_mode);
     }
     return std::shared_ptr<RandomAccessFile>(
         std::make_shared<LocalReadFile>(fd, static_cast<std::uint64_t>(st.st_size), path));

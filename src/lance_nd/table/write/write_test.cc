@@ -1,10 +1,16 @@
 // Create / append / overwrite through WriteTable, read back through the file layer.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
+#include <future>
 
 #include "lance_nd/array/view.h"
 #include "lance_nd/file/reader.h"
+#include "lance_nd/table/scan.h"
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
@@ -131,6 +137,56 @@ TEST(TableWrite, CreateAppendOverwriteOnLocalDisk) {
                    ("lance_nd_write_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   CreateAppendOverwrite(io::LocalFileSystem(), (dir / "t.lance").string());
+  std::filesystem::remove_all(dir);
+}
+
+// Runs `body` on another thread and gives up after 10 s (a body stuck in a blocking open fails
+// the test instead of hanging it; the stuck thread is left detached).
+Status WithDeadline(std::function<Status()> body) {
+  auto promise = std::make_shared<std::promise<Status>>();
+  auto future = promise->get_future();
+  std::thread([promise, body = std::move(body)] { promise->set_value(body()); }).detach();
+  if (future.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    return Status::Internal("did not return within 10 s");
+  }
+  return future.get();
+}
+
+void ReplaceWithFifo(const std::string& path) {
+  std::filesystem::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0) << path;
+}
+
+// A FIFO in place of a manifest or of a data file fails the open or the scan at once with an
+// error naming it (it hung every command: the open waited for a writer).
+TEST(TableWrite, FifoInPlaceOfManifestOrDataFileIsAnErrorNotAHang) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("lance_nd_write_fifo_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "t.lance").string();
+  auto fs = io::LocalFileSystem();
+  std::vector<array::RecordBatchPtr> rows = {TestBatch(0, 10)};
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v1, WriteTable(TableLocation(fs, path), rows));
+  WriteOptions append;
+  append.mode = WriteMode::kAppend;
+  LND_ASSERT_OK_AND_ASSIGN(Dataset v2, WriteTable(TableLocation(fs, path), rows, append));
+
+  // A data file of version 1 replaced: opening works, the scan names the file.
+  const std::string data_file = path + "/data/" + v1.fragments()[0].files[0].path;
+  ReplaceWithFifo(data_file);
+  LND_EXPECT_ERROR(WithDeadline([fs, path] {
+                     LND_ASSIGN_OR_RETURN(Dataset ds, Dataset::Open(TableLocation(fs, path)));
+                     return ReadTable(ds).status();
+                   }),
+                   StatusCode::kIOError,
+                   "'" + data_file + "' is a FIFO (named pipe), expected a regular file");
+
+  // The latest manifest replaced: the open names it.
+  const std::string manifest = v2.manifest_path();
+  ReplaceWithFifo(manifest);
+  LND_EXPECT_ERROR(
+      WithDeadline([fs, path] { return Dataset::Open(TableLocation(fs, path)).status(); }),
+      StatusCode::kIOError, "'" + manifest + "' is a FIFO (named pipe), expected a regular file");
   std::filesystem::remove_all(dir);
 }
 
