@@ -4,8 +4,8 @@ Chunks are computed one at a time, so a dask-backed Dataset larger than memory s
 the writer.
 """
 
-from ._lance_nd import NdArray, NdRecordBatch, _ChunkGrid
-from ._xarray import coordinate_attrs
+from ._lance_nd import NdRecordBatch, _ChunkGrid
+from ._xarray import check_dataset, coordinate_attrs, nd_array
 from .errors import InvalidArgumentError
 
 CHUNK_KEYS = ("id", "chunk_dims", "chunk_offset", "dataset_shape", "unlimited_dims",
@@ -71,6 +71,7 @@ def chunk_rows(ds, chunks, id=None, chunk_indices=None):
     """Yield the chunk rows of `ds` in chunk_index order (only those of `chunk_indices`, when
     given: one part of the dataset, for a distributed write)."""
     the_id = dataset_id(ds, id)
+    check_dataset(ds)
     dims = list(ds.dims)
     unlimited = [d for d in ds.encoding.get("unlimited_dims", ()) if d in ds.dims]
     grid = _ChunkGrid(the_id, dims, [ds.dims[d] for d in dims], unlimited,
@@ -86,5 +87,5 @@ def chunk_rows(ds, chunks, id=None, chunk_indices=None):
             if index > 0 and not own:
                 continue  # not split: stored in chunk 0 only
             part = var.isel(own)
-            arrays[name] = NdArray(part.dims, part.values, part.attrs)  # computes this chunk
+            arrays[name] = nd_array(name, part.dims, part.values, part.attrs)  # computes it
         yield grid.apply(NdRecordBatch(arrays, attrs), index)

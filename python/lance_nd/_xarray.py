@@ -9,7 +9,7 @@ convention does; a variable attribute "coordinates" is read the same way.
 import numpy as np
 
 from ._lance_nd import NdArray, NdRecordBatch
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, LanceNdError
 
 COORDINATES = "coordinates"
 
@@ -33,9 +33,47 @@ def coordinate_attrs(ds, attrs):
     return {**attrs, COORDINATES: " ".join(coords)}
 
 
+def _named(name, error):
+    """`error` (a LanceNdError) with its message prefixed by the variable's name."""
+    out = type(error)(f"variable {name!r}: {error}")
+    out.code, out.kind, out.retryable = error.code, error.kind, error.retryable
+    return out
+
+
+def nd_array(name, dims, values, attrs):
+    """NdArray(dims, values, attrs), an error naming the variable `name`."""
+    try:
+        return NdArray(dims, values, attrs)
+    except LanceNdError as error:
+        raise _named(name, error) from None
+
+
+def check_dataset(ds):
+    """Refuse what lance_nd cannot store (MultiIndex, complex dtypes, attributes no attribute
+    type holds) before any value is computed or written, naming the variable or attribute."""
+    multi = {}
+    for name, index in ds.xindexes.items():
+        if type(index).__name__ == "PandasMultiIndex":
+            multi.setdefault(index.dim, list(index.index.names))
+    for dim, levels in multi.items():
+        raise InvalidArgumentError(
+            f"variable {dim!r} is a pandas MultiIndex (levels {levels}): lance_nd stores each "
+            f"variable as one array of one dtype, not tuples; call ds.reset_index({dim!r}) to "
+            f"store the levels as coordinates (set_index restores the MultiIndex after reading)")
+    for name, var in ds.variables.items():
+        if var.dtype.kind == "c":
+            raise InvalidArgumentError(
+                f"variable {name!r} has the complex dtype {var.dtype}: lance_nd stores bool, "
+                f"integers, floats, datetime64, timedelta64, str and bytes; store the real and "
+                f"imaginary parts as two variables (e.g. ds[{name!r}].real and .imag)")
+        nd_array(name, (), np.zeros((), np.int8), var.attrs)  # checks the attributes
+    NdRecordBatch({}, dict(ds.attrs))  # checks the global attributes
+
+
 def from_xarray(ds):
     """The batch of an xarray.Dataset: every variable, attributes and global attributes."""
-    arrays = {name: NdArray(var.dims, var.values, var.attrs)
+    check_dataset(ds)
+    arrays = {name: nd_array(name, var.dims, var.values, var.attrs)
               for name, var in ds.variables.items()}
     return NdRecordBatch(arrays, coordinate_attrs(ds, dict(ds.attrs)))
 

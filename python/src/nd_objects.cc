@@ -57,7 +57,8 @@ NdRecordBatch MakeBatch(const py::object& arrays, const py::object& attrs) {
       columns.emplace_back(item.first.cast<std::string>(), item.second.cast<NdArrowArray>());
     }
   }
-  return Unwrap(NdRecordBatch::FromArrays(std::move(columns), AttributesFromDict(attrs)));
+  return Unwrap(
+      NdRecordBatch::FromArrays(std::move(columns), AttributesFromDict(attrs, "global attribute")));
 }
 
 const NdArrowArray& Column(const NdRecordBatch& batch, const std::string& name) {
@@ -153,7 +154,7 @@ void RegisterNdRecordBatch(py::module_& m) {
       .def(
           "_with_global_attrs",
           [](const NdRecordBatch& b, const py::object& attrs) {
-            return b.WithAttributes(AttributesFromDict(attrs));
+            return b.WithAttributes(AttributesFromDict(attrs, "global attribute"));
           },
           py::arg("attrs"))
       .def("__eq__", [](const NdRecordBatch& a, const NdRecordBatch& b) { return a.Equals(b); })
