@@ -4,6 +4,7 @@
 
 #include "lance_nd/query/cast_column.h"
 #include "lance_nd/query/kernels.h"
+#include "lance_nd/query/parse_error.h"
 
 namespace lance_nd::query {
 namespace {
@@ -76,7 +77,8 @@ class Evaluator {
     return acc;
   }
 
-  explicit Evaluator(const array::RecordBatch& batch) : batch_(batch), n_(batch.num_rows()) {}
+  Evaluator(const array::RecordBatch& batch, std::string_view sql)
+      : batch_(batch), n_(batch.num_rows()), sql_(sql) {}
 
   Result<ColumnPtr> Eval(const BoundNode& node) {
     const Expr& e = *node.expr;
@@ -88,6 +90,34 @@ class Evaluator {
       LND_ASSIGN_OR_RETURN(ColumnPtr c, Eval(*arg));
       a.push_back(std::move(c));
     }
+    Result<ColumnPtr> result = Apply(node, a);
+    if (result.ok()) return result;
+    return Located(node, result.status());
+  }
+
+ private:
+  // A failure of this node's own operation (a value that does not cast, say) points at the
+  // node in the filter text and names the operand types, as a bind-time error does.
+  Status Located(const BoundNode& node, const Status& st) const {
+    if (st.detail().kind == ErrorKind::kParseError || st.code() != StatusCode::kInvalidArgument) {
+      return st;
+    }
+    std::string what(st.message());
+    if (what.starts_with("filter: ")) what.erase(0, 8);
+    if (node.expr->kind == ExprKind::kCast && !node.args.empty()) {
+      what += " (casting " + node.args[0]->type->ToString() + " to " + node.type->ToString() + ")";
+    } else if (!node.args.empty()) {
+      what += " (operands:";
+      for (std::size_t i = 0; i < node.args.size(); ++i) {
+        what += (i ? ", " : " ") + node.args[i]->type->ToString();
+      }
+      what += "; compare values of one type, or CAST one side explicitly)";
+    }
+    return FilterError(sql_, node.expr->position, what);
+  }
+
+  Result<ColumnPtr> Apply(const BoundNode& node, const std::vector<ColumnPtr>& a) {
+    const Expr& e = *node.expr;
     switch (e.kind) {
       case ExprKind::kLiteral:
         return Broadcast(e.literal, n_);
@@ -133,7 +163,6 @@ class Evaluator {
     return Status::Internal("filter: unknown expression kind");
   }
 
- private:
   // x IN (a, b, ...) is x = a OR x = b OR ...: true on any match, else unknown if anything
   // was unknown, else false.
   static Result<ColumnPtr> In(const BoundNode& node, const std::vector<ColumnPtr>& a,
@@ -183,13 +212,15 @@ class Evaluator {
 
   const array::RecordBatch& batch_;
   std::int64_t n_;
+  std::string_view sql_;
   std::map<ColumnPath, ColumnPtr> cache_;
 };
 
 }  // namespace
 
-Result<ColumnPtr> EvaluateTree(const BoundNode& root, const array::RecordBatch& batch) {
-  Evaluator evaluator(batch);
+Result<ColumnPtr> EvaluateTree(const BoundNode& root, const array::RecordBatch& batch,
+                               std::string_view sql) {
+  Evaluator evaluator(batch, sql);
   return evaluator.Eval(root);
 }
 

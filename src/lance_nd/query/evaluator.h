@@ -8,6 +8,8 @@
 namespace lance_nd::query {
 
 /// \brief The value of `root` for every row of `batch` (a Column of root->type).
-Result<ColumnPtr> EvaluateTree(const BoundNode& root, const array::RecordBatch& batch);
+/// \brief `root` on `batch`; errors of an operation point into `sql`, the filter's text.
+Result<ColumnPtr> EvaluateTree(const BoundNode& root, const array::RecordBatch& batch,
+                               std::string_view sql);
 
 }  // namespace lance_nd::query

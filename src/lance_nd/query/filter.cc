@@ -44,7 +44,7 @@ const std::vector<ColumnPath>& BoundFilter::column_paths() const { return impl_-
 const Filter& BoundFilter::filter() const { return impl_->filter; }
 
 Result<array::ArrayPtr> BoundFilter::Evaluate(const array::RecordBatch& batch) const {
-  LND_ASSIGN_OR_RETURN(ColumnPtr c, EvaluateTree(*impl_->root, batch));
+  LND_ASSIGN_OR_RETURN(ColumnPtr c, EvaluateTree(*impl_->root, batch, impl_->filter.sql()));
   const std::int64_t n = batch.num_rows();
   std::uint8_t* valid_bits = nullptr;
   std::uint8_t* value_bits = nullptr;
@@ -65,7 +65,7 @@ Result<array::ArrayPtr> BoundFilter::Evaluate(const array::RecordBatch& batch) c
 }
 
 Result<std::vector<std::int64_t>> BoundFilter::Select(const array::RecordBatch& batch) const {
-  LND_ASSIGN_OR_RETURN(ColumnPtr c, EvaluateTree(*impl_->root, batch));
+  LND_ASSIGN_OR_RETURN(ColumnPtr c, EvaluateTree(*impl_->root, batch, impl_->filter.sql()));
   std::vector<std::int64_t> rows;
   for (std::int64_t i = 0; i < c->length && !c->bools.empty(); ++i) {
     const auto k = static_cast<std::size_t>(i);

@@ -119,5 +119,28 @@ TEST(FilterBasic, Errors) {
   LND_EXPECT_ERROR(b->Select(*batch), StatusCode::kInvalidArgument, "divide by zero");
 }
 
+// Issue 33 §6: a value that does not cast at run time (LanceDB casts the string column to the
+// literal's type, and so do we) points at the operator in the text and names both types.
+TEST(FilterBasic, RunTimeCastErrorsPointIntoTheText) {
+  auto batch = SmallBatch();
+  const std::pair<std::string, std::string> cases[] = {
+      {"__global_attrs__.id > 5",
+       "at position 20 (line 1, column 21): cannot cast 'a' to int64: not an integer (operands: "
+       "string, int64; compare values of one type, or CAST one side explicitly)"},
+      {"x.y = 1 OR\n  sst.attrs.units <= 2",
+       "at position 29 (line 2, column 19): cannot cast 'K' to int64"},
+      {"CAST(__global_attrs__.id AS INT) = 1",
+       "at position 0 (line 1, column 1): cannot cast 'a' to int32: not an integer (casting "
+       "string to int32)"},
+  };
+  for (const auto& [sql, message] : cases) {
+    LND_ASSERT_OK_AND_ASSIGN(Filter f, Filter::Parse(sql));
+    LND_ASSERT_OK_AND_ASSIGN(BoundFilter bound, f.Bind(*batch->schema()));
+    auto selected = bound.Select(*batch);
+    LND_EXPECT_ERROR(selected, StatusCode::kInvalidArgument, message);
+    EXPECT_EQ(selected.status().kind(), ErrorKind::kParseError) << sql;
+  }
+}
+
 }  // namespace
 }  // namespace lance_nd::query
