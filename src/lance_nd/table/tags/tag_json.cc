@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lance_nd/core/internal/json_string.h"
+#include "lance_nd/core/internal/untrusted_text.h"
 #include "lance_nd/table/tags.h"
 
 namespace lance_nd::table {
@@ -37,6 +38,12 @@ Result<TagInfo> ParseTagFileJson(std::string_view json, const std::string& name,
                            "; expected a JSON object like Lance writes ({\"version\": N, "
                            "\"manifestSize\": N, ...}); delete or rewrite the tag");
   };
+  // A tag file is read from disk: bound its nesting before the parser and the parsed document's
+  // walkers recurse over it.
+  if (!lance_nd::internal::CheckJsonNesting(json, "the tag file").ok()) {
+    return bad("nests arrays and objects more than " +
+               std::to_string(lance_nd::internal::kMaxJsonNesting) + " levels deep");
+  }
   const nlohmann::json doc = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return bad("is not valid JSON");
   if (!doc.is_object()) return bad("is not a JSON object");

@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <string>
 
+#include "lance_nd/core/internal/untrusted_text.h"
 #include "lance_nd/table/maintenance/table_fixture_test_util.h"
 #include "lance_nd/table/tags/ops_test_util.h"
 #include "lance_nd/table/test_util.h"
@@ -53,6 +55,32 @@ TEST(TagJsonTest, ParseRejectsNonTags) {
   EXPECT_EQ(old.version, 7u);
   EXPECT_EQ(old.manifest_size, 0u);
   EXPECT_TRUE(old.created_at.empty());
+}
+
+// `{"version": 2, "metadata": [[...]]}` with the whole document `depth` levels deep.
+std::string TagNestedTo(int depth) {
+  return "{\"version\": 2, \"metadata\": " + std::string(depth - 1, '[') +
+         std::string(depth - 1, ']') + "}";
+}
+
+// Tag files are read from disk: their nesting is bounded before the parse (at the limit they
+// read; one level past it and far past it they are corrupt, without recursing).
+TEST(TagJsonTest, DeeplyNestedTagFileIsCorrupt) {
+  const int limit = lance_nd::internal::kMaxJsonNesting;
+  LND_ASSERT_OK_AND_ASSIGN(TagInfo ok, ParseTagFileJson(TagNestedTo(limit), "t", "f.json"));
+  EXPECT_EQ(ok.version, 2u);
+  std::mt19937 rng(33);
+  std::uniform_int_distribution<int> past(limit + 1, 200'000);
+  for (int depth : {limit + 1, 100'000, past(rng), past(rng), past(rng)}) {
+    SCOPED_TRACE(depth);
+    LND_EXPECT_ERROR(ParseTagFileJson(TagNestedTo(depth), "t", "_refs/tags/t.json"),
+                     StatusCode::kCorrupt,
+                     "tag file '_refs/tags/t.json' nests arrays and objects more than " +
+                         std::to_string(limit) + " levels deep; expected a JSON object");
+  }
+  // Brackets inside a string do not count.
+  LND_ASSERT_OK(ParseTagFileJson(
+      "{\"version\": 2, \"branch\": \"" + std::string(100'000, '[') + "\"}", "t", "f"));
 }
 
 TEST(TagJsonTest, EscapesStrings) {
@@ -212,6 +240,15 @@ TEST_P(TagsTest, Errors) {
                    "opening tag 'gone' (version 9)");
   LND_ASSERT_OK(testing::WriteBytes(*fs_, table_ + "/_refs/tags/bad.json", {'[', ']'}));
   LND_EXPECT_ERROR(ListTags(TableLocation(fs_, table_)), StatusCode::kCorrupt, "bad.json");
+  LND_ASSERT_OK(fs_->Delete(table_ + "/_refs/tags/bad.json"));
+  const std::string deep = TagNestedTo(100'000);
+  LND_ASSERT_OK(testing::WriteBytes(*fs_, table_ + "/_refs/tags/deep.json",
+                                    std::vector<std::uint8_t>(deep.begin(), deep.end())));
+  LND_EXPECT_ERROR(ListTags(TableLocation(fs_, table_)), StatusCode::kCorrupt,
+                   "deep.json' nests arrays and objects more than");
+  LND_EXPECT_ERROR(OpenTag(TableLocation(fs_, table_), "deep"), StatusCode::kCorrupt,
+                   "deep.json' nests arrays and objects more than");
+  LND_ASSERT_OK(fs_->Delete(table_ + "/_refs/tags/deep.json"));
   LND_ASSERT_OK(testing::WriteBytes(
       *fs_, table_ + "/_refs/tags/br.json",
       std::vector<std::uint8_t>{'{', '"', 'v', 'e', 'r', 's', 'i', 'o', 'n', '"', ':', '1', ',',
