@@ -4,8 +4,10 @@ Chunks are computed one at a time, so a dask-backed Dataset larger than memory s
 the writer.
 """
 
+from pathlib import PurePath
+
 from ._lance_nd import NdRecordBatch, _ChunkGrid
-from ._xarray import check_dataset, coordinate_attrs, nd_array
+from ._xarray import check_dataset, coordinate_attrs, encoded_variables, nd_array, stored_values
 from .errors import InvalidArgumentError
 
 CHUNK_KEYS = ("id", "chunk_dims", "chunk_offset", "dataset_shape", "unlimited_dims",
@@ -13,11 +15,33 @@ CHUNK_KEYS = ("id", "chunk_dims", "chunk_offset", "dataset_shape", "unlimited_di
 SOURCE_PREFIX = "source:"
 
 
+def source_stem(ds):
+    """The stem of the file the Dataset was opened from (ds.encoding["source"], set by
+    xarray's file backends), as `lance-nd import` names a file's dataset; None without one."""
+    source = ds.encoding.get("source")
+    if not isinstance(source, str) or not source:
+        return None
+    stem = PurePath(source.split("?", 1)[0].split("#", 1)[0]).stem
+    return stem or None
+
+
 def dataset_id(ds, id):
-    value = id if id is not None else ds.attrs.get("id")
+    """id=, else the Dataset's attrs["id"], else the stem of the file it was opened from."""
+    if id is not None:
+        value, given = id, "id="
+    elif "id" in ds.attrs:
+        value, given = ds.attrs["id"], "attrs['id']"
+    else:
+        value = source_stem(ds)
+        if value is None:
+            raise InvalidArgumentError(
+                "chunks= needs a dataset id and the Dataset has none: pass id='...', or set "
+                "the Dataset's attrs['id'] to a non-empty str (a Dataset opened from a file, "
+                "with ds.encoding['source'], takes the file's stem, as lance-nd import does)")
+        return value
     if not isinstance(value, str) or not value:
         raise InvalidArgumentError(
-            f"chunks= needs a dataset id, found {value!r}: pass id='...' or set the "
+            f"chunks= needs a dataset id, found {given} {value!r}: pass id='...' or set the "
             f"Dataset's attrs['id'] to a non-empty str")
     return value
 
@@ -78,14 +102,16 @@ def chunk_rows(ds, chunks, id=None, chunk_indices=None):
                       list(chunk_sizes(ds, chunks).items()))
     split = {d for i, d in enumerate(dims) if grid.is_split(i)}
     attrs = coordinate_attrs(ds, source_attrs(ds.attrs, the_id))
+    variables = encoded_variables(ds)  # lazy for dask-backed variables
     for index in _selected_indices(chunk_indices, grid.num_chunks):
         offset, extent = grid.offset(index), grid.extent(index)
         region = {d: slice(o, o + e) for d, o, e in zip(dims, offset, extent) if d in split}
         arrays = {}
-        for name, var in ds.variables.items():
+        for name, (var, encoded) in variables.items():
             own = {d: region[d] for d in var.dims if d in region}
             if index > 0 and not own:
                 continue  # not split: stored in chunk 0 only
             part = var.isel(own)
-            arrays[name] = nd_array(name, part.dims, part.values, part.attrs)  # computes it
+            values = stored_values(part, encoded)  # computes this chunk
+            arrays[name] = nd_array(name, part.dims, values, part.attrs)
         yield grid.apply(NdRecordBatch(arrays, attrs), index)

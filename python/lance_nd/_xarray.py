@@ -70,11 +70,67 @@ def check_dataset(ds):
     NdRecordBatch({}, dict(ds.attrs))  # checks the global attributes
 
 
+# The keys of a variable's .encoding that write honours, as to_netcdf and to_zarr do.
+CF_ENCODING = ("dtype", "scale_factor", "add_offset", "_FillValue", "missing_value", "_Unsigned")
+# Attributes whose values, in a variable write encoded, are stored as nulls (as the import
+# stores a netCDF variable's fill values).
+FILL_ATTRS = ("_FillValue", "missing_value")
+
+
+def cf_encoded(name, var):
+    """`var` with the CF encoding of its .encoding applied (packed with dtype / scale_factor /
+    add_offset, NaN replaced by _FillValue / missing_value), by xarray's own CF encoder, as
+    to_netcdf does; (variable, encoded?). Only numeric variables are encoded: times, text and
+    bools are stored natively. Lazy (dask) data stays lazy."""
+    if var.dtype.kind not in "iuf":
+        return var, False
+    encoding = {k: var.encoding[k] for k in CF_ENCODING if k in var.encoding}
+    if "dtype" in encoding:
+        try:
+            target = np.dtype(encoding["dtype"])
+        except TypeError:
+            target = None
+        if target is None or target.kind not in "iuf":
+            del encoding["dtype"]  # e.g. a netCDF char dtype: not a packing
+    if not encoding or (list(encoding) == ["dtype"] and np.dtype(encoding["dtype"]) == var.dtype):
+        return var, False
+    import xarray as xr
+    from xarray.conventions import encode_cf_variable
+
+    plain = xr.Variable(var.dims, var.data, dict(var.attrs), encoding)
+    try:  # xarray's SerializationWarnings (e.g. floats packed without a fill) pass through
+        return encode_cf_variable(plain, name=name), True
+    except (ValueError, TypeError, OverflowError) as error:
+        raise InvalidArgumentError(
+            f"variable {name!r}: its encoding {encoding} (applied as to_netcdf does) fails: "
+            f"{error}; fix or drop ds[{name!r}].encoding") from None
+
+
+def stored_values(var, encoded):
+    """The values of `var` to store: for an encoded variable, those equal to its _FillValue or
+    missing_value are masked (stored as nulls, as the import stores them)."""
+    values = var.values
+    if not encoded:
+        return values
+    fills = [np.asarray(var.attrs[k]).reshape(-1) for k in FILL_ATTRS if k in var.attrs]
+    fills = [f for f in np.concatenate(fills) if not np.isnan(f)] if fills else []
+    if not fills:
+        return values
+    mask = np.isin(values, np.array(fills, dtype=values.dtype))
+    return np.ma.MaskedArray(values, mask=mask) if mask.any() else values
+
+
+def encoded_variables(ds):
+    """{name: (variable as stored, encoded?)} of every variable of `ds`."""
+    return {name: cf_encoded(name, var) for name, var in ds.variables.items()}
+
+
 def from_xarray(ds):
-    """The batch of an xarray.Dataset: every variable, attributes and global attributes."""
+    """The batch of an xarray.Dataset: every variable, attributes and global attributes; each
+    variable's CF encoding (.encoding) applied, as to_netcdf does."""
     check_dataset(ds)
-    arrays = {name: nd_array(name, var.dims, var.values, var.attrs)
-              for name, var in ds.variables.items()}
+    arrays = {name: nd_array(name, var.dims, stored_values(var, encoded), var.attrs)
+              for name, (var, encoded) in encoded_variables(ds).items()}
     return NdRecordBatch(arrays, coordinate_attrs(ds, dict(ds.attrs)))
 
 
