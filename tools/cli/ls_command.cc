@@ -55,14 +55,16 @@ std::string Headline(const DatasetSummary& d, const Style& style) {
   } else {
     out.append(Plural(d.rows, "row"));
   }
-  std::string dims;
+  std::vector<std::string> axes;
   for (std::size_t i = 0; i < d.dim_names.size(); ++i) {
-    dims.append(i > 0 ? ", " : "").append(d.dim_names[i]);
-    if (i < d.dim_sizes.size()) dims.append("=").append(std::to_string(d.dim_sizes[i]));
+    std::string axis = d.dim_names[i];
+    if (i < d.dim_sizes.size()) axis.append("=").append(std::to_string(d.dim_sizes[i]));
     for (const auto& u : d.unlimited_dims) {
-      if (u == d.dim_names[i]) dims.append(" (unlimited)");
+      if (u == d.dim_names[i]) axis.append(" (unlimited)");
     }
+    axes.push_back(std::move(axis));
   }
+  const std::string dims = JoinCapped(axes, kMaxListedItems);
   if (!dims.empty()) out.append("  ").append(style.Dim(dims));
   return out;
 }

@@ -183,14 +183,27 @@ std::string HumanDuration(double seconds) {
   return buf;
 }
 
+std::string JoinCapped(const std::vector<std::string>& items, std::size_t max_items) {
+  std::string out;
+  const bool cut = items.size() > max_items && max_items >= 2;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (cut && i == max_items - 1) {
+      out.append(", …");
+      i = items.size() - 1;
+    }
+    out.append(i > 0 ? ", " : "").append(items[i]);
+  }
+  if (cut) out.append(" (" + std::to_string(items.size()) + " in all)");
+  return out;
+}
+
 std::string ShapeText(const std::vector<std::string>& names,
                       const std::vector<std::uint64_t>& sizes) {
-  std::string out = "[";
+  std::vector<std::string> axes;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    out.append(i > 0 ? ", " : "").append(names[i]);
-    if (i < sizes.size()) out.append("=").append(std::to_string(sizes[i]));
+    axes.push_back(i < sizes.size() ? names[i] + "=" + std::to_string(sizes[i]) : names[i]);
   }
-  return out + "]";
+  return "[" + JoinCapped(axes, kMaxListedItems) + "]";
 }
 
 void TextTable::AddRow(std::vector<std::string> cells) {

@@ -38,6 +38,13 @@ std::string GroupDigits(std::uint64_t n);
 std::string HumanDuration(double seconds);
 
 /// \brief "[TIME=12, LAT=90]"; "[]" for a scalar. Sizes may be left out ("[x, y]").
+/// \brief How many items a person's view lists before it summarises the rest.
+inline constexpr std::size_t kMaxListedItems = 12;
+
+/// \brief `items` joined by ", "; past `max_items`, the first ones, "…", the last one and
+/// "(N in all)".
+std::string JoinCapped(const std::vector<std::string>& items, std::size_t max_items);
+
 std::string ShapeText(const std::vector<std::string>& names,
                       const std::vector<std::uint64_t>& sizes = {});
 

@@ -171,6 +171,19 @@ TEST(TermTextTest, ShapesListNamesWithTheirSizes) {
   EXPECT_EQ(ShapeText({}), "[]");
   EXPECT_EQ(ShapeText({"x", "y"}), "[x, y]");
   EXPECT_EQ(ShapeText({"TIME", "LAT"}, {12, 90}), "[TIME=12, LAT=90]");
+  // Past twelve axes, the first eleven, "…", the last one and the count.
+  std::vector<std::string> names;
+  std::vector<std::uint64_t> sizes;
+  std::string expected = "[";
+  for (std::uint64_t i = 0; i < 500; ++i) {
+    names.push_back("d" + std::to_string(i));
+    sizes.push_back(i + 1);
+    if (i < 11) expected += "d" + std::to_string(i) + "=" + std::to_string(i + 1) + ", ";
+  }
+  EXPECT_EQ(ShapeText(names, sizes), expected + "…, d499=500 (500 in all)]");
+  names.resize(12);
+  sizes.resize(12);
+  EXPECT_EQ(ShapeText(names, sizes).find("…"), std::string::npos);
 }
 
 std::string RandomWord(std::mt19937_64& rng) {

@@ -23,6 +23,20 @@ std::optional<nlohmann::json> ValuesJson(const array::ArrayPtr& values) {
   return nlohmann::json::parse(*line)["arrays"]["v"]["values"];
 }
 
+// A quoted string; a long one shows its start, "…" and its length (a 20 MB history attribute
+// must not become a 20 MB line).
+std::string StringText(const std::string& s) {
+  constexpr std::size_t kMaxBytes = 80;
+  if (s.size() <= kMaxBytes) {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  std::size_t cut = kMaxBytes - 20;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0u) == 0x80u) --cut;  // whole chars
+  const std::string head = nlohmann::json(s.substr(0, cut))
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return head.substr(0, head.size() - 1) + "…\" (" + std::to_string(s.size()) + " bytes)";
+}
+
 std::string Joined(const nlohmann::json& items, bool floating) {
   std::string out;
   for (const auto& item : items) {
@@ -40,9 +54,13 @@ std::string DtypeText(const array::DataType& type) {
 std::string ValueText(const nlohmann::json& value, bool floating) {
   if (value.is_string()) {
     if (floating) return value.get<std::string>();
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return StringText(value.get_ref<const std::string&>());
   }
-  if (value.is_array()) return "[" + Joined(value, floating) + "]";
+  if (value.is_array()) {
+    std::vector<std::string> items;
+    for (const auto& item : value) items.push_back(ValueText(item, floating));
+    return "[" + JoinCapped(items, kMaxListedItems) + "]";
+  }
   return value.dump();
 }
 

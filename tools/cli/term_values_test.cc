@@ -117,5 +117,36 @@ TEST(TermValuesTest, AttributesAreTypedAndShownAsKeyEqualsValue) {
   }
 }
 
+// Issue 33 §6: a 20 MB string attribute was printed whole by `ls`. Long strings show their
+// start and their size, long lists their first and last items and their count.
+TEST(TermValuesTest, HugeAttributeValuesAreAbbreviated) {
+  std::mt19937_64 rng(20);
+  for (int round = 0; round < 50; ++round) {
+    const std::size_t size = 81 + rng() % 3'000'000;
+    std::string text(size, 'a');
+    const std::string marks[] = {"x", "\u00e9", "\"", "\\", "\u20ac"};
+    for (std::size_t i = 0; i < 40; ++i) {
+      const std::string& mark = marks[rng() % 5];
+      text.replace(rng() % (size - 3), mark.size(), mark);
+    }
+    nd::Attributes attributes;
+    attributes.Set("history", text);
+    const std::string shown = AttributesText(attributes);
+    EXPECT_LE(shown.size(), 120u) << shown;
+    EXPECT_TRUE(shown.starts_with("history=\"")) << shown;
+    EXPECT_TRUE(shown.ends_with("…\" (" + std::to_string(size) + " bytes)")) << shown;
+    EXPECT_TRUE(nlohmann::json::accept("\"" + shown.substr(9, shown.find("…") - 9) + "\""))
+        << "the shown start is cut at a character boundary and escaped: " << shown;
+  }
+  nd::Attributes list;
+  std::vector<std::int64_t> values(500);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(i);
+  list.Set("ids", values);
+  EXPECT_EQ(AttributesText(list), "ids=[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …, 499 (500 in all)]");
+  nd::Attributes small;
+  small.Set("units", std::string(80, 'K'));
+  EXPECT_EQ(AttributesText(small), "units=\"" + std::string(80, 'K') + "\"");
+}
+
 }  // namespace
 }  // namespace lance_nd::cli
