@@ -11,6 +11,7 @@
 from . import errors
 from ._lance_nd import (Buffer, NdArray, NdRecordBatch, Scan, StagedFragments, Table,
                         __version__, clear_read_caches, open, set_region_cache_capacity)
+from ._chunks import auto_chunks
 from ._write import Writer, append, commit_staged, create, stage, write
 from ._xarray import from_xarray as _from_xarray
 from ._xarray import to_xarray as _to_xarray
@@ -26,7 +27,7 @@ NdRecordBatch.to_xarray = _to_xarray
 NdRecordBatch.from_xarray = staticmethod(_from_xarray)
 
 __all__ = [
-    "Buffer", "CommitConflictError", "InvalidArgumentError", "InvalidTableError",
+    "Buffer", "CommitConflictError", "auto_chunks", "InvalidArgumentError", "InvalidTableError",
     "LanceNdBackendEntrypoint", "LanceNdError", "NdArray", "NdRecordBatch", "Scan", "SchemaMismatchError",
     "StagedFragments", "Table", "TableExistsError", "TableNotFoundError", "Writer", "append",
     "clear_read_caches", "commit_staged", "create", "errors", "open", "open_table_dataset",

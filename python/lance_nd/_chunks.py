@@ -46,6 +46,55 @@ def dataset_id(ds, id):
     return value
 
 
+DEFAULT_TARGET_BYTES = 128 * 2**20  # dask's default array.chunk-size
+
+
+def auto_target_bytes():
+    """The bytes of one automatically chosen chunk row: dask's array.chunk-size setting
+    (128 MiB unless configured), or 128 MiB without dask."""
+    try:
+        import dask
+        from dask.utils import parse_bytes
+    except ImportError:
+        return DEFAULT_TARGET_BYTES
+    return int(parse_bytes(dask.config.get("array.chunk-size", DEFAULT_TARGET_BYTES)))
+
+
+def auto_chunks(ds, target_bytes=None):
+    """The chunks= that write(ds) without chunks= uses: None when the Dataset's variables
+    (uncompressed) fit in `target_bytes` (default auto_target_bytes()), which makes one row;
+    else {dim: size} splitting its largest variable along the slowest (first) dimensions, as
+    dask's "auto" does, into rows of about `target_bytes`, in whole multiples of the Dataset's
+    dask chunks where it has them."""
+    target = auto_target_bytes() if target_bytes is None else int(target_bytes)
+    nbytes = {name: var.dtype.itemsize * var.size for name, var in ds.variables.items()}
+    total = sum(nbytes.values())
+    if total <= target or not nbytes:
+        return None
+    largest = ds.variables[max(nbytes, key=nbytes.get)]
+    # the largest variable's share of the target, so that a row holds about target bytes
+    budget = max(1, target * nbytes[max(nbytes, key=nbytes.get)] // total)
+    try:
+        dask_sizes = {d: c[0] for d, c in ds.chunksizes.items()} if ds.chunks else {}
+    except ValueError:  # inconsistent dask chunks
+        dask_sizes = {}
+    chunks = {}
+    shape = largest.shape
+    for i, dim in enumerate(largest.dims):
+        step = largest.dtype.itemsize
+        for n in shape[i + 1:]:
+            step *= n
+        if step <= budget or i == len(shape) - 1:
+            size = min(shape[i], max(1, budget // max(step, 1)))
+            own = dask_sizes.get(dim)
+            if own and own <= size:
+                size = size // own * own
+            chunks[dim] = int(size)
+            break
+        chunks[dim] = 1
+    return chunks
+
+
 def chunk_sizes(ds, chunks):
     """{dim: chunk size}: a list of dims takes the dask chunk size (else 1); a dict is as given."""
     if isinstance(chunks, str):

@@ -1,7 +1,7 @@
 """Writers: lance_nd.create / append -> Writer, lance_nd.write, and staged writes."""
 
 from ._lance_nd import NdRecordBatch, _ArrowRows, _Writer, _commit_staged, _stage
-from ._chunks import chunk_rows, source_attrs
+from ._chunks import auto_chunks, auto_target_bytes, chunk_rows, dataset_id, source_attrs
 from ._xarray import from_xarray
 from .errors import InvalidArgumentError
 
@@ -36,6 +36,27 @@ def _with_id(ds, id):
     return out
 
 
+def _human(nbytes):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if nbytes < 1024 or unit == "GiB":
+            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1024
+    return None
+
+
+def _auto_id(ds, id):
+    """The id of a Dataset split automatically, or an error saying why one is needed."""
+    try:
+        return dataset_id(ds, id)
+    except InvalidArgumentError as error:
+        size = sum(v.dtype.itemsize * v.size for v in ds.variables.values())
+        raise InvalidArgumentError(
+            f"the Dataset holds {_human(size)}, more than the {_human(auto_target_bytes())} "
+            f"of one row (dask's array.chunk-size), so "
+            f"write splits it into chunk rows, which need a dataset id: {error}; or pass "
+            f"chunks= yourself") from None
+
+
 def row_groups(data, chunks=None, id=None, chunk_indices=None):
     """Yield lists of NdRecordBatch from the data Writer.write accepts."""
     if chunk_indices is not None and (chunks is None or not _is_dataset(data)):
@@ -48,6 +69,10 @@ def row_groups(data, chunks=None, id=None, chunk_indices=None):
     if isinstance(data, NdRecordBatch):
         yield [data]
     elif _is_dataset(data):
+        if chunks is None:
+            chunks = auto_chunks(data)
+            if chunks is not None:
+                _auto_id(data, id)
         if chunks is None:
             yield [from_xarray(data if id is None else _with_id(data, id))]
         else:
