@@ -66,3 +66,4 @@
 #include "lance_nd/api/scanner.h"
 #include "lance_nd/api/staged.h"
 #include "lance_nd/api/table.h"
+#include "lance_nd/api/verify.h"
