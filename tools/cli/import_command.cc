@@ -74,9 +74,11 @@ void AddImportCommand(CLI::App& app) {
                   "the dataset id of the file's root group (one file only; default: the file "
                   "name without its extension)");
   cmd->add_option("--chunks", a->chunks,
-                  "chunk sizes, e.g. TIME=1,COADSX=60 (dimensions not named stay whole)");
-  cmd->add_flag("--skip-bad", a->skip_bad,
-                "skip files that cannot be read (listed on stderr) instead of failing");
+                  "chunk sizes, e.g. TIME=1,COADSX=60, for the files that have these dimensions "
+                  "(dimensions not named stay whole)");
+  cmd->add_flag(
+      "--skip-bad", a->skip_bad,
+      "skip files that cannot be read or converted (listed on stderr) instead of failing");
   cmd->add_option("--casting", a->casting,
                   "how a type that differs from the table's is handled: no (default), safe, "
                   "same_kind, promote");

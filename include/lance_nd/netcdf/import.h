@@ -34,11 +34,12 @@ struct LANCE_ND_EXPORT ImportOptions {
   /// The dataset id of the root group; only with a single file. Default: the file's base name
   /// without its extension.
   std::optional<std::string> id;
-  /// Chunk size per dimension name; dimensions not named are whole in every chunk. A name that
-  /// no dataset of a file has is an error; so is a dimension that is the trailing char
-  /// dimension of a char variable.
+  /// Chunk size per dimension name, applied to the datasets that have the dimension;
+  /// dimensions not named are whole in every chunk. A name that no file of the import has is
+  /// an error; so is a dimension that is the trailing char dimension of a char variable.
   std::vector<std::pair<std::string, std::uint64_t>> chunks;
-  /// Skip files that cannot be read (listed in ImportResult::skipped) instead of failing.
+  /// Skip files that cannot be opened, read or converted (listed in ImportResult::skipped)
+  /// instead of failing; nothing of a skipped file is committed.
   bool skip_bad = false;
   /// The zstd level (1 to 22) of the columns this import adds: on a new table it is the
   /// column default; on an existing table it applies to the variables the table does not have

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "lance_nd/api/nd_writer.h"
@@ -59,17 +60,39 @@ Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
   return plan;
 }
 
-// Errors of the options against one readable file: unknown chunk dimensions, split char dims.
-Status CheckOptions(const FilePlan& plan, const ImportOptions& options) {
-  for (const auto& [name, size] : options.chunks) {
-    if (!plan.dims.contains(name)) {
-      std::string known;
-      for (const std::string& d : plan.dims) known += (known.empty() ? "" : ", ") + d;
-      return Status::InvalidArgument(
-          "--chunks names dimension ", name, ", which ", plan.path,
-          " does not have (its dimensions: ", known.empty() ? "none" : known, ")");
-    }
+// "a, b, c" of at most kListed names, then "and N more".
+std::string ListNames(const std::set<std::string>& names) {
+  constexpr std::size_t kListed = 12;
+  std::string out;
+  std::size_t n = 0;
+  for (const std::string& name : names) {
+    if (n++ == kListed) return out + " and " + std::to_string(names.size() - kListed) + " more";
+    out += (out.empty() ? "" : ", ") + name;
   }
+  return out.empty() ? "none" : out;
+}
+
+// Every dimension --chunks names must be a dimension of at least one file; it applies to the
+// files that have it.
+Status CheckChunkNames(const std::vector<FilePlan>& plans, const ImportOptions& options) {
+  std::set<std::string> known;
+  for (const FilePlan& plan : plans) known.insert(plan.dims.begin(), plan.dims.end());
+  for (const auto& [name, size] : options.chunks) {
+    if (known.contains(name)) continue;
+    if (plans.size() == 1) {
+      return Status::InvalidArgument("--chunks names dimension ", name, ", which ",
+                                     plans.front().path,
+                                     " does not have (its dimensions: ", ListNames(known), ")");
+    }
+    return Status::InvalidArgument("--chunks names dimension ", name, ", which none of the ",
+                                   plans.size(), " files has (their dimensions: ", ListNames(known),
+                                   ")");
+  }
+  return Status::OK();
+}
+
+// Errors of the options against one readable file: a split char dimension.
+Status CheckOptions(const FilePlan& plan, const ImportOptions& options) {
   LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(plan.path));
   LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
   for (const NcGroup& group : groups) {
@@ -138,20 +161,30 @@ Result<WriteOptions> WriterOptions(std::string_view uri, const ImportOptions& op
   return w;
 }
 
-// Stream one file's chunk rows into the writer.
+// Where a write attempt stopped: a file whose rows could not be read (the file's fault, so
+// --skip-bad may skip it) or anything else (the writer's, the table's).
+struct WriteFailure {
+  Status status;
+  std::optional<std::size_t> bad_file;  // set when reading this plan's file failed
+};
+
+// Stream one file's chunk rows into the writer. A read error sets *read_failed.
 Status WriteFile(const FilePlan& plan, std::size_t file_index, std::size_t file_count,
                  const ImportOptions& options, NdWriter& writer, ImportResult* result,
-                 std::uint64_t* values_read) {
+                 std::uint64_t* values_read, bool* read_failed) {
+  *read_failed = true;
   LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(plan.path));
   LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
   for (const NcGroup& group : groups) {
     const std::string id = DatasetId(plan.id, group);
     LND_ASSIGN_OR_RETURN(ChunkGrid grid, internal::GroupGrid(group, id, options.chunks));
     for (std::uint64_t c = 0; c < grid.num_chunks(); ++c) {
+      const std::string where = "dataset " + id + " chunk " + std::to_string(c);
+      *read_failed = true;
       LND_ASSIGN_OR_RETURN_CTX(nd::NdRecordBatch row,
-                               internal::ReadChunkRow(group, grid, c, values_read),
-                               "dataset " + id + " chunk " + std::to_string(c));
-      LND_RETURN_NOT_OK_CTX(writer.Write(row), "dataset " + id + " chunk " + std::to_string(c));
+                               internal::ReadChunkRow(group, grid, c, values_read), where);
+      *read_failed = false;
+      LND_RETURN_NOT_OK_CTX(writer.Write(row), where);
       ++result->rows;
       if (options.progress) {
         options.progress(ImportProgress{plan.path, file_index, file_count, id, c, grid.num_chunks(),
@@ -161,6 +194,31 @@ Status WriteFile(const FilePlan& plan, std::size_t file_index, std::size_t file_
     ++result->datasets;
   }
   ++result->files;
+  *read_failed = false;
+  return Status::OK();
+}
+
+// One writer over every plan, committed at the end. On a failure nothing is committed and the
+// failure says whether a file's read caused it.
+Status WriteAll(std::string_view uri, const std::vector<FilePlan>& plans,
+                const ImportOptions& options, ImportResult* result, WriteFailure* failure) {
+  LND_RETURN_NOT_OK(CheckIds(uri, plans));
+  LND_ASSIGN_OR_RETURN(WriteOptions write, WriterOptions(uri, options, plans));
+  LND_ASSIGN_OR_RETURN(NdWriter writer, NdWriter::Create(uri, write));
+  std::uint64_t values_read = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    bool read_failed = false;
+    Status s =
+        WriteFile(plans[i], i, plans.size(), options, writer, result, &values_read, &read_failed);
+    if (!s.ok()) {
+      (void)writer.Abort();
+      failure->status = s;
+      if (read_failed) failure->bad_file = i;
+      return s.WithContext(plans[i].path);
+    }
+  }
+  LND_ASSIGN_OR_RETURN(Table table, writer.Finish());
+  result->version = table.version();
   return Status::OK();
 }
 
@@ -194,21 +252,20 @@ Result<ImportResult> ImportNetcdf(std::string_view table_uri, std::span<const st
   }
   ImportResult result;
   LND_ASSIGN_OR_RETURN(std::vector<FilePlan> plans, PlanFiles(files, options, &result));
-  if (plans.empty()) return result;  // nothing readable: nothing committed
-  LND_RETURN_NOT_OK(CheckIds(table_uri, plans));
-  LND_ASSIGN_OR_RETURN(WriteOptions write, WriterOptions(table_uri, options, plans));
-  LND_ASSIGN_OR_RETURN(NdWriter writer, NdWriter::Create(table_uri, write));
-  std::uint64_t values_read = 0;
-  for (std::size_t i = 0; i < plans.size(); ++i) {
-    Status s = WriteFile(plans[i], i, plans.size(), options, writer, &result, &values_read);
-    if (!s.ok()) {
-      (void)writer.Abort();
-      return s.WithContext(plans[i].path);
-    }
+  LND_RETURN_NOT_OK(CheckChunkNames(plans, options));
+  // With skip_bad, a file whose rows fail to read is dropped and the import starts again
+  // without it, so that nothing of it is committed (the files before it are read again).
+  while (!plans.empty()) {
+    ImportResult attempt;
+    attempt.skipped = result.skipped;
+    WriteFailure failure;
+    Status s = WriteAll(table_uri, plans, options, &attempt, &failure);
+    if (s.ok()) return attempt;
+    if (!options.skip_bad || !failure.bad_file) return s;
+    result.skipped.push_back({plans[*failure.bad_file].path, failure.status});
+    plans.erase(plans.begin() + static_cast<std::ptrdiff_t>(*failure.bad_file));
   }
-  LND_ASSIGN_OR_RETURN(Table table, writer.Finish());
-  result.version = table.version();
-  return result;
+  return result;  // nothing readable: nothing committed
 }
 
 Result<ChunkSizes> ParseChunkSizes(std::string_view text) {

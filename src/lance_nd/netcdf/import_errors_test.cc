@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "lance_nd/api/table.h"
 #include "lance_nd/array/builder.h"
@@ -94,6 +96,90 @@ TEST_F(ImportErrors, SkipBadListsSkippedFilesAndCommitsTheRest) {
   LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(table_));
   EXPECT_EQ(*t.CountRows(), 2u);
   EXPECT_EQ(*t.CountRows("__global_attrs__.id = 'b'"), 1u);
+}
+
+// A netCDF-4 file x(4) with s(x) strings whose value at `bad_at` is not UTF-8: its structure
+// and last value read, its rows do not (a failure during conversion, after the probe).
+void BadTextFile(const std::string& path, std::size_t bad_at) {
+  int ncid = -1, dim = -1, var = -1;
+  ASSERT_EQ(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &ncid), NC_NOERR);
+  nc_def_dim(ncid, "x", 4, &dim);
+  nc_def_var(ncid, "s", NC_STRING, 1, &dim, &var);
+  nc_enddef(ncid);
+  std::vector<std::string> text{"a", "b", "c", "d"};
+  text[bad_at] = "\xff\xfe";
+  std::vector<const char*> pointers;
+  for (const std::string& t : text) pointers.push_back(t.c_str());
+  ASSERT_EQ(nc_put_var_string(ncid, var, pointers.data()), NC_NOERR);
+  ASSERT_EQ(nc_close(ncid), NC_NOERR);
+}
+
+// Seeded: the bad value sits in a later chunk than the first, so rows of the bad file were
+// handed to the writer before it failed; none of them may be committed.
+TEST_F(ImportErrors, SkipBadSkipsAFileThatFailsDuringConversion) {
+  for (std::size_t bad_at = 1; bad_at < 3; ++bad_at) {
+    SCOPED_TRACE(bad_at);
+    TempDir dir("skipconv");
+    const std::string table = dir.Path("t.lance");
+    const std::string a = dir.Path("a.nc"), bad = dir.Path("bad.nc"), b = dir.Path("b.nc");
+    SmallFile(a, 0);
+    BadTextFile(bad, bad_at);
+    SmallFile(b, 10);
+    ImportOptions options;
+    options.chunks = {{"x", 1}};
+    const std::vector<std::string> files{a, bad, b};
+    // Without --skip-bad the import fails naming the file and the variable; nothing committed.
+    LND_EXPECT_ERROR(ImportNetcdf(table, files, options), StatusCode::kInvalidArgument, bad);
+    LND_EXPECT_ERROR(ImportNetcdf(table, files, options), StatusCode::kInvalidArgument,
+                     "variable s: text that is not UTF-8");
+    EXPECT_EQ(VersionOf(table), 0u);
+    options.skip_bad = true;
+    LND_ASSERT_OK_AND_ASSIGN(ImportResult result, ImportNetcdf(table, files, options));
+    ASSERT_EQ(result.skipped.size(), 1u);
+    EXPECT_EQ(result.skipped[0].path, bad);
+    EXPECT_EQ(result.skipped[0].error.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(result.skipped[0].error.message().find("not UTF-8"), std::string::npos)
+        << result.skipped[0].error.ToString();
+    EXPECT_EQ(result.files, 2u);
+    EXPECT_EQ(result.datasets, 2u);
+    EXPECT_EQ(result.rows, 8u);
+    EXPECT_EQ(result.version, 1u);
+    LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(table));
+    EXPECT_EQ(*t.CountRows(), 8u);
+    EXPECT_EQ(*t.CountRows("__global_attrs__.id = 'bad'"), 0u);
+    EXPECT_EQ(*t.CountRows("__global_attrs__.id = 'b'"), 4u);
+  }
+}
+
+// A file x(4) with v(x) and a file t(3) with w(t): --chunks x=1 splits the first and leaves the
+// second whole; a dimension neither has is an error naming it and the files' dimensions.
+TEST_F(ImportErrors, ChunksApplyToTheFilesThatHaveTheDimension) {
+  const std::string a = dir_.Path("a.nc");
+  SmallFile(a);
+  const std::string c = dir_.Path("c.nc");
+  {
+    int ncid = -1, dim = -1, var = -1;
+    ASSERT_EQ(nc_create(c.c_str(), NC_CLOBBER, &ncid), NC_NOERR);
+    nc_def_dim(ncid, "t", 3, &dim);
+    nc_def_var(ncid, "w", NC_DOUBLE, 1, &dim, &var);
+    nc_enddef(ncid);
+    const double w[3] = {1, 2, 3};
+    nc_put_var_double(ncid, var, w);
+    ASSERT_EQ(nc_close(ncid), NC_NOERR);
+  }
+  const std::vector<std::string> files{a, c};
+  ImportOptions options;
+  options.chunks = {{"nope", 2}};
+  LND_EXPECT_ERROR(ImportNetcdf(table_, files, options), StatusCode::kInvalidArgument,
+                   "--chunks names dimension nope, which none of the 2 files has (their "
+                   "dimensions: t, x)");
+  EXPECT_EQ(VersionOf(table_), 0u);
+  options.chunks = {{"x", 1}};
+  LND_ASSERT_OK_AND_ASSIGN(ImportResult result, ImportNetcdf(table_, files, options));
+  EXPECT_EQ(result.rows, 5u);
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(table_));
+  EXPECT_EQ(*t.CountRows("__global_attrs__.id = 'a'"), 4u);
+  EXPECT_EQ(*t.CountRows("__global_attrs__.id = 'c'"), 1u);
 }
 
 TEST_F(ImportErrors, OptionErrors) {
