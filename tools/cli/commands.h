@@ -21,6 +21,7 @@ void AddCleanupCommand(CLI::App& app);   // cleanup TABLE --older-than DURATION
 void AddLsCommand(CLI::App& app);        // ls TABLE [--json]
 void AddSchemaCommand(CLI::App& app);    // schema TABLE [--json] [--version N]
 void AddSliceCommand(CLI::App& app);     // slice TABLE --id ID --var NAME [--isel] [--sel] ...
+void AddVerifyCommand(CLI::App& app);    // verify TABLE [--version N] [--json]
 
 // netCDF (built with libnetcdf only: LANCE_ND_WITH_NETCDF).
 void AddImportCommand(CLI::App& app);  // import TABLE FILE.nc... [--id] [--chunks] ...

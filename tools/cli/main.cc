@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   lance_nd::cli::AddWidenCommand(app);
   lance_nd::cli::AddCleanupCommand(app);
   lance_nd::cli::AddSliceCommand(app);
+  lance_nd::cli::AddVerifyCommand(app);
 #ifdef LANCE_ND_WITH_NETCDF
   lance_nd::cli::AddImportCommand(app);
   lance_nd::cli::AddExportCommand(app);
