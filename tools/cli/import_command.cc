@@ -1,6 +1,7 @@
 // `lance-nd import TABLE FILE.nc... [--id ID] [--chunks dim=n,...] [--skip-bad] [--casting MODE]
-// [--stats] [--compression-level N]`: netCDF files into a lance-nd table, one commit
-// (docs/netcdf.md).
+// [--stats] [--compression-level N] [--chunk-target-mb MB]`: netCDF files into a lance-nd table,
+// one commit (docs/netcdf.md).
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "commands.h"
 #include "lance_nd/netcdf/import.h"
 #include "progress.h"
+#include "term_text.h"
 
 namespace lance_nd::cli {
 namespace {
@@ -26,7 +28,36 @@ struct ImportArgs {
   bool stats = false;
   std::string casting = "no";
   std::optional<int> compression_level;
+  std::optional<double> chunk_target_mb;
 };
+
+// The automatic chunk target in bytes; InvalidArgument for a negative or non-finite size.
+Result<std::uint64_t> ChunkTargetBytes(const std::optional<double>& mb) {
+  if (!mb) return netcdf::kDefaultChunkTargetBytes;
+  if (!std::isfinite(*mb) || *mb < 0 || *mb > 1e12) {
+    return Status::InvalidArgument(
+        "--chunk-target-mb must be a size in MiB, 0 (no automatic chunking) or more");
+  }
+  return static_cast<std::uint64_t>(std::llround(*mb * 1024.0 * 1024.0));
+}
+
+// "chunks of ID: time=12, lat=90 (auto, ~60 MiB per row)", one line per dataset chunked
+// automatically, at most kListed.
+void PrintAutoChunks(const std::vector<netcdf::AutoChunking>& chunked) {
+  constexpr std::size_t kListed = 10;
+  for (std::size_t i = 0; i < chunked.size() && i < kListed; ++i) {
+    std::string sizes;
+    for (const auto& [name, size] : chunked[i].chunks) {
+      sizes += (sizes.empty() ? "" : ", ") + name + "=" + std::to_string(size);
+    }
+    std::cout << "chunks of " << chunked[i].dataset_id << ": " << sizes << " (auto, ~"
+              << HumanBytes(chunked[i].row_bytes) << " per row)\n";
+  }
+  if (chunked.size() > kListed) {
+    std::cout << "chunks of " << chunked.size() - kListed
+              << " more datasets chosen automatically\n";
+  }
+}
 
 void Run(const ImportArgs& a) {
   if (auto file = NotATable(a.uri)) Fail(kCommand, *file);
@@ -35,6 +66,7 @@ void Run(const ImportArgs& a) {
   options.chunks = OrFail(kCommand, netcdf::ParseChunkSizes(a.chunks));
   options.skip_bad = a.skip_bad;
   options.compression_level = a.compression_level;
+  options.chunk_target_bytes = OrFail(kCommand, ChunkTargetBytes(a.chunk_target_mb));
   options.write.casting = OrFail(kCommand, ParseCasting(a.casting));
   options.write.stats = a.stats;
   // A bar on a terminal over chunk rows: the total is known for the dataset being read, so it
@@ -58,6 +90,7 @@ void Run(const ImportArgs& a) {
             << result.datasets << (result.datasets == 1 ? " dataset, " : " datasets, ")
             << result.rows << (result.rows == 1 ? " row" : " rows") << "; version "
             << result.version << "\n";
+  PrintAutoChunks(result.auto_chunked);
 }
 
 }  // namespace
@@ -76,6 +109,9 @@ void AddImportCommand(CLI::App& app) {
   cmd->add_option("--chunks", a->chunks,
                   "chunk sizes, e.g. TIME=1,COADSX=60, for the files that have these dimensions "
                   "(dimensions not named stay whole)");
+  cmd->add_option("--chunk-target-mb", a->chunk_target_mb,
+                  "row size (MiB of the largest variable, uncompressed) of the automatic "
+                  "chunking of the datasets --chunks does not split (default 64; 0: one row)");
   cmd->add_flag(
       "--skip-bad", a->skip_bad,
       "skip files that cannot be read or converted (listed on stderr) instead of failing");

@@ -130,6 +130,13 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run("import", table, notnc, "--skip-bad")
     check(rc == 1 and "nothing was imported" in err, f"only bad files: {rc} {err!r}")
 
+    # Automatic chunking: a target below the largest variable splits it and says so.
+    auto_table = os.path.join(tmp, "auto.lance")
+    out = ok("import", auto_table, features, "--id", "auto", "--chunk-target-mb", "0.00001")
+    check("\nchunks of auto: " in out and "(auto, ~" in out, f"automatic chunks: {out!r}")
+    fails(["import", auto_table, features, "--id", "a2", "--chunk-target-mb", "-1"], 1,
+          "--chunk-target-mb must be a size in MiB")
+
     # On a terminal, import and export draw a progress bar on stderr and clear it; stdout keeps
     # its summary line. (Piped, every command above wrote nothing to stderr.)
     bar_table = os.path.join(tmp, "bar.lance")

@@ -30,6 +30,9 @@ struct LANCE_ND_EXPORT ImportProgress {
   std::uint64_t values_read = 0;  // values read from every file so far
 };
 
+/// \brief The default row size of automatic chunking: 64 MiB of the largest variable's values.
+inline constexpr std::uint64_t kDefaultChunkTargetBytes = std::uint64_t{64} << 20;
+
 struct LANCE_ND_EXPORT ImportOptions {
   /// The dataset id of the root group; only with a single file. Default: the file's base name
   /// without its extension.
@@ -38,6 +41,11 @@ struct LANCE_ND_EXPORT ImportOptions {
   /// dimensions not named are whole in every chunk. A name that no file of the import has is
   /// an error; so is a dimension that is the trailing char dimension of a char variable.
   std::vector<std::pair<std::string, std::uint64_t>> chunks;
+  /// Automatic chunking of the datasets whose dimensions `chunks` does not name: when the
+  /// largest variable holds more than this many bytes uncompressed, its dimensions are split
+  /// outermost first (in whole multiples of its netCDF-4 chunk sizes where it has them) into
+  /// rows of about this size; smaller datasets are one row. 0: no automatic chunking.
+  std::uint64_t chunk_target_bytes = kDefaultChunkTargetBytes;
   /// Skip files that cannot be opened, read or converted (listed in ImportResult::skipped)
   /// instead of failing; nothing of a skipped file is committed.
   bool skip_bad = false;
@@ -59,12 +67,20 @@ struct LANCE_ND_EXPORT SkippedFile {
   Status error;
 };
 
+/// \brief A dataset chunked automatically (ImportOptions::chunk_target_bytes).
+struct LANCE_ND_EXPORT AutoChunking {
+  std::string dataset_id;
+  std::vector<std::pair<std::string, std::uint64_t>> chunks;  // the split dimensions' sizes
+  std::uint64_t row_bytes = 0;  // the largest variable's uncompressed bytes in a full row
+};
+
 struct LANCE_ND_EXPORT ImportResult {
   std::uint64_t version = 0;   // the committed version (0: nothing committed)
   std::uint64_t rows = 0;      // chunk rows written
   std::uint64_t datasets = 0;  // datasets (groups) written
   std::uint64_t files = 0;     // files imported
   std::vector<SkippedFile> skipped;
+  std::vector<AutoChunking> auto_chunked;  // the datasets chunked automatically, in order
 };
 
 /// \brief Import `files` into the table at `table_uri` as ONE commit. A file that cannot be

@@ -9,6 +9,7 @@
 
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/table.h"
+#include "lance_nd/netcdf/auto_chunks.h"
 #include "lance_nd/netcdf/chunk_rows.h"
 #include "lance_nd/netcdf/nc_model.h"
 #include "lance_nd/netcdf/nc_util.h"
@@ -177,7 +178,10 @@ Status WriteFile(const FilePlan& plan, std::size_t file_index, std::size_t file_
   LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
   for (const NcGroup& group : groups) {
     const std::string id = DatasetId(plan.id, group);
-    LND_ASSIGN_OR_RETURN(ChunkGrid grid, internal::GroupGrid(group, id, options.chunks));
+    const internal::ChunkChoice choice =
+        internal::ChooseChunks(group, options.chunks, options.chunk_target_bytes);
+    LND_ASSIGN_OR_RETURN(ChunkGrid grid, internal::GroupGrid(group, id, choice.sizes));
+    if (choice.automatic) result->auto_chunked.push_back({id, choice.sizes, choice.row_bytes});
     for (std::uint64_t c = 0; c < grid.num_chunks(); ++c) {
       const std::string where = "dataset " + id + " chunk " + std::to_string(c);
       *read_failed = true;

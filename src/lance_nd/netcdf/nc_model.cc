@@ -56,6 +56,17 @@ Result<std::vector<int>> LayoutDimIds(int ncid, int nvars) {
   return std::vector<int>(ids.begin(), ids.end());
 }
 
+// The netCDF-4 chunk shape of a chunked variable, else empty.
+std::vector<std::size_t> StorageChunks(int ncid, int varid, std::size_t rank) {
+  std::vector<std::size_t> sizes(std::max<std::size_t>(rank, 1));
+  int storage = NC_CONTIGUOUS;
+  if (rank == 0 || nc_inq_var_chunking(ncid, varid, &storage, sizes.data()) != NC_NOERR ||
+      storage != NC_CHUNKED) {
+    return {};
+  }
+  return sizes;
+}
+
 Result<NcVariable> ReadVariable(int ncid, int varid, const std::vector<int>& layout_ids,
                                 const DatasetLayout& layout) {
   NcVariable var;
@@ -74,6 +85,8 @@ Result<NcVariable> ReadVariable(int ncid, int varid, const std::vector<int>& lay
     var.dims.push_back(static_cast<std::size_t>(at - layout_ids.begin()));
   }
   LND_ASSIGN_OR_RETURN_CTX(var.attributes, ReadAttributes(ncid, varid), "variable " + var.name);
+  LND_RETURN_NOT_OK(NcStatus(nc_inq_type(ncid, var.type, nullptr, &var.value_bytes), "type size"));
+  var.storage_chunks = StorageChunks(ncid, varid, ids.size());
   if (var.type == NC_CHAR) {
     var.is_char = true;
     const std::string char_dim = var.dims.empty() ? "" : layout.dim_names[var.dims.back()];

@@ -24,6 +24,11 @@ struct NcVariable {
   bool is_char = false;
   /// The netCDF attributes, plus the char marker for a char variable.
   nd::Attributes attributes;
+  /// The netCDF-4 chunk shape (one size per entry of `dims`); empty when the variable is not
+  /// chunked (contiguous or compact storage, classic files).
+  std::vector<std::size_t> storage_chunks;
+  /// Bytes of one value uncompressed (a char, a number; a string counts its pointer).
+  std::size_t value_bytes = 0;
 
   /// \brief The dimensions of the nd array (all but the character dimension).
   std::size_t array_rank() const {
