@@ -53,12 +53,31 @@ Status PutNumbers(int ncid, int varid, const array::ArrayData& values,
   });
 }
 
+// The string that replaces nulls: the variable's _FillValue, else its first missing_value,
+// else netCDF's default string fill ("").
+std::string NullString(int ncid, int varid) {
+  for (const char* name : {"_FillValue", "missing_value"}) {
+    nc_type type = NC_NAT;
+    std::size_t len = 0;
+    if (nc_inq_att(ncid, varid, name, &type, &len) != NC_NOERR || type != NC_STRING || len == 0) {
+      continue;
+    }
+    std::vector<char*> values(len, nullptr);
+    if (nc_get_att_string(ncid, varid, name, values.data()) != NC_NOERR) continue;
+    std::string out = values[0] == nullptr ? "" : values[0];
+    nc_free_string(len, values.data());
+    return out;
+  }
+  return "";
+}
+
 Status PutStrings(int ncid, int varid, const array::ArrayData& values,
                   const std::vector<std::size_t>& start, const std::vector<std::size_t>& count) {
   array::BinaryView view(values);
+  const std::string fill = values.null_count() > 0 ? NullString(ncid, varid) : std::string();
   std::vector<std::string> strings;
   for (std::int64_t i = 0; i < values.length; ++i) {
-    strings.emplace_back(view.IsNull(i) ? std::string_view{} : view.Value(i));
+    strings.emplace_back(view.IsNull(i) ? std::string_view(fill) : view.Value(i));
   }
   std::vector<const char*> pointers;
   for (const std::string& s : strings) pointers.push_back(s.c_str());

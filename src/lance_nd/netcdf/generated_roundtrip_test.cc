@@ -1,4 +1,5 @@
-// Seeded generated netCDF files (classic and netCDF-4; every type; fill and missing values;
+// Seeded generated netCDF files (classic and netCDF-4; every type; fill and missing values,
+// string fill values too;
 // char, string and rank-0 variables; unlimited dimensions, also of size 0) imported with
 // seeded chunkings (uneven edges, chunks larger than the dimension): every row is checked
 // against the source through libnetcdf, variables without a split dimension must be in chunk
@@ -130,6 +131,12 @@ void AddVariable(Rng& rng, int ncid, int index, bool nc4, const Generated& g,
     const auto range = SmallNumbers(rng, type, 2);
     NC_OK(nc_put_att(ncid, varid, "valid_range", type, 2, range.data()));
   }
+  std::string string_fill;  // a string variable's _FillValue: its values become nulls
+  if (type == NC_STRING && rng() % 2 == 0) {
+    string_fill = RandomText(rng, 3);
+    const char* pointer = string_fill.c_str();
+    NC_OK(nc_put_att_string(ncid, varid, "_FillValue", 1, &pointer));
+  }
   NC_OK(nc_enddef(ncid));
   std::size_t n = 1;
   for (std::size_t s : shape) n *= s;
@@ -137,7 +144,9 @@ void AddVariable(Rng& rng, int ncid, int index, bool nc4, const Generated& g,
   if (n > 0) {
     if (type == NC_STRING) {
       std::vector<std::string> s;
-      for (std::size_t i = 0; i < n; ++i) s.push_back(RandomText(rng, 5));
+      for (std::size_t i = 0; i < n; ++i) {
+        s.push_back(rng() % 4 == 0 ? string_fill : RandomText(rng, 5));
+      }
       std::vector<const char*> p;
       for (const auto& v : s) p.push_back(v.c_str());
       NC_OK(nc_put_vara_string(ncid, varid, start.data(), shape.data(), p.data()));
@@ -282,6 +291,54 @@ TEST_P(GeneratedRoundTrip, ImportCheckExport) {
   eo.id = "source";
   LND_ASSERT_OK(ExportNetcdf(table, out, eo).status());
   EXPECT_EQ(testing::CompareFiles(source, out), "");
+}
+
+// A string variable's _FillValue and missing_value strings are nulls, as numbers' are; the
+// export writes nulls back as the _FillValue.
+TEST(StringFill, ValuesEqualToTheFillAreNullsAndExportAsTheFill) {
+  TempDir dir("strfill");
+  const std::string source = dir.Path("s.nc");
+  int ncid = -1, dim = -1, var = -1;
+  NC_OK(nc_create(source.c_str(), NC_CLOBBER | NC_NETCDF4, &ncid));
+  NC_OK(nc_def_dim(ncid, "x", 5, &dim));
+  NC_OK(nc_def_var(ncid, "s", NC_STRING, 1, &dim, &var));
+  const char* fill = "-";
+  NC_OK(nc_put_att_string(ncid, var, "_FillValue", 1, &fill));
+  const char* missing = "NA";
+  NC_OK(nc_put_att_string(ncid, var, "missing_value", 1, &missing));
+  NC_OK(nc_enddef(ncid));
+  const char* values[5] = {"a", "-", "b", "NA", ""};
+  NC_OK(nc_put_var_string(ncid, var, values));
+  NC_OK(nc_close(ncid));
+
+  const std::string table = dir.Path("t.lance");
+  LND_ASSERT_OK(ImportNetcdf(table, std::vector<std::string>{source}, {}).status());
+  LND_ASSERT_OK_AND_ASSIGN(Table t, Table::Open(table));
+  LND_ASSERT_OK_AND_ASSIGN(std::vector<nd::NdRecordBatch> rows, t.Scan().ReadAll());
+  ASSERT_EQ(rows.size(), 1u);
+  const array::ArrayData& got = *rows[0].column(rows[0].ColumnIndex("s")).values();
+  const std::vector<bool> nulls{false, true, false, true, false};
+  for (std::size_t i = 0; i < nulls.size(); ++i) {
+    EXPECT_EQ(got.IsNull(static_cast<std::int64_t>(i)), nulls[i]) << i;
+  }
+  EXPECT_EQ(got.null_count(), 2);
+
+  const std::string out = dir.Path("out.nc");
+  ExportOptions eo;
+  eo.id = "s";
+  LND_ASSERT_OK(ExportNetcdf(table, out, eo).status());
+  NC_OK(nc_open(out.c_str(), NC_NOWRITE, &ncid));
+  NC_OK(nc_inq_varid(ncid, "s", &var));
+  char* back[5] = {};
+  NC_OK(nc_get_var_string(ncid, var, back));
+  const std::vector<std::string> want{"a", "-", "b", "-", ""};  // nulls as the _FillValue
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(back[i], want[i]) << i;
+  nc_free_string(5, back);
+  char* att = nullptr;
+  NC_OK(nc_get_att_string(ncid, var, "_FillValue", &att));
+  EXPECT_STREQ(att, "-");
+  nc_free_string(1, &att);
+  nc_close(ncid);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, GeneratedRoundTrip, ::testing::Range<std::uint64_t>(1, 61));

@@ -2,9 +2,11 @@
 // values are; strings and chars through a builder.
 #include "lance_nd/netcdf/nc_read.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -118,6 +120,22 @@ Result<array::ArrayPtr> CheckedUtf8(array::BinaryBuilder& builder) {
   return out;
 }
 
+// The strings that mean "no value": the string _FillValue and missing_value entries.
+std::vector<std::string> MissingStrings(int ncid, int varid) {
+  std::vector<std::string> out;
+  for (const char* name : {"_FillValue", "missing_value"}) {
+    nc_type type = NC_NAT;
+    std::size_t len = 0;
+    if (nc_inq_att(ncid, varid, name, &type, &len) != NC_NOERR) continue;
+    if (type != NC_STRING || len == 0) continue;
+    std::vector<char*> values(len, nullptr);
+    if (nc_get_att_string(ncid, varid, name, values.data()) != NC_NOERR) continue;
+    for (const char* v : values) out.emplace_back(v == nullptr ? "" : v);
+    nc_free_string(len, values.data());
+  }
+  return out;
+}
+
 Result<array::ArrayPtr> ReadStrings(int ncid, const NcVariable& var,
                                     const std::vector<std::size_t>& start,
                                     const std::vector<std::size_t>& count) {
@@ -128,9 +146,10 @@ Result<array::ArrayPtr> ReadStrings(int ncid, const NcVariable& var,
         NcStatus(nc_get_vara_string(ncid, var.varid, start.data(), count.data(), strings.data()),
                  "reading strings"));
   }
+  const std::vector<std::string> missing = MissingStrings(ncid, var.varid);
   array::BinaryBuilder builder(array::Utf8());
   for (char* s : strings) {
-    if (s == nullptr) {
+    if (s == nullptr || std::find(missing.begin(), missing.end(), s) != missing.end()) {
       builder.AppendNull();
     } else {
       builder.Append(s);

@@ -5,6 +5,7 @@
 
 #include <netcdf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -78,9 +79,27 @@ inline std::string CompareText(int ncid, int varid, nc_type type, const array::A
       want.push_back(s);
     }
   }
+  // A string equal to a string _FillValue or missing_value entry is a null.
+  std::vector<std::string> missing;
+  for (const char* name : {"_FillValue", "missing_value"}) {
+    nc_type att_type = NC_NAT;
+    std::size_t len = 0;
+    if (type != NC_STRING || nc_inq_att(ncid, varid, name, &att_type, &len) != NC_NOERR ||
+        att_type != NC_STRING) {
+      continue;
+    }
+    std::vector<char*> values(len);
+    nc_get_att_string(ncid, varid, name, values.data());
+    for (char* v : values) missing.emplace_back(v ? v : "");
+    nc_free_string(len, values.data());
+  }
   array::BinaryView view(got);
   for (std::size_t i = 0; i < n; ++i) {
-    if (view.Value(static_cast<std::int64_t>(i)) != want[i]) {
+    const bool null = std::find(missing.begin(), missing.end(), want[i]) != missing.end();
+    if (view.IsNull(static_cast<std::int64_t>(i)) != null) {
+      return "null mismatch at " + std::to_string(i) + " (source \"" + want[i] + "\")";
+    }
+    if (!null && view.Value(static_cast<std::int64_t>(i)) != want[i]) {
       return "string mismatch at " + std::to_string(i);
     }
   }
