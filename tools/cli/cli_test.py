@@ -343,6 +343,25 @@ def test_maintenance(tmp, table, rows):
     check(len(ok("versions", table).splitlines()) == 1, "cleanup 0s kept old versions")
     same_rows(cat(table), want, "cat after cleanup")
 
+    # Files no version references (a killed writer's) stay without --remove-unreferenced, and
+    # go with it once older than --older-than; the table reads the same either way.
+    data_dir = os.path.join(table, "data")
+    orphans = []
+    for k in range(3):
+        path = os.path.join(data_dir, f"orphan-{k}.lance")
+        with open(path, "wb") as f:
+            f.write(os.urandom(100 + 37 * k))
+        orphans.append(path)
+    old = time.time() - 3600
+    for path in orphans[:2]:
+        os.utime(path, (old, old))
+    ok("cleanup", table, "--older-than", "10m")
+    check(all(os.path.exists(p) for p in orphans), "cleanup removed unreferenced files without the flag")
+    ok("cleanup", table, "--older-than", "10m", "--remove-unreferenced")
+    check(not any(os.path.exists(p) for p in orphans[:2]), "--remove-unreferenced kept old orphans")
+    check(os.path.exists(orphans[2]), "--remove-unreferenced removed a file newer than --older-than")
+    same_rows(cat(table), want, "cat after cleanup --remove-unreferenced")
+
 
 def expect_error(args, stdin, command, pattern, table=None):
     """Non-zero exit, one stderr line "lance-nd: COMMAND: ..." matching `pattern`, and the

@@ -117,7 +117,7 @@ TEST(TermValuesTest, AttributesAreTypedAndShownAsKeyEqualsValue) {
   }
 }
 
-// Issue 33 §6: a 20 MB string attribute was printed whole by `ls`. Long strings show their
+// Issue 33: a 20 MB string attribute was printed whole by `ls`. Long strings show their
 // start and their size, long lists their first and last items and their count.
 TEST(TermValuesTest, HugeAttributeValuesAreAbbreviated) {
   std::mt19937_64 rng(20);

@@ -113,8 +113,12 @@ class LANCE_ND_EXPORT Table {
   /// \brief lance-nd's own compaction planner by size on disk, row order kept, rows never
   /// split; no new version when there is nothing to do.
   Result<CompactionStats> Compact(const CompactOptions& options = {});
-  /// \brief Remove versions older than `older_than` (and their files); the latest stays.
-  Result<table::CleanupStats> CleanupOldVersions(std::chrono::seconds older_than);
+  /// \brief Remove versions older than `older_than` (and their files); the latest stays. With
+  /// `remove_unreferenced`, also files no version references (left by killed writers) that are
+  /// older than `older_than`: safe only when no other writer has been committing for that long.
+  /// Without it such files go only once they are older than both `older_than` and 7 days.
+  Result<table::CleanupStats> CleanupOldVersions(std::chrono::seconds older_than,
+                                                 bool remove_unreferenced = false);
 
   /// \brief Versions whose manifests still exist, oldest first.
   Result<std::vector<TableVersion>> Versions() const;

@@ -32,9 +32,11 @@ Result<std::uint64_t> Table::Delete(std::string_view sql) {
   return deleted.num_deleted_rows;
 }
 
-Result<table::CleanupStats> Table::CleanupOldVersions(std::chrono::seconds older_than) {
+Result<table::CleanupStats> Table::CleanupOldVersions(std::chrono::seconds older_than,
+                                                      bool remove_unreferenced) {
   table::CleanupOptions options;
   options.older_than = older_than;
+  options.delete_unverified = remove_unreferenced;
   if (location().file_system() == io::LocalFileSystem()) {
     options.modified_time = table::LocalModifiedTime();
   }

@@ -119,7 +119,7 @@ TEST(FilterBasic, Errors) {
   LND_EXPECT_ERROR(b->Select(*batch), StatusCode::kInvalidArgument, "divide by zero");
 }
 
-// Issue 33 §6: a value that does not cast at run time (LanceDB casts the string column to the
+// Issue 33: a value that does not cast at run time (LanceDB casts the string column to the
 // literal's type, and so do we) points at the operator in the text and names both types.
 TEST(FilterBasic, RunTimeCastErrorsPointIntoTheText) {
   auto batch = SmallBatch();
