@@ -62,8 +62,9 @@ void CheckItem(std::string_view owner, const std::string& key, const py::handle&
                bool in_list) {
   const std::string where = in_list ? "holds " : "is ";
   if (py::isinstance<py::dict>(item)) {
-    Refuse(owner, key, where + "a dict", "store each entry as its own attribute, or the dict "
-                                         "as a JSON str");
+    Refuse(owner, key, where + "a dict",
+           "store each entry as its own attribute, or the dict "
+           "as a JSON str");
   }
   if (PyComplex_Check(item.ptr()) ||
       (py::isinstance(item, py::module_::import("numpy").attr("complexfloating")))) {
@@ -78,7 +79,8 @@ void CheckItem(std::string_view owner, const std::string& key, const py::handle&
     Refuse(owner, key, "holds None", "drop the item, or the key");
   }
   if (ItemKind(item).empty()) {
-    Refuse(owner, key, where + "an object of type " + std::string(Py_TYPE(item.ptr())->tp_name), "");
+    Refuse(owner, key, where + "an object of type " + std::string(Py_TYPE(item.ptr())->tp_name),
+           "");
   }
 }
 
@@ -119,7 +121,8 @@ array::ArrayPtr AttributeValue(std::string_view owner, const std::string& key,
   }
   const auto dtype_kind = values.attr("dtype").attr("kind").cast<std::string>();
   if (dtype_kind == "c") {
-    Refuse(owner, key, "is a complex array", "store the real and imaginary parts as two attributes");
+    Refuse(owner, key, "is a complex array",
+           "store the real and imaginary parts as two attributes");
   }
   if (is_ndarray && dtype_kind == "O") {
     // An object array's items are checked as a list's are.

@@ -18,7 +18,6 @@ py::dict AttributesToDict(const nd::Attributes& attributes);
 /// than one dimension, a list mixing item types (ints and floats may mix), a dict, a complex
 /// number or another object no attribute holds. Messages name the attribute as
 /// "<owner> '<key>'" (owner "attribute" or "global attribute") and say what is supported.
-nd::Attributes AttributesFromDict(const py::handle& mapping,
-                                  std::string_view owner = "attribute");
+nd::Attributes AttributesFromDict(const py::handle& mapping, std::string_view owner = "attribute");
 
 }  // namespace lance_nd::python
