@@ -10,6 +10,7 @@
 #include "lance_nd/array/array_data.h"
 #include "lance_nd/file/reader.h"
 #include "lance_nd/nd/row_encoding.h"
+#include "lance_nd/table/location.h"
 #include "lance_nd/table/scan.h"
 
 namespace lance_nd {
@@ -26,13 +27,12 @@ VerifyProblem At(const table::Fragment& f, std::string data_file, std::string wh
 }
 
 std::string DataFilePath(const table::Dataset& ds, const table::DataFile& file) {
-  return ds.path() + "/data/" + file.path;
+  return ds.location().Path(table::kDataDir, file.path);
 }
 
 // The footer, offset tables, schema and column metadata of one data file, and its row count.
 Result<file::FileReader> OpenDataFile(const table::Dataset& ds, const table::Fragment& f,
-                                      const table::DataFile& file, Problem& problem) {
-  const std::string path = DataFilePath(ds, file);
+                                      const std::string& path, Problem& problem) {
   auto in = ds.file_system()->OpenForRead(path);
   if (!in.ok()) {
     problem = At(f, path, "cannot open: " + std::string(in.status().message()));
@@ -84,10 +84,10 @@ Problem CheckRows(const table::Fragment& f, const std::string& path, const file:
 
 Problem CheckDataFile(const table::Dataset& ds, const table::Fragment& f,
                       const table::DataFile& file, std::int64_t batch_rows) {
-  Problem problem;
-  auto reader = OpenDataFile(ds, f, file, problem);
-  if (!reader.ok()) return problem;
   const std::string path = DataFilePath(ds, file);
+  Problem problem;
+  auto reader = OpenDataFile(ds, f, path, problem);
+  if (!reader.ok()) return problem;
   for (std::int64_t first = 0; first < reader->num_rows(); first += batch_rows) {
     const std::int64_t n = std::min(batch_rows, reader->num_rows() - first);
     if (Problem p = CheckRows(f, path, *reader, first, n)) return p;
