@@ -10,6 +10,7 @@
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/table.h"
 #include "lance_nd/netcdf/auto_chunks.h"
+#include "lance_nd/netcdf/child_guard.h"
 #include "lance_nd/netcdf/chunk_rows.h"
 #include "lance_nd/netcdf/nc_model.h"
 #include "lance_nd/netcdf/nc_util.h"
@@ -43,7 +44,7 @@ struct FilePlan {
 };
 
 // Open, read the structure and probe the data: the errors of a bad file.
-Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
+Result<FilePlan> ReadPlan(const std::string& path, const std::string& id) {
   LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(path));
   LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
   LND_RETURN_NOT_OK(internal::CheckClassicLength(file.id(), path, groups.front()));
@@ -59,6 +60,25 @@ Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
     }
   }
   return plan;
+}
+
+// What a child process reads before this one does: the plan, and every string (damage in
+// HDF5's global heap crashes libhdf5 when it reads strings).
+Status ReadRisky(const std::string& path, const std::string& id) {
+  LND_RETURN_NOT_OK(ReadPlan(path, id).status());
+  LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(path));
+  LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
+  for (const NcGroup& group : groups) LND_RETURN_NOT_OK(internal::ReadEveryString(group));
+  return Status::OK();
+}
+
+// ReadRisky, tried first in a child process: a file that crashes libnetcdf there is an error
+// here, and the reads in this process then meet only files a child survived.
+Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
+  LND_RETURN_NOT_OK(internal::SurvivesInChild(
+      "the structure of " + path, [&] { return ReadRisky(path, id); },
+      internal::kStructureReadTimeout));
+  return ReadPlan(path, id);
 }
 
 // "a, b, c" of at most kListed names, then "and N more".

@@ -168,6 +168,20 @@ Status ProbeData(const NcGroup& group) {
   return Status::OK();
 }
 
+Status ReadEveryString(const NcGroup& group) {
+  for (const NcVariable& var : group.variables) {
+    if (var.type != NC_STRING) continue;
+    std::size_t count = 1;
+    for (std::size_t d : var.dims) count *= group.layout.dim_sizes[d];
+    if (count == 0) continue;
+    std::vector<char*> values(count, nullptr);
+    LND_RETURN_NOT_OK(NcStatus(nc_get_var_string(group.ncid, var.varid, values.data()),
+                               "variable " + var.name + ": reading its strings"));
+    nc_free_string(count, values.data());
+  }
+  return Status::OK();
+}
+
 Status CheckClassicLength(int ncid, const std::string& path, const NcGroup& root) {
   int format = 0;
   LND_RETURN_NOT_OK(NcStatus(nc_inq_format(ncid, &format), "file format"));

@@ -52,6 +52,10 @@ Result<std::vector<NcGroup>> ReadStructure(int ncid);
 /// than halfway through writing its rows.
 Status ProbeData(const NcGroup& group);
 
+/// \brief Read every value of every string variable. netCDF-4 keeps strings in HDF5's global
+/// heap, whose damage libhdf5 does not detect: run in a child process first (child_guard.h).
+Status ReadEveryString(const NcGroup& group);
+
 /// \brief For classic, 64-bit offset and CDF-5 files: IOError when the file at `path` is
 /// shorter than its variables' data (libnetcdf reads zeros past the end of a truncated file).
 /// The header's size is not counted, so a cut shorter than the header can pass.
