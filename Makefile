@@ -1,9 +1,10 @@
 # make test: install what is missing, configure, build and run every test (ctest).
 # make demo: the same set-up and build, then a real climatology through the command line.
+# make unit: build what changed and run the unit tests only (the fast inner loop).
 PRESET ?= dev
 JOBS ?= $(shell nproc)
 
-.PHONY: setup configure build test demo asan lint lint-format lint-changed format clean
+.PHONY: setup configure build test unit demo asan lint lint-format lint-changed format clean
 
 setup:
 	./scripts/setup-debian.sh
@@ -16,6 +17,11 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+unit:
+	@test -f build/$(PRESET)/CMakeCache.txt || $(MAKE) configure
+	cmake --build --preset $(PRESET) -j $(JOBS)
+	ctest --preset $(PRESET) -L unit -j $(JOBS)
 
 demo: build
 	./scripts/demo.sh build/$(PRESET)
