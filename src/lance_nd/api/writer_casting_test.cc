@@ -1,14 +1,11 @@
 // The writer under each casting mode: the table's type wins, kPromote commits what is buffered,
-// widens the table (variable and stats), then goes on. Skipped while casting.cc is not in the
-// tree (the placeholder passes rows through unchanged).
+// widens the table (variable and stats), then goes on.
 #include <gtest/gtest.h>
 
 #include "lance_nd/api/api_test_util.h"
-#include "lance_nd/api/casting.h"
 #include "lance_nd/api/nd_writer.h"
 #include "lance_nd/api/table.h"
 #include "lance_nd/array/builder.h"
-#include "lance_nd/nd/encoded_schema.h"
 #include "lance_nd/testing/status_matchers.h"
 
 namespace lance_nd {
@@ -25,18 +22,7 @@ nd::NdRecordBatch Row(const std::string& var, const array::DataTypePtr& type,
       {{var, nd::testing::Nd(array::MakePrimitiveArray<T>(type, values), {{"x", n}})}}));
 }
 
-bool CastingInTree() {
-  auto row = Row<float>("v", array::Float32(), {1.5F});
-  array::Schema table({nd::EncodedField(array::Field("v", array::Float64()))});
-  auto cast = api::internal::CastRowForTable(row, table, Casting::kSafe);
-  return cast.ok() && cast->row.column(0).value_type()->Equals(*array::Float64());
-}
-
-#define SKIP_WITHOUT_CASTING() \
-  if (!CastingInTree()) GTEST_SKIP() << "casting.cc is not in this tree"
-
 TEST(WriterCasting, NoRejectsSafeCastsToTheTableType) {
-  SKIP_WITHOUT_CASTING();
   auto loc = MemoryTable();
   LND_ASSERT_OK_AND_ASSIGN(Table t,
                            Table::Write(loc, std::vector{Row<double>("v", array::Float64(), {1})}));
@@ -55,7 +41,6 @@ TEST(WriterCasting, NoRejectsSafeCastsToTheTableType) {
 
 // A new variable's first row fixes its type; later rows of the same write are cast to it.
 TEST(WriterCasting, LaterRowsFollowTheTypeANewVariableGot) {
-  SKIP_WITHOUT_CASTING();
   WriteOptions safe;
   safe.casting = Casting::kSafe;
   std::vector rows = {Row<float>("n", array::Float32(), {1}),
@@ -67,7 +52,6 @@ TEST(WriterCasting, LaterRowsFollowTheTypeANewVariableGot) {
 }
 
 TEST(WriterCasting, PromoteCommitsBufferedRowsWidensThenGoesOn) {
-  SKIP_WITHOUT_CASTING();
   auto loc = MemoryTable();
   WriteOptions create;
   create.stats = true;
