@@ -82,10 +82,17 @@ function(lance_nd_add_layer)
                           lance_nd_testing GTest::gtest GTest::gmock GTest::gtest_main)
     lance_nd_use_private_headers(${target}_test ${L_NAME})
     lance_nd_set_warnings(${target}_test)
+    # Tests that run node fail instead of skipping where the build requires the oracle
+    # (testing/test_env.h, cmake/LanceNdOracle.cmake).
+    set(require_oracle 0)
+    if(LANCE_ND_REQUIRE_INTEROP)
+      set(require_oracle 1)
+    endif()
     gtest_discover_tests(${target}_test
       # A unit test takes seconds; a hang (a deadlock) fails after 10 minutes instead of
       # holding CI.
       PROPERTIES LABELS unit TIMEOUT 600 ENVIRONMENT "LANCE_ND_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+                 ENVIRONMENT_MODIFICATION "LANCE_ND_REQUIRE_ORACLE=set:${require_oracle}"
       DISCOVERY_TIMEOUT 60)
   endif()
 endfunction()

@@ -13,26 +13,13 @@
 #include "lance_nd/table/versions.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 #include "table_rows.h"
 
 namespace lance_nd::table_test {
 namespace {
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : path_((std::filesystem::temp_directory_path() /
-               ("lance_nd_crash_" + name + "_" + std::to_string(::getpid())))
-                  .string()) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using lance_nd::testing::TempDir;
 
 std::map<std::int32_t, WriterClaim> BaseClaims() { return {{0, WriterClaim{1, 0, 3}}}; }
 

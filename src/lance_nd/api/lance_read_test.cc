@@ -1,6 +1,6 @@
 // Lance 12 reads what the writer commits: a table created with stats and column options, then
 // appends that extend the schema (new variables, attribute and global keys), opened by LanceDB
-// at every version. Skipped when node or interop/node_modules is missing.
+// at every version. Needs the oracle (LND_NEED_ORACLE).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -16,6 +16,7 @@
 #include "lance_nd/nd/format.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd {
 namespace {
@@ -24,21 +25,9 @@ using api_testing::RandomRows;
 using api_testing::RandomUniverse;
 using nd::testing::Rng;
 
-std::string SourceDir() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return src ? src : ".";
-}
-
 std::string RunNode(const std::string& db) {
-  const std::string cmd =
-      "node " + SourceDir() + "/src/lance_nd/api/lance_read_check.mjs " + db + " t 2>&1";
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) out += buf.data();
-  const int rc = ::pclose(p);
-  return rc == 0 ? out : "exit " + std::to_string(rc) + ": " + out;
+  return lance_nd::testing::RunNode(
+      lance_nd::testing::SourcePath("src/lance_nd/api/lance_read_check.mjs"), db + " t");
 }
 
 // Per stats row: n (null struct), e (null min and max) or v, as the node script reports it.
@@ -146,10 +135,7 @@ void CheckCase(const Case& c, std::uint64_t seed) {
 }
 
 TEST(LanceReadsWrites, EvolvedTablesOpenInLanceAtEveryVersion) {
-  if (std::system("node --version > /dev/null 2>&1") != 0 ||
-      !std::filesystem::exists(SourceDir() + "/interop/node_modules/@lancedb/lancedb")) {
-    GTEST_SKIP() << "node or interop/node_modules missing";
-  }
+  LND_NEED_ORACLE();
   for (const Case& c : Cases()) {
     for (std::uint64_t seed = 0; seed < 3; ++seed) {
       SCOPED_TRACE(std::string(c.name) + " seed " + std::to_string(seed));

@@ -14,6 +14,7 @@
 #include "lance_nd/table/deletion.h"
 #include "lance_nd/testing/nd_random_rows.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd {
 namespace {
@@ -244,11 +245,6 @@ TEST(CompactTest, RandomTablesKeepTheirRowsAndOrder) {
   }
 }
 
-std::string SourceDir() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return src ? src : ".";
-}
-
 /// Runs `script` (an ES module) with node from `dir`; its stdout, or the exit code and output.
 std::string RunNode(const std::filesystem::path& dir, const std::string& script) {
   const auto file = dir / "check.mjs";
@@ -256,24 +252,16 @@ std::string RunNode(const std::filesystem::path& dir, const std::string& script)
     std::fputs(script.c_str(), f);
     std::fclose(f);
   }
-  const std::string cmd = "node " + file.string() + " 2>&1";
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  std::array<char, 512> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) out += buf.data();
-  const int rc = ::pclose(p);
-  return rc == 0 ? out : "exit " + std::to_string(rc) + ": " + out;
+  return lance_nd::testing::RunNode(file.string());
 }
 
 // Fragments written before a variable or key existed are rewritten with nulls of the current
 // schema (null rows with valid empty children): Lance 12 reads the result and filters on it.
 TEST(CompactTest, Lance12ReadsACompactedTableWrittenAcrossSchemaChanges) {
-  const std::string modules =
-      std::filesystem::absolute(SourceDir() + "/interop/node_modules/@lancedb/lancedb").string();
-  if (std::system("node --version > /dev/null 2>&1") != 0 || !std::filesystem::exists(modules)) {
-    GTEST_SKIP() << "node or interop/node_modules missing";
-  }
+  const std::string modules = std::filesystem::absolute(lance_nd::testing::SourceDir() +
+                                                        "/interop/node_modules/@lancedb/lancedb")
+                                  .string();
+  LND_NEED_ORACLE();
   const auto dir = std::filesystem::temp_directory_path() /
                    ("lance_nd_compact_interop_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

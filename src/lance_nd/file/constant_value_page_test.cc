@@ -13,6 +13,7 @@
 #include "lance_nd/io/file.h"
 #include "lance_nd/io/file_system.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::file {
 namespace {
@@ -24,9 +25,7 @@ using testing::LeBytes;
 using testing::TestPage;
 
 std::string FixturePath() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") +
-         "/src/lance_nd/file/testdata/lance12_constant_strings.lance";
+  return lance_nd::testing::SourcePath("src/lance_nd/file/testdata/lance12_constant_strings.lance");
 }
 
 std::string Column(const array::RecordBatch& batch, int i) {

@@ -11,6 +11,7 @@
 #include "lance_nd/nd/row_encoding.h"
 #include "lance_nd/testing/nd_random_rows.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::nd {
 namespace {
@@ -52,21 +53,17 @@ std::vector<Seed> Seeds() {
   return out;
 }
 
-std::string SourceDir() {
-  const char* dir = std::getenv("LANCE_ND_SOURCE_DIR");
-  return dir == nullptr ? std::string() : std::string(dir);
-}
-
 Bytes ReadBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 TEST(NdFuzzSeeds, RegenerateWhenAsked) {
-  if (std::getenv("LANCE_ND_WRITE_ND_SEEDS") == nullptr || SourceDir().empty()) {
+  if (std::getenv("LANCE_ND_WRITE_ND_SEEDS") == nullptr) {
     GTEST_SKIP() << "set LANCE_ND_WRITE_ND_SEEDS=1 and LANCE_ND_SOURCE_DIR to regenerate";
   }
-  const fs::path dir = fs::path(SourceDir()) / "fuzz" / "corpus" / "nd_row_decoder";
+  const fs::path dir =
+      fs::path(lance_nd::testing::SourceDir()) / "fuzz" / "corpus" / "nd_row_decoder";
   fs::create_directories(dir);
   for (const Seed& s : Seeds()) {
     LND_ASSERT_OK_AND_ASSIGN(array::RecordBatchPtr batch, EncodeRows(s.rows));
@@ -79,8 +76,8 @@ TEST(NdFuzzSeeds, RegenerateWhenAsked) {
 }
 
 TEST(NdFuzzSeeds, CommittedSeedsDecode) {
-  if (SourceDir().empty()) GTEST_SKIP() << "LANCE_ND_SOURCE_DIR is not set";
-  const fs::path dir = fs::path(SourceDir()) / "fuzz" / "corpus" / "nd_row_decoder";
+  const fs::path dir =
+      fs::path(lance_nd::testing::SourceDir()) / "fuzz" / "corpus" / "nd_row_decoder";
   int n = 0;
   for (const Seed& s : Seeds()) {
     SCOPED_TRACE(s.name);

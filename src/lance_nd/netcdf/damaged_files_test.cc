@@ -17,6 +17,7 @@
 #include "lance_nd/netcdf/child_guard.h"
 #include "lance_nd/netcdf/import.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 #include "netcdf_test_util.h"
 
 namespace lance_nd::netcdf {
@@ -81,10 +82,7 @@ TEST(ChildGuard, AChildThatRunsTooLongIsStopped) {
 }
 
 std::string Fixture() {
-  const char* root = std::getenv("LANCE_ND_SOURCE_DIR");
-  return root == nullptr
-             ? ""
-             : std::string(root) + "/src/lance_nd/netcdf/testdata/damaged_dimension_list.nc";
+  return lance_nd::testing::SourcePath("src/lance_nd/netcdf/testdata/damaged_dimension_list.nc");
 }
 
 // True when `ncdump -h` dies of a signal on `path`: this libhdf5 crashes on the file.
@@ -107,7 +105,7 @@ void SmallFile(const std::string& path) {
 
 TEST(DamagedFiles, AFileThatCrashesLibhdf5IsReportedAndSkipped) {
   const std::string damaged = Fixture();
-  ASSERT_FALSE(damaged.empty()) << "LANCE_ND_SOURCE_DIR is not set";
+  ASSERT_TRUE(std::filesystem::exists(damaged)) << damaged;
   if (!testing::HaveTool("ncdump")) GTEST_SKIP() << "ncdump (netcdf-bin) is not installed";
   TempDir dir("damaged");
   const std::string good = dir.Path("good.nc");

@@ -13,21 +13,11 @@
 #include <map>
 #include <string>
 #include <vector>
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::netcdf::testing {
 
-/// \brief A fresh folder under the temporary directory, removed when destroyed.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag);
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string Path(const std::string& name) const { return (root_ / name).string(); }
-
- private:
-  std::filesystem::path root_;
-};
+using lance_nd::testing::TempDir;
 
 namespace detail {
 
@@ -170,20 +160,6 @@ inline std::string Short(const std::string& s) {
 }
 
 }  // namespace detail
-
-inline TempDir::TempDir(const std::string& tag) {
-  static int counter = 0;
-  root_ = std::filesystem::temp_directory_path() /
-          ("lance_nd_netcdf_" + tag + "_" + std::to_string(::getpid()) + "_" +
-           std::to_string(counter++));
-  std::filesystem::remove_all(root_);
-  std::filesystem::create_directories(root_);
-}
-
-inline TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(root_, ignored);
-}
 
 /// \brief Run `command` with the shell; its stdout, and its exit status in `*status`.
 inline std::string Run(const std::string& command, int* status) {

@@ -9,13 +9,13 @@
 #include "lance_nd/table/deletion.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
 
 std::string TablePath() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/lance12_nested.lance";
+  return lance_nd::testing::SourcePath("src/lance_nd/table/testdata/lance12_nested.lance");
 }
 
 TEST(TableLance12Golden, VersionsAndCounts) {
@@ -175,8 +175,7 @@ namespace {
 // tests/table_read_testdata/make_deletions_table.mjs: deletion files of both forms (a 5010-row
 // bitmap in fragment 0, a 2-row Arrow file in fragment 1) and a key added to struct s.
 std::string DeletionsTablePath() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/lance12_deletions.lance";
+  return lance_nd::testing::SourcePath("src/lance_nd/table/testdata/lance12_deletions.lance");
 }
 
 std::vector<std::string> RenderIdSRows(const array::RecordBatch& b) {

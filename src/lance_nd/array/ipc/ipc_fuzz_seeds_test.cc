@@ -13,6 +13,7 @@
 #include "lance_nd/array/ipc.h"
 #include "lance_nd/array/ipc/ipc_test_util.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::array::ipc {
 namespace {
@@ -50,21 +51,16 @@ std::vector<Seed> Seeds() {
   };
 }
 
-std::string SourceDir() {
-  const char* dir = std::getenv("LANCE_ND_SOURCE_DIR");
-  return dir == nullptr ? std::string() : std::string(dir);
-}
-
 Bytes ReadBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 TEST(IpcFuzzSeeds, RegenerateWhenAsked) {
-  if (std::getenv("LANCE_ND_WRITE_IPC_SEEDS") == nullptr || SourceDir().empty()) {
+  if (std::getenv("LANCE_ND_WRITE_IPC_SEEDS") == nullptr) {
     GTEST_SKIP() << "set LANCE_ND_WRITE_IPC_SEEDS=1 and LANCE_ND_SOURCE_DIR to regenerate";
   }
-  const fs::path root = fs::path(SourceDir()) / "fuzz" / "corpus";
+  const fs::path root = fs::path(lance_nd::testing::SourceDir()) / "fuzz" / "corpus";
   fs::create_directories(root / "array_ipc_stream");
   fs::create_directories(root / "array_ipc_file");
   for (const Seed& s : Seeds()) {
@@ -80,8 +76,7 @@ TEST(IpcFuzzSeeds, RegenerateWhenAsked) {
 }
 
 TEST(IpcFuzzSeeds, CommittedSeedsReadBack) {
-  if (SourceDir().empty()) GTEST_SKIP() << "LANCE_ND_SOURCE_DIR is not set";
-  const fs::path root = fs::path(SourceDir()) / "fuzz" / "corpus";
+  const fs::path root = fs::path(lance_nd::testing::SourceDir()) / "fuzz" / "corpus";
   int n = 0;
   for (const Seed& s : Seeds()) {
     const fs::path stream_path = root / "array_ipc_stream" / (s.name + ".arrows");

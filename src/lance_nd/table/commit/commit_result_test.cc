@@ -15,6 +15,7 @@
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
@@ -77,9 +78,8 @@ TEST(TableCommitResult, EveryOperationMatchesWhatOpenReads) {
 
 // A Lance 12 table (copied to a temp dir; the local disk lists _versions/ with readdir).
 TEST(TableCommitResult, AppendAndDeleteOnALance12Table) {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
   const std::filesystem::path golden =
-      std::filesystem::path(src ? src : ".") / "src/lance_nd/table/testdata/lance12_nested.lance";
+      lance_nd::testing::SourcePath("src/lance_nd/table/testdata/lance12_nested.lance");
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("lance_nd_commit_result_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

@@ -13,6 +13,7 @@
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
@@ -387,8 +388,7 @@ TEST(TableCommit, RacingThreadsAllLandOnLocalDisk) {
 }
 
 std::string GoldenPath() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/lance12_nested.lance";
+  return lance_nd::testing::SourcePath("src/lance_nd/table/testdata/lance12_nested.lance");
 }
 
 TEST(TableCommit, AppendToLance12TableKeepsItsState) {

@@ -1,5 +1,5 @@
 // Lance 12 reads and appends to a table lance-nd wrote, and lance-nd rebases its own append /
-// delete over Lance's concurrent one. Skipped when node or interop/node_modules is missing.
+// delete over Lance's concurrent one. Needs the oracle (LND_NEED_ORACLE).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,26 +12,16 @@
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
 
-std::string SourceDir() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return src ? src : ".";
-}
-
-// Runs the node script; returns its stdout ("" on failure).
+// Runs the node script: its stdout, or "exit N: " and its output.
 std::string RunNode(const std::string& db, const std::string& mode) {
-  const std::string cmd = "node " + SourceDir() + "/src/lance_nd/table/commit/lance_interop.mjs " +
-                          db + " t " + mode + " 2>&1";
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  std::array<char, 512> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) out += buf.data();
-  const int rc = ::pclose(p);
-  return rc == 0 ? out : "exit " + std::to_string(rc) + ": " + out;
+  return lance_nd::testing::RunNode(
+      lance_nd::testing::SourcePath("src/lance_nd/table/commit/lance_interop.mjs"),
+      db + " t " + mode);
 }
 
 std::int64_t JsonInt(const std::string& json, const std::string& key) {
@@ -41,10 +31,7 @@ std::int64_t JsonInt(const std::string& json, const std::string& key) {
 }
 
 TEST(TableCommitLanceInterop, Lance12ReadsAppendsAndWeRebase) {
-  if (std::system("node --version > /dev/null 2>&1") != 0 ||
-      !std::filesystem::exists(SourceDir() + "/interop/node_modules/@lancedb/lancedb")) {
-    GTEST_SKIP() << "node or interop/node_modules missing";
-  }
+  LND_NEED_ORACLE();
   const auto dir = std::filesystem::temp_directory_path() /
                    ("lance_nd_commit_interop_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -88,10 +75,7 @@ TEST(TableCommitLanceInterop, Lance12ReadsAppendsAndWeRebase) {
 // Lance deletes a row of fragment 0 while our DeleteRows of another row of it is planned at the
 // version before: ours rebases by merging Lance's deletion file, and both rows are gone.
 TEST(TableCommitLanceInterop, OurDeleteMergesWithLancesConcurrentDelete) {
-  if (std::system("node --version > /dev/null 2>&1") != 0 ||
-      !std::filesystem::exists(SourceDir() + "/interop/node_modules/@lancedb/lancedb")) {
-    GTEST_SKIP() << "node or interop/node_modules missing";
-  }
+  LND_NEED_ORACLE();
   const auto dir = std::filesystem::temp_directory_path() /
                    ("lance_nd_commit_interop_del_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

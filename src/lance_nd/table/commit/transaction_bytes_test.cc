@@ -12,16 +12,14 @@
 
 #include "lance_nd/table/manifest.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path SourceDir() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return fs::path(src ? src : ".");
-}
+fs::path SourceDir() { return fs::path(lance_nd::testing::SourceDir()); }
 
 std::vector<std::uint8_t> ReadBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -15,6 +15,7 @@
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
@@ -119,28 +120,15 @@ TEST(RewriteFragmentsTest, BadPlansAreInvalidArgument) {
 
 // ---- Lance 12 reads the rewritten table in the same row order ----
 
-std::string SourceDir() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return src ? src : ".";
-}
-
 std::string RunNode(const std::string& script) {
-  const std::string cmd = "node --input-type=module -e '" + script + "' 2>&1";
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  std::array<char, 512> buf{};
-  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) out += buf.data();
-  const int rc = ::pclose(p);
-  return rc == 0 ? out : "exit " + std::to_string(rc) + ": " + out;
+  return lance_nd::testing::RunCommand("node --input-type=module -e '" + script + "'");
 }
 
 TEST(RewriteFragmentsTest, Lance12ReadsTheRowsInOrder) {
-  const std::string modules =
-      std::filesystem::absolute(SourceDir() + "/interop/node_modules/@lancedb/lancedb").string();
-  if (std::system("node --version > /dev/null 2>&1") != 0 || !std::filesystem::exists(modules)) {
-    GTEST_SKIP() << "node or interop/node_modules missing";
-  }
+  const std::string modules = std::filesystem::absolute(lance_nd::testing::SourceDir() +
+                                                        "/interop/node_modules/@lancedb/lancedb")
+                                  .string();
+  LND_NEED_ORACLE();
   const auto dir = std::filesystem::temp_directory_path() /
                    ("lance_nd_rewrite_interop_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);

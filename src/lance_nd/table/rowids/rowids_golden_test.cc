@@ -11,13 +11,13 @@
 #include "lance_nd/table/dataset.h"
 #include "lance_nd/table/scan.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table {
 namespace {
 
 std::string TestData(const std::string& name) {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/" + name;
+  return lance_nd::testing::SourcePath("src/lance_nd/table/testdata/" + name);
 }
 
 template <typename T>

@@ -16,6 +16,7 @@
 #include "lance_nd/table/test_util.h"
 #include "lance_nd/table/write.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 #include "table.pb.h"
 
 namespace lance_nd::table {
@@ -25,8 +26,7 @@ using testing::TestBatch;
 using testing::TestSchema;
 
 std::string GoldenDir() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") + "/src/lance_nd/table/testdata/lance12_rowids.lance";
+  return lance_nd::testing::SourcePath("src/lance_nd/table/testdata/lance12_rowids.lance");
 }
 
 class RowIdsWriteTest : public ::testing::Test {

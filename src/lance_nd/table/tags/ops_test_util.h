@@ -10,34 +10,17 @@
 #include <vector>
 
 #include "lance_nd/io/file_system.h"
+#include "lance_nd/testing/test_env.h"
 
 namespace lance_nd::table::ops_testing {
 
 /// \brief tests/table_ops_testdata/lance12_tagged.lance: Lance 12 wrote v1 create (ids 0,1,2),
 /// v2 append (3,4), v3 delete "id = 1"; tags v-one -> 1, x -> 2 (make_tagged_table.mjs).
 inline std::string Lance12TaggedTable() {
-  const char* src = std::getenv("LANCE_ND_SOURCE_DIR");
-  return std::string(src ? src : ".") + "/tests/table_ops_testdata/lance12_tagged.lance";
+  return lance_nd::testing::SourcePath("tests/table_ops_testdata/lance12_tagged.lance");
 }
 
-/// \brief A fresh directory removed (recursively) at destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "lnd_ops_XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using lance_nd::testing::TempDir;
 
 inline Result<std::string> ReadText(io::FileSystem& fs, const std::string& path) {
   LND_ASSIGN_OR_RETURN(auto f, fs.OpenForRead(path));
