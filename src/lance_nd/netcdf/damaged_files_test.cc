@@ -92,16 +92,7 @@ bool NcdumpCrashesOn(const std::string& path) {
   return WIFEXITED(status) && WEXITSTATUS(status) > 128;  // the shell's code for a signal
 }
 
-void SmallFile(const std::string& path) {
-  int ncid = -1, dim = -1, var = -1;
-  ASSERT_EQ(nc_create(path.c_str(), NC_CLOBBER, &ncid), NC_NOERR);
-  nc_def_dim(ncid, "x", 3, &dim);
-  nc_def_var(ncid, "v", NC_INT, 1, &dim, &var);
-  nc_enddef(ncid);
-  const int values[3] = {1, 2, 3};
-  nc_put_var_int(ncid, var, values);
-  ASSERT_EQ(nc_close(ncid), NC_NOERR);
-}
+using testing::SmallFile;
 
 TEST(DamagedFiles, AFileThatCrashesLibhdf5IsReportedAndSkipped) {
   const std::string damaged = Fixture();

@@ -19,16 +19,7 @@ namespace {
 using testing::TempDir;
 
 // A small classic file: x(4) with v(x) = 0..3.
-void SmallFile(const std::string& path, int first = 0) {
-  int ncid = -1, dim = -1, var = -1;
-  ASSERT_EQ(nc_create(path.c_str(), NC_CLOBBER, &ncid), NC_NOERR);
-  nc_def_dim(ncid, "x", 4, &dim);
-  nc_def_var(ncid, "v", NC_INT, 1, &dim, &var);
-  nc_enddef(ncid);
-  const int values[4] = {first, first + 1, first + 2, first + 3};
-  nc_put_var_int(ncid, var, values);
-  ASSERT_EQ(nc_close(ncid), NC_NOERR);
-}
+using testing::SmallFile;
 
 // The first `bytes` bytes of `from` as `to`.
 void Truncated(const std::string& from, const std::string& to, std::size_t bytes) {

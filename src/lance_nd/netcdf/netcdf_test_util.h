@@ -2,6 +2,7 @@
 // comparison of two netCDF files through libnetcdf (structure, attributes, every value's bytes).
 #pragma once
 
+#include <gtest/gtest.h>
 #include <netcdf.h>
 
 #include <unistd.h>
@@ -220,6 +221,18 @@ inline std::string CompareFiles(const std::string& a, const std::string& b) {
 inline std::string FerretDataDir() {
   const std::string dir = "/usr/share/ferret-vis/data";
   return std::filesystem::exists(dir + "/coads_climatology.cdf") ? dir : "";
+}
+
+/// \brief A classic file holding one int variable v(x = 4): first, first + 1, first + 2, first + 3.
+inline void SmallFile(const std::string& path, int first = 0) {
+  int ncid = -1, dim = -1, var = -1;
+  ASSERT_EQ(nc_create(path.c_str(), NC_CLOBBER, &ncid), NC_NOERR);
+  nc_def_dim(ncid, "x", 4, &dim);
+  nc_def_var(ncid, "v", NC_INT, 1, &dim, &var);
+  nc_enddef(ncid);
+  const int values[4] = {first, first + 1, first + 2, first + 3};
+  nc_put_var_int(ncid, var, values);
+  ASSERT_EQ(nc_close(ncid), NC_NOERR) << path;
 }
 
 }  // namespace lance_nd::netcdf::testing
