@@ -9,7 +9,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libzstd-dev liblz4-dev libroaring-dev
   libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-  libnetcdf-dev netcdf-bin ferret-datasets
+  libnetcdf-dev netcdf-bin ferret-datasets gmt-dcw
   clang clang-format clang-tidy libclang-rt-14-dev
   nodejs npm
   python3-dev python3-pybind11 pybind11-dev python3-numpy python3-xarray python3-dask
