@@ -146,6 +146,7 @@ TEST(BitmapTest, CountSetBitsMatchesNaive) {
   EXPECT_EQ(x[1], 0);
   EXPECT_EQ(BytesForBits(0), 0);
   EXPECT_EQ(BytesForBits(9), 2);
+  EXPECT_EQ(BytesForBits(16), 2);
 }
 
 }  // namespace

@@ -147,6 +147,10 @@ TEST(IpcMalformed, BadNodeCounts) {
   s = {.length = 9, .nodes = {{9, 2}}, .buffers = {{0, 0}, {0, 36}}, .body = Bytes(40, 0)};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "validity bitmap holds 0 bytes, but the field node needs 2");
+  // A node of INT64_MAX rows with nulls: its bitmap size is computed without overflow.
+  s = {.length = 9, .nodes = {{INT64_MAX, 2}}, .buffers = {{0, 0}, {0, 36}}, .body = Bytes(40, 0)};
+  LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
+                   "validity bitmap holds 0 bytes, but the field node needs 1152921504606846976");
 }
 
 TEST(IpcMalformed, InvalidOffsetsCaughtByValidation) {

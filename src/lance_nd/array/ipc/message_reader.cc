@@ -23,6 +23,10 @@ bool IsAligned(const void* p, std::size_t a) {
   return reinterpret_cast<std::uintptr_t>(p) % a == 0;
 }
 
+/// The bytes of a bitmap of `length` bits, for an untrusted length: rounded up without
+/// computing length + 7, which overflows near INT64_MAX.
+int64_t BitmapBytes(int64_t length) { return length / 8 + (length % 8 != 0 ? 1 : 0); }
+
 /// Walks the field nodes and buffers of one record batch in depth-first order.
 class ArrayLoader {
  public:
@@ -59,13 +63,13 @@ class ArrayLoader {
     if (nulls == 0) {
       validity = nullptr;
     } else {
-      LND_RETURN_NOT_OK(CheckSize(validity, BytesForBits(length), path, "validity bitmap"));
+      LND_RETURN_NOT_OK(CheckSize(validity, BitmapBytes(length), path, "validity bitmap"));
     }
     buffers.push_back(std::move(validity));
     switch (type->id()) {
       case TypeId::kBool: {
         LND_ASSIGN_OR_RETURN(BufferPtr values, NextBuffer(path));
-        LND_RETURN_NOT_OK(CheckSize(values, BytesForBits(length), path, "value bitmap"));
+        LND_RETURN_NOT_OK(CheckSize(values, BitmapBytes(length), path, "value bitmap"));
         buffers.push_back(std::move(values));
         break;
       }
