@@ -16,7 +16,8 @@ bool IsText(const array::DataType& type) {
 }
 
 // The value that replaces nulls: the variable's _FillValue, else its first missing_value, else
-// netCDF's default fill of its type.
+// netCDF's default fill of its type. A missing_value of another type is converted as the import
+// converted it to find the nulls.
 template <typename T>
 Result<T> NullReplacement(int ncid, int varid) {
   T fill{};
@@ -24,11 +25,9 @@ Result<T> NullReplacement(int ncid, int varid) {
   std::size_t len = 0;
   const bool has_fill = nc_inq_att(ncid, varid, "_FillValue", &type, &len) == NC_NOERR;
   if (!has_fill && nc_inq_att(ncid, varid, "missing_value", &type, &len) == NC_NOERR &&
-      type == NcTypeOf<T>() && len > 0) {
+      type != NC_CHAR && type != NC_STRING && len > 0) {
     std::vector<T> missing(len);
-    LND_RETURN_NOT_OK(
-        NcStatus(nc_get_att(ncid, varid, "missing_value", missing.data()), "missing_value"));
-    return missing[0];
+    if (GetAttributeAs<T>(ncid, varid, "missing_value", missing.data())) return missing[0];
   }
   int no_fill = 0;
   LND_RETURN_NOT_OK(NcStatus(nc_inq_var_fill(ncid, varid, &no_fill, &fill), "fill value"));

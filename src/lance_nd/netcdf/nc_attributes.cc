@@ -20,6 +20,9 @@ Status ReadOne(int ncid, int varid, const std::string& name, nd::Attributes* out
   if (type == NC_CHAR) {
     std::string text(len, '\0');
     LND_RETURN_NOT_OK(NcStatus(nc_get_att_text(ncid, varid, name.c_str(), text.data()), "text"));
+    // Trailing NULs are C string terminators, not text (netCDF4-python writes "" as one NUL;
+    // ncdump does not show them), as for char variables.
+    while (!text.empty() && text.back() == '\0') text.pop_back();
     out->Set(name, text);
     return Status::OK();
   }

@@ -50,6 +50,20 @@ Result<int> NcOutput::Group(const std::string& group_path) {
   return ncid;
 }
 
+int NcOutput::InheritedDim(const std::vector<std::string>& ancestors, const DimSpec& spec) const {
+  // Readers find a dimension by name in the nearest group that has one: only the nearest
+  // ancestor's dimension of that name may be reused, not one that it shadows.
+  for (auto a = ancestors.rbegin(); a != ancestors.rend(); ++a) {
+    auto it = datasets_.find(*a);
+    if (it == datasets_.end()) continue;
+    auto d = it->second->dims_.find(spec.name);
+    if (d == it->second->dims_.end()) continue;
+    const bool same = d->second.size == spec.size && d->second.unlimited == spec.unlimited;
+    return same ? d->second.dimid : -1;
+  }
+  return -1;
+}
+
 Result<DatasetOutput*> NcOutput::Begin(const std::string& group_path,
                                        const std::vector<DimSpec>& dims,
                                        const nd::Attributes& globals) {
@@ -62,16 +76,7 @@ Result<DatasetOutput*> NcOutput::Begin(const std::string& group_path,
   dataset->ncid_ = ncid;
   const std::vector<std::string> ancestors = AncestorPaths(group_path);
   for (const DimSpec& spec : dims) {
-    DatasetOutput::DimDef def{-1, spec.size, spec.unlimited};
-    for (const std::string& a : ancestors) {  // an inherited dimension is not defined again
-      auto it = datasets_.find(a);
-      if (it == datasets_.end()) continue;
-      auto d = it->second->dims_.find(spec.name);
-      if (d != it->second->dims_.end() && d->second.size == spec.size &&
-          d->second.unlimited == spec.unlimited) {
-        def.dimid = d->second.dimid;
-      }
-    }
+    DatasetOutput::DimDef def{InheritedDim(ancestors, spec), spec.size, spec.unlimited};
     if (def.dimid < 0) {
       const std::size_t len = spec.unlimited ? NC_UNLIMITED : spec.size;
       LND_RETURN_NOT_OK(NcCall("dimension " + spec.name + " of group '" + group_path + "'", [&] {

@@ -74,6 +74,9 @@ class NcOutput {
 
  private:
   explicit NcOutput(NcFile file) : file_(std::move(file)) {}
+  /// \brief The id of the dimension like `spec` of the nearest ancestor (paths root first)
+  /// that has one of its name, when that one has the same size and kind; else -1.
+  int InheritedDim(const std::vector<std::string>& ancestors, const DimSpec& spec) const;
   NcFile file_;
   std::map<std::string, int> groups_;  // path -> ncid
   std::map<int, std::string> paths_;   // ncid -> path

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "lance_nd/array/builder.h"
+#include "lance_nd/netcdf/nc_attributes.h"
 #include "lance_nd/netcdf/nc_util.h"
 
 namespace lance_nd::netcdf::internal {
@@ -20,33 +21,6 @@ std::int64_t CountValues(const std::vector<std::size_t>& count, std::size_t rank
   std::int64_t n = 1;
   for (std::size_t d = 0; d < rank; ++d) n *= static_cast<std::int64_t>(count[d]);
   return n;
-}
-
-// nc_get_att converting to T; false when the attribute is absent or does not fit T.
-template <typename T>
-bool GetAttributeAs(int ncid, int varid, const char* name, T* out) {
-  if constexpr (std::is_same_v<T, std::int8_t>) {
-    return nc_get_att_schar(ncid, varid, name, reinterpret_cast<signed char*>(out)) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::uint8_t>) {
-    return nc_get_att_uchar(ncid, varid, name, out) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::int16_t>) {
-    return nc_get_att_short(ncid, varid, name, out) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::uint16_t>) {
-    return nc_get_att_ushort(ncid, varid, name, out) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::int32_t>) {
-    return nc_get_att_int(ncid, varid, name, out) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
-    return nc_get_att_uint(ncid, varid, name, out) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::int64_t>) {
-    return nc_get_att_longlong(ncid, varid, name, reinterpret_cast<long long*>(out)) == NC_NOERR;
-  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
-    return nc_get_att_ulonglong(ncid, varid, name, reinterpret_cast<unsigned long long*>(out)) ==
-           NC_NOERR;
-  } else if constexpr (std::is_same_v<T, float>) {
-    return nc_get_att_float(ncid, varid, name, out) == NC_NOERR;
-  } else {
-    return nc_get_att_double(ncid, varid, name, out) == NC_NOERR;
-  }
 }
 
 // The numbers that mean "no value": _FillValue and every missing_value entry that fit T.
