@@ -35,6 +35,11 @@ _OPEN_TABLES = collections.OrderedDict()
 _OPEN_TABLES_LOCK = threading.Lock()
 _MAX_OPEN_TABLES = 16
 
+# The attribute naming a netCDF char variable's character dimension ("" for a rank-0 char
+# variable), which the import stores as strings over the other dimensions (docs/FORMAT.md,
+# netCDF import conventions).
+CHAR_DIM_KEY = "netcdf:char_dim"
+
 # The decoders xarray.open_dataset passes to a backend that lists them (as for netCDF files).
 CF_DECODERS = ("mask_and_scale", "decode_times", "concat_characters", "decode_coords",
                "use_cftime", "decode_timedelta")
@@ -128,23 +133,64 @@ class LanceNdBackendArray(BackendArray):
             key, self.shape, indexing.IndexingSupport.BASIC, self._read)
 
     def _read(self, key):
-        selectors, picks = [], []
+        selectors, picks, shape = [], [], []
         for dim, size, k in zip(self.dims, self.shape, key):
             if isinstance(k, slice):
                 start, stop, step = k.indices(size)
                 selectors.append((dim, False, start, max(start, stop)))
                 picks.append(slice(None, None, step))
+                shape.append(len(range(start, stop, step)))
             else:
                 selectors.append((dim, True, int(k), 0))  # a single index drops the dimension
-        if any(not is_index and a >= b for _, is_index, a, b in selectors):  # nothing to read
-            return np.empty([len(range(a, b, p.step or 1)) for (_, i, a, b), p in
-                             zip(selectors, picks) if not i], self.dtype)
+        if 0 in shape:  # nothing to read
+            return np.empty(shape, self.dtype)
         table = table_at(self.uri, self.version)
         array, counts = _lance_nd._read_region(table, self.id, self.name, selectors)
         READ_STATS["rows_read"] += counts["rows_read"]
         READ_STATS["rows_decoded"] += counts["rows_decoded"]
         values = np.asarray(raw_values(array, self.name, self.dtype, self.fill), self.dtype)
         return values[tuple(picks)]
+
+
+def as_chars(strings, width):
+    """Strings as netCDF gives a char variable: UTF-8 bytes padded with NULs to `width`, one
+    S1 per character along a last axis; a rank-0 char variable (width None) is one S1."""
+    encoded = [b"" if s is None else s.encode() for s in np.ravel(strings)]
+    if width is None:
+        return np.array(encoded[0], dtype="S1")
+    if width == 0:
+        return np.zeros(np.shape(strings) + (0,), dtype="S1")
+    padded = np.array(encoded, dtype=f"S{width}")
+    return padded.view("S1").reshape(np.shape(strings) + (width,))
+
+
+class LanceNdCharArray(BackendArray):
+    """A char variable read as netCDF reads it (S1, the character dimension last), so that
+    xarray's CF decoding joins the characters as it does for the file: the strings are read
+    by `strings`, a LanceNdBackendArray over the other dimensions."""
+
+    def __init__(self, strings, width):
+        self.strings, self.width = strings, width
+        self.shape = strings.shape + (() if width is None else (width,))
+        self.dtype = np.dtype("S1")
+
+    def __getitem__(self, key):
+        return indexing.explicit_indexing_adapter(
+            key, self.shape, indexing.IndexingSupport.BASIC, self._read)
+
+    def _read(self, key):
+        if self.width is None:
+            return as_chars(self.strings._read(key), None)
+        chars = as_chars(self.strings._read(key[:-1]), self.width)
+        return chars[..., key[-1]]
+
+
+def _as_char_variable(strings, char_dim, sizes):
+    """The lazy array and dimensions of a char variable whose strings `strings` reads: S1
+    characters along its character dimension ("" for a rank-0 char variable: none)."""
+    if not char_dim:
+        return LanceNdCharArray(strings, None), tuple(strings.dims)
+    return LanceNdCharArray(strings, sizes[char_dim]), tuple(strings.dims) + (char_dim,)
 
 
 def _quote(text):
@@ -205,12 +251,15 @@ def _first_row(table, info):
 
 
 def _source_attrs(attrs):
-    """The source's global attributes: chunk keys dropped (id kept), 'source:' names restored."""
+    """The source's global attributes: chunk keys dropped, 'source:' names restored; "id" is
+    the source's own "id" (stored as 'source:id'), else the dataset's id."""
     out = {}
     for key, value in attrs.items():
-        if key in CHUNK_KEYS and key != "id":
+        if key in CHUNK_KEYS:
             continue
         out[key[len(SOURCE_PREFIX):] if key.startswith(SOURCE_PREFIX) else key] = value
+    if "id" in attrs:
+        out.setdefault("id", attrs["id"])
     return out
 
 
@@ -237,15 +286,18 @@ def _lazy_variables(table, info, first, drop):
         if name in drop:
             continue
         array = first[name]
-        attrs = array.attrs
-        fill = fill_value(attrs)
+        attrs = dict(array.attrs)
+        char_dim = attrs.pop(CHAR_DIM_KEY, None)
+        fill = None if char_dim is not None else fill_value(attrs)
         shape = tuple(sizes[d] for d in array.dims)
         dtype = lazy_dtype(array.dtype, fill, complete)
         lazy = LanceNdBackendArray(uri, version, info["id"], name, array.dims, shape, dtype, fill)
-        chunks = {d: min(chunk_sizes[d], sizes[d]) or 1 for d in array.dims}
+        dims = tuple(array.dims)
+        if char_dim is not None:
+            lazy, dims = _as_char_variable(lazy, char_dim, sizes)
+        chunks = {d: min(chunk_sizes.get(d, sizes[d]), sizes[d]) or 1 for d in dims}
         encoding = {"preferred_chunks": chunks, "chunksizes": tuple(chunks.values())}
-        variables[name] = xr.Variable(array.dims, indexing.LazilyIndexedArray(lazy), attrs,
-                                      encoding)
+        variables[name] = xr.Variable(dims, indexing.LazilyIndexedArray(lazy), attrs, encoding)
     return variables
 
 

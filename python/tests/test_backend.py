@@ -52,6 +52,15 @@ def test_indexing_reads_only_the_overlapping_chunk_rows(tmp_path, seed):
     assert backend.READ_STATS["rows_read"] == len(touched)
 
 
+def test_an_empty_region_beside_an_index_keeps_its_dimensions(tmp_path):
+    ds = xr.Dataset({"v": (("x", "t", "y"), np.zeros((3, 0, 2), "i4"))}, attrs={"id": "d"})
+    uri = str(tmp_path / "t.lance")
+    lance_nd.write(uri, ds, chunks={"x": 1})
+    opened = xr.open_dataset(uri, engine="lance_nd", id="d")
+    assert opened["v"][1].values.shape == (0, 2)
+    assert opened["v"][1, :, 0].values.shape == (0,)
+
+
 def test_decoded_chunk_rows_are_kept_within_the_budget(tmp_path):
     rng = np.random.default_rng(3)
     data = rng.standard_normal((12, 8)).astype("f4")
