@@ -14,6 +14,7 @@
 #include "lance_nd/netcdf/export.h"
 #include "lance_nd/netcdf/import.h"
 #include "lance_nd/testing/status_matchers.h"
+#include "lance_nd/testing/test_env.h"
 #include "netcdf_test_util.h"
 #include "row_check_test_util.h"
 
@@ -26,12 +27,11 @@ class Netcdf4Features : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!testing::HaveTool("ncgen")) GTEST_SKIP() << "ncgen (netcdf-bin) is not installed";
-    const char* root = std::getenv("LANCE_ND_SOURCE_DIR");
-    ASSERT_NE(root, nullptr) << "LANCE_ND_SOURCE_DIR is not set";
     source_ = dir_.Path("features.nc");
     int status = 0;
-    testing::Run(std::string("ncgen -4 -o '") + source_ + "' '" + root +
-                     "/src/lance_nd/netcdf/testdata/features.cdl' 2>&1",
+    testing::Run(std::string("ncgen -4 -o '") + source_ + "' '" +
+                     lance_nd::testing::SourcePath("src/lance_nd/netcdf/testdata/features.cdl") +
+                     "' 2>&1",
                  &status);
     ASSERT_EQ(status, 0);
   }
