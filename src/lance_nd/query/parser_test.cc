@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "lance_nd/query/expr.h"
 #include "lance_nd/query/filter.h"
@@ -222,6 +223,25 @@ TEST(FilterParser, ChainsPrintWithoutParentheses) {
   for (int i = 0; i < 300; ++i) chain += i % 2 == 0 ? " = b" : " LIKE 'x'";
   LND_ASSERT_OK_AND_ASSIGN(auto long_chain, Filter::Parse(chain));
   EXPECT_EQ(long_chain.ToSql(), chain);
+}
+
+// A number past double's range reads as an infinite literal, which prints as
+// CAST('-inf' AS DOUBLE): an atom, so a minus before it takes no space and no parentheses
+// (`- + -5e332` printed `- CAST(...)`, which read back printed `-CAST(...)`).
+TEST(FilterParser, InfiniteLiteralsPrintStably) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"-5e332", "CAST('-inf' AS DOUBLE)"},
+      {"- + -5e332", "-CAST('-inf' AS DOUBLE)"},
+      {"-(5e332)", "-CAST('inf' AS DOUBLE)"},
+      {"-+5e332", "-CAST('inf' AS DOUBLE)"},
+      {"a + -5e3 + - + -5e332", "a + -5000.0 + -CAST('-inf' AS DOUBLE)"},
+      {"-('x')", "-'x'"}};
+  for (const auto& [sql, printed] : cases) {
+    LND_ASSERT_OK_AND_ASSIGN(auto filter, Filter::Parse(sql));
+    EXPECT_EQ(filter.ToSql(), printed) << sql;
+    LND_ASSERT_OK_AND_ASSIGN(auto again, Filter::Parse(filter.ToSql()));
+    EXPECT_EQ(again.ToSql(), printed) << sql;
+  }
 }
 
 void ExpectSame(const std::string& a, const std::string& b) {

@@ -16,6 +16,12 @@ enum Prec : int { kOr = 1, kAnd, kNotP, kIs, kCompare, kAdditive, kMultiplicativ
 
 bool IsComparison(BinaryOp op) { return op <= BinaryOp::kGe; }
 
+// An infinite or NaN float prints as a CAST, an atom: no sign in front, no literal to protect.
+bool PrintsAsNumber(const Literal& l) {
+  return l.kind == LiteralKind::kInt ||
+         (l.kind == LiteralKind::kFloat && std::isfinite(l.float_value));
+}
+
 int PrecOf(const Expr& e) {
   switch (e.kind) {
     case ExprKind::kBinary:
@@ -36,8 +42,9 @@ int PrecOf(const Expr& e) {
     case ExprKind::kNegate:
       return kUnary;
     case ExprKind::kLiteral:
-      if ((e.literal.kind == LiteralKind::kInt && e.literal.int_value < 0) ||
-          (e.literal.kind == LiteralKind::kFloat && std::signbit(e.literal.float_value))) {
+      if (PrintsAsNumber(e.literal) &&
+          (e.literal.kind == LiteralKind::kInt ? e.literal.int_value < 0
+                                               : std::signbit(e.literal.float_value))) {
         return kUnary;
       }
       return kAtom;
@@ -117,7 +124,9 @@ std::string WriteNode(const Expr& e) {
       // `-5` would read back as the literal -5; `--` starts a comment, so a negative operand is
       // written after a space (`- -x`), which costs no nesting where `-(-x)` would.
       if (PrecOf(a) == kUnary) return "- " + Write(a, kUnary);
-      if (a.kind == ExprKind::kLiteral) return "-(" + Write(a, kOr) + ")";
+      if (a.kind == ExprKind::kLiteral && PrintsAsNumber(a.literal)) {
+        return "-(" + Write(a, kOr) + ")";
+      }
       return "-" + Write(a, kUnary);
     }
     case ExprKind::kBinary: {
