@@ -151,6 +151,15 @@ TEST(IpcMalformed, BadNodeCounts) {
   s = {.length = 9, .nodes = {{INT64_MAX, 2}}, .buffers = {{0, 0}, {0, 36}}, .body = Bytes(40, 0)};
   LND_EXPECT_ERROR(ReadIpcStream(Int32Stream(s)), StatusCode::kCorrupt,
                    "validity bitmap holds 0 bytes, but the field node needs 1152921504606846976");
+  // A string node of INT64_MAX rows: its offsets count (rows + 1) is computed without overflow.
+  s = {.length = 9,
+       .nodes = {{INT64_MAX, 0}},
+       .buffers = {{0, 0}, {0, 40}, {0, 0}},
+       .body = Bytes(40, 0)};
+  const SchemaPtr strings = MakeSchema({MakeField("s", Utf8())});
+  LND_EXPECT_ERROR(ReadIpcStream(Concat({SchemaMessage(*strings), BatchMessage(s), Eos()})),
+                   StatusCode::kCorrupt,
+                   "column 0 's': length 9223372036854775807 overflows the offsets buffer size");
 }
 
 TEST(IpcMalformed, InvalidOffsetsCaughtByValidation) {

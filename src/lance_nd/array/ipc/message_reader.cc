@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -158,7 +159,9 @@ class ArrayLoader {
     if (length == 0 && offsets->size() < width) {
       return Buffer::Copy(std::vector<std::uint8_t>(static_cast<std::size_t>(width), 0));
     }
-    const auto need = CheckedMul<int64_t>(length + 1, width);
+    // length + 1 offsets; a node may claim up to INT64_MAX rows, so the count is checked too.
+    const auto count = CheckedAdd<int64_t>(length, 1);
+    const auto need = count ? CheckedMul<int64_t>(*count, width) : std::nullopt;
     if (!need) {
       return Status::Corrupt(what_ + ": " + path + ": length " + std::to_string(length) +
                              " overflows the offsets buffer size");
