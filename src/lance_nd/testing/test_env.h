@@ -22,7 +22,8 @@ inline std::string SourceDir() {
   return root != nullptr && *root != '\0' ? root : ".";
 }
 
-/// \brief A path inside the source tree, e.g. SourcePath("src/lance_nd/table/testdata/x").
+/// \brief A path inside the source tree, e.g.
+/// SourcePath("src/lance_nd/netcdf/testdata/features.cdl").
 inline std::string SourcePath(std::string_view relative) {
   return SourceDir() + "/" + std::string(relative);
 }
