@@ -17,6 +17,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// How the child reports that `read` returned (OK or an error). Any other end is the library's:
+// a signal, or an exit of its own (a sanitizer reports a fault and exits with code 1).
+constexpr int kReadReturned = 0;
+constexpr int kReadFailed = 97;
+
 // The child writes nothing (the libraries' own diagnostics would interleave with the parent's
 // output), dies of a fault as the signal says (a handler of the parent's, a sanitizer's or
 // Python's, would turn the crash into an exit code), and leaves without the parent's exit
@@ -31,7 +36,7 @@ using Clock = std::chrono::steady_clock;
     ::dup2(null_fd, STDERR_FILENO);
   }
   const bool ok = read().ok();
-  ::_exit(ok ? 0 : 1);
+  ::_exit(ok ? kReadReturned : kReadFailed);
 }
 
 // How a child ended, or that it ran past its time. Neither when it cannot be waited for (a
@@ -64,6 +69,12 @@ Status Crashed(const std::string& what, int signal) {
                          "restore or re-create it, or leave it out of the import");
 }
 
+Status ExitedEarly(const std::string& what, int code) {
+  return Status::IOError("libnetcdf ended the process reading ", what, " (exit code ", code,
+                         ", in a child process that took the risk for this one): the file is "
+                         "damaged; restore or re-create it, or leave it out of the import");
+}
+
 // "300 s", or "300 ms" below a whole second.
 std::string Duration(std::chrono::milliseconds d) {
   const auto ms = d.count();
@@ -90,7 +101,10 @@ Status SurvivesInChild(const std::string& what, const std::function<Status()>& r
     (void)WaitFor(pid, std::chrono::seconds(10));
     return TimedOut(what, timeout);
   }
-  if (waited.ended && WIFSIGNALED(waited.status)) return Crashed(what, WTERMSIG(waited.status));
+  if (!waited.ended) return Status::OK();  // cannot be waited for: unguarded
+  if (WIFSIGNALED(waited.status)) return Crashed(what, WTERMSIG(waited.status));
+  const int code = WIFEXITED(waited.status) ? WEXITSTATUS(waited.status) : kReadReturned;
+  if (code != kReadReturned && code != kReadFailed) return ExitedEarly(what, code);
   return Status::OK();
 }
 

@@ -20,7 +20,8 @@ inline constexpr std::chrono::seconds kStructureReadTimeout{300};
 /// \brief Runs `read` in a forked child process and waits for it. OK when the child finished,
 /// whatever `read` returned: the caller reads again in this process, and reports read errors
 /// itself. IOError naming `what` when the child was killed by a signal (a crash inside the
-/// library) or ran longer than `timeout` (it is then killed). Where processes cannot be forked,
+/// library), left through an exit of its own (a library's exit call, or a sanitizer's report
+/// of a fault) or ran longer than `timeout` (it is then killed). Where processes cannot be forked,
 /// OK without running `read`.
 Status SurvivesInChild(const std::string& what, const std::function<Status()>& read,
                        std::chrono::milliseconds timeout);

@@ -48,6 +48,23 @@ TEST(ChildGuard, ACrashInTheChildIsAnErrorNamingTheSignal) {
   LND_EXPECT_ERROR(aborted, StatusCode::kIOError, "signal 6");
 }
 
+// A library that ends the process itself (exit, or a sanitizer reporting a fault) is an error
+// too; only the child's own report of `read`'s result is not.
+TEST(ChildGuard, AnExitOfTheLibrarysOwnIsAnError) {
+  for (const int code : {1, 2, 5, 96, 98}) {
+    const Status exited = SurvivesInChild(
+        "z.nc",
+        [code] {
+          ::_exit(code);
+          return Status::OK();
+        },
+        10s);
+    LND_EXPECT_ERROR(exited, StatusCode::kIOError, "ended the process reading z.nc");
+    EXPECT_NE(exited.message().find("exit code " + std::to_string(code)), std::string::npos)
+        << exited.ToString();
+  }
+}
+
 TEST(ChildGuard, ReadErrorsAreLeftToTheCaller) {
   LND_EXPECT_OK(SurvivesInChild(
       "x.nc", [] { return Status::IOError("unreadable"); }, 10s));
