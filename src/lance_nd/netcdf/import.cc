@@ -43,15 +43,18 @@ struct FilePlan {
   std::set<std::string> float_variables;  // columns that get byte-stream split
 };
 
-// Open, read the structure and probe the data: the errors of a bad file.
-Result<FilePlan> ReadPlan(const std::string& path, const std::string& id) {
+// Open, read the structure and probe the data: the errors of a bad file. With `read_strings`,
+// also every string (damage in HDF5's global heap crashes libhdf5 when it reads strings): what
+// a child process reads before this one does.
+Result<FilePlan> ReadPlan(const std::string& path, const std::string& id, bool read_strings) {
   LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(path));
   LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
   LND_RETURN_NOT_OK(internal::CheckClassicLength(file.id(), path, groups.front()));
   FilePlan plan{path, id, {}, {}, {}, {}};
   for (const NcGroup& group : groups) {
-    LND_RETURN_NOT_OK_CTX(internal::ProbeData(group),
-                          group.path.empty() ? std::string("root group") : "group " + group.path);
+    const std::string where = group.path.empty() ? "root group" : "group " + group.path;
+    LND_RETURN_NOT_OK_CTX(internal::ProbeData(group), where);
+    if (read_strings) LND_RETURN_NOT_OK_CTX(internal::ReadEveryString(group), where);
     plan.dataset_ids.push_back(DatasetId(id, group));
     plan.dims.insert(group.layout.dim_names.begin(), group.layout.dim_names.end());
     for (const internal::NcVariable& var : group.variables) {
@@ -62,23 +65,14 @@ Result<FilePlan> ReadPlan(const std::string& path, const std::string& id) {
   return plan;
 }
 
-// What a child process reads before this one does: the plan, and every string (damage in
-// HDF5's global heap crashes libhdf5 when it reads strings).
-Status ReadRisky(const std::string& path, const std::string& id) {
-  LND_RETURN_NOT_OK(ReadPlan(path, id).status());
-  LND_ASSIGN_OR_RETURN(internal::NcFile file, internal::OpenForReading(path));
-  LND_ASSIGN_OR_RETURN(std::vector<NcGroup> groups, internal::ReadStructure(file.id()));
-  for (const NcGroup& group : groups) LND_RETURN_NOT_OK(internal::ReadEveryString(group));
-  return Status::OK();
-}
-
-// ReadRisky, tried first in a child process: a file that crashes libnetcdf there is an error
-// here, and the reads in this process then meet only files a child survived.
+// ReadPlan, tried first in a child process with every string: a file that crashes libnetcdf
+// there is an error here, and the reads in this process then meet only files a child survived.
 Result<FilePlan> PlanFile(const std::string& path, const std::string& id) {
   LND_RETURN_NOT_OK(internal::SurvivesInChild(
-      "the structure of " + path, [&] { return ReadRisky(path, id); },
+      "the structure of " + path,
+      [&] { return ReadPlan(path, id, /*read_strings=*/true).status(); },
       internal::kStructureReadTimeout));
-  return ReadPlan(path, id);
+  return ReadPlan(path, id, /*read_strings=*/false);
 }
 
 // "a, b, c" of at most kListed names, then "and N more".
